@@ -1,0 +1,43 @@
+/** How the lifecycle reaches a host over SSH. Implemented by src/ssh; faked in unit tests. */
+
+/** Where the host key comes from: the known_hosts file, or one fingerprint pinned for this job only. */
+export type HostKeyPin = { knownHostsPath: string } | { fingerprint: string };
+
+export interface SshTarget {
+  /** Name shown to people: the inventory name of a node, or "ops". */
+  readonly label: string;
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly privateKeyPath: string;
+  readonly hostKey: HostKeyPin;
+}
+
+export type OutputStream = 'stdout' | 'stderr';
+
+export interface ExecRequest {
+  /** The program and its arguments; each is quoted for the remote shell, none is interpreted. */
+  readonly argv: readonly string[];
+  /** Remote working directory (quoted like argv). */
+  readonly cwd?: string;
+  /** Extra environment for the remote command (names must be [A-Z_][A-Z0-9_]*; values quoted). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Aborting ends the remote command (signal, then channel close) and rejects with CANCELLED. */
+  readonly signal?: AbortSignal;
+  /** Called once per complete output line; a returned promise pauses the stream until it settles. */
+  readonly onLine?: (line: string, stream: OutputStream) => void | Promise<void>;
+}
+
+export interface ExecResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+}
+
+export interface RemoteShell {
+  /** Runs argv on the target. Rejects with a ClusterBotError for connection, host key, timeout, cancel. */
+  exec(target: SshTarget, request: ExecRequest): Promise<ExecResult>;
+  /** Connects without trusting the host and returns its key's OpenSSH `SHA256:` fingerprint. */
+  probeHostKey(target: Pick<SshTarget, 'host' | 'port'>, timeoutMs: number): Promise<string>;
+}
