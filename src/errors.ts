@@ -32,7 +32,11 @@ export class ClusterBotError extends Error {
   /** Structured facts for the reporter (host, fingerprints, task, ...). Never secrets. */
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: Record<string, unknown> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ClusterBotError';
     this.code = code;

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { ClusterBotError } from '../errors.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const PROCESS_ROLES = ['all', 'bot', 'worker'] as const;
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const envSchema = z
+  .object({
+    SLACK_BOT_TOKEN: optionalText.refine(
+      (v) => v === undefined || /^xox[bp]-/.test(v),
+      'expected a bot token (xoxb-…)',
+    ),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: optionalText.refine(
+      (v) => v === undefined || v.startsWith('xapp-'),
+      'expected an app token (xapp-…)',
+    ),
+    SLACK_API_URL: z.url({ error: 'expected a URL' }).default('https://slack.com/api/'),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
+      .default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected letters, digits, _ . - (no colon)')
+      .default('cluster-bot'),
+    PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(3000),
+    CLUSTER_BOT_CONFIG: z.string().min(1).optional(),
+    CLUSTER_BOT_ROLE: z.enum(PROCESS_ROLES).default('all'),
+    DATA_DIR: z.string().min(1).default('/tmp/cluster-bot'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'required for the HTTP transport (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+    if ((env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET) && !env.SLACK_BOT_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_BOT_TOKEN'],
+        message: 'required when Slack is configured',
+      });
+    }
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+/** The one place the process environment is read. Secrets stay in the result; loggers redact them. */
+export function readEnv(env: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  throw new ClusterBotError('ENV_INVALID', `environment is invalid:\n${problems.join('\n')}`, {
+    details: { problems },
+  });
+}
+
+/** Values that must never appear in anything the bot posts or logs. */
+export function secretsOf(env: Env): string[] {
+  return [
+    env.SLACK_BOT_TOKEN,
+    env.SLACK_SIGNING_SECRET,
+    env.SLACK_APP_TOKEN,
+    passwordOf(env.REDIS_URL),
+  ].filter((value): value is string => value !== undefined && value.length >= 6);
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    return undefined;
+  }
+}

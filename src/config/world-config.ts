@@ -1,0 +1,44 @@
+import type { ClusterTimeouts, NodeRole } from './world-schema.js';
+
+export interface NodeEntry {
+  readonly name: string;
+  readonly cluster: string;
+  readonly address: string;
+  readonly roles: readonly NodeRole[];
+  readonly tofuResource?: string | undefined;
+}
+
+export interface SshCredentials {
+  readonly user: string;
+  readonly port: number;
+  readonly privateKeyPath: string;
+  readonly knownHostsPath: string;
+}
+
+export interface ClusterConfig {
+  readonly name: string;
+  readonly kubeconfigPath: string;
+  readonly approvers: readonly string[];
+  readonly requiredApprovals: number;
+  readonly allowSelfApproval: boolean;
+  readonly approvalTimeoutMs: number;
+  readonly verifyEveryMs?: number | undefined;
+  readonly extraVars: Readonly<Record<string, string>>;
+  readonly nodeSsh: SshCredentials;
+  readonly homeExitIps: readonly string[];
+  readonly timeouts: ClusterTimeouts;
+  readonly nodes: readonly NodeEntry[];
+}
+
+export interface OpsConfig extends SshCredentials {
+  readonly host: string;
+  readonly repoPath: string;
+}
+
+/** The operators' world as the bot sees it: validated, defaults applied, ready to plan from. */
+export interface WorldConfig {
+  readonly slack: { readonly alertsChannel: string; readonly commandChannels: readonly string[] };
+  readonly access: { readonly operators: readonly string[] };
+  readonly ops: OpsConfig;
+  readonly clusters: Readonly<Record<string, ClusterConfig>>;
+}

@@ -1,0 +1,160 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { parseDuration } from './parse-duration.js';
+
+// Names that end up as ansible-playbook arguments: the schema is the first line of defence, so they
+// are kept to characters that need no quoting anywhere.
+const NODE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const CLUSTER_NAME = /^[a-z][a-z0-9-]{0,30}$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const ANSIBLE_VAR = /^[a-z_][a-z0-9_]*$/;
+const ANSIBLE_VALUE = /^[A-Za-z0-9_.,:/@+-]+$/;
+const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+const SLACK_USER_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
+const SLACK_CHANNEL = /^[CGD][A-Z0-9]{2,}$/;
+
+const address = z
+  .string({ error: 'expected an IP or host name' })
+  .refine((value) => isIP(value) !== 0 || HOST_NAME.test(value), 'expected an IP or host name');
+const ipAddress = z.string().refine((value) => isIP(value) !== 0, 'expected an IP address');
+const port = z.number({ error: 'expected a port number' }).int().min(1).max(65_535);
+const path = z.string({ error: 'expected a file path' }).min(1, 'expected a file path');
+const duration = z.string({ error: 'expected a duration such as 90s, 30m or 1h' }).transform((text, ctx) => {
+  const ms = parseDuration(text);
+  if (ms === undefined || ms === 0) {
+    ctx.addIssue({ code: 'custom', message: 'expected a duration such as 90s, 30m or 1h' });
+    return z.NEVER;
+  }
+  return ms;
+});
+const userOrGroup = z
+  .string()
+  .regex(SLACK_USER_OR_GROUP, 'expected a Slack user id (U…/W…) or user group id (S…)');
+
+export const NODE_ROLES = ['server', 'agent', 'primary', 'vpn-egress-gateway'] as const;
+
+const nodeSchema = z.strictObject({
+  address,
+  roles: z.array(z.enum(NODE_ROLES)).min(1, 'expected at least one role'),
+  /** The tofu resource address that rebuilds this node (`tofu apply -replace=<it>`); no rebuild when absent. */
+  tofuResource: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_.[\]"-]+$/,
+      'expected a tofu resource address such as proxmox_vm_qemu.node["k3s-dev-3"]',
+    )
+    .optional(),
+});
+
+const nodeSshSchema = z.strictObject({
+  user: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_-]*$/, 'expected a user name')
+    .optional(),
+  port: port.default(22),
+  privateKeyPath: path.optional(),
+  knownHostsPath: path.optional(),
+});
+
+const timeoutsSchema = z.strictObject({
+  playbook: duration.prefault('60m'),
+  gate: duration.prefault('5m'),
+  agentReady: duration.prefault('5m'),
+  drain: duration.prefault('10m'),
+  sshWait: duration.prefault('15m'),
+  nodeCommand: duration.prefault('2m'),
+});
+
+const clusterSchema = z
+  .strictObject({
+    kubeconfigPath: path,
+    approvers: z.array(userOrGroup).default([]),
+    requiredApprovals: z.number().int().min(1).default(1),
+    // A careful default: someone else looks at a disruptive step unless the cluster says otherwise.
+    allowSelfApproval: z.boolean().default(false),
+    approvalTimeout: duration.prefault('30m'),
+    verifyEvery: duration.optional(),
+    extraVars: z
+      .record(
+        z.string().regex(ANSIBLE_VAR, 'expected an Ansible variable name'),
+        z.string().regex(ANSIBLE_VALUE, 'expected a plain value (letters, digits, _ . , : / @ + -)'),
+      )
+      .default({}),
+    nodeSsh: nodeSshSchema.prefault({}),
+    /** The home ISP's public addresses: the VPN gateway's tun0 exit IP must be none of them. */
+    homeExitIps: z.array(ipAddress).default([]),
+    timeouts: timeoutsSchema.prefault({}),
+    nodes: z
+      .record(
+        z.string().regex(NODE_NAME, 'expected a node name (lower-case letters, digits, dashes)'),
+        nodeSchema,
+      )
+      .refine((nodes) => Object.keys(nodes).length > 0, 'expected at least one node'),
+  })
+  .superRefine((cluster, ctx) => {
+    const primaries = Object.values(cluster.nodes).filter((node) => node.roles.includes('primary'));
+    if (primaries.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodes'],
+        message: `expected exactly one node with the primary role, found ${primaries.length}`,
+      });
+    }
+    const onlyUsers = cluster.approvers.every((id) => SLACK_USER.test(id));
+    if (onlyUsers && cluster.approvers.length < cluster.requiredApprovals) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['requiredApprovals'],
+        message: `needs ${cluster.requiredApprovals} distinct approvers but only ${cluster.approvers.length} listed`,
+      });
+    }
+  });
+
+export const worldSchema = z
+  .strictObject({
+    slack: z.strictObject({
+      alertsChannel: z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)'),
+      commandChannels: z
+        .array(z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)'))
+        .default([]),
+    }),
+    access: z.strictObject({
+      operators: z.array(userOrGroup).min(1, 'expected at least one operator'),
+    }),
+    ops: z.strictObject({
+      host: address,
+      port: port.default(22),
+      user: z.string().regex(/^[a-z_][a-z0-9_-]*$/, 'expected a user name'),
+      privateKeyPath: path,
+      knownHostsPath: path,
+      repoPath: z.string().regex(/^\/[^\0]*$/, 'expected an absolute path'),
+    }),
+    clusters: z
+      .record(
+        z.string().regex(CLUSTER_NAME, 'expected a cluster name (lower-case letters, digits, dashes)'),
+        clusterSchema,
+      )
+      .refine((clusters) => Object.keys(clusters).length > 0, 'expected at least one cluster'),
+  })
+  .superRefine((world, ctx) => {
+    const owner = new Map<string, string>();
+    for (const [clusterName, cluster] of Object.entries(world.clusters)) {
+      for (const nodeName of Object.keys(cluster.nodes)) {
+        const other = owner.get(nodeName);
+        if (other !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['clusters', clusterName, 'nodes', nodeName],
+            message: `node name already used by cluster ${other}: node names must be unique`,
+          });
+        }
+        owner.set(nodeName, clusterName);
+      }
+    }
+  });
+export type WorldInput = z.input<typeof worldSchema>;
+type ParsedWorld = z.output<typeof worldSchema>;
+export type NodeRole = (typeof NODE_ROLES)[number];
+export type NodeConfig = ParsedWorld['clusters'][string]['nodes'][string];
+export type ClusterTimeouts = ParsedWorld['clusters'][string]['timeouts'];

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { loadWorldConfig, parseWorldConfig } from '../../src/config/load-world-config.js';
+import { isClusterBotError } from '../../src/errors.js';
+
+const examplePath = new URL('../../config/example.yaml', import.meta.url).pathname;
+
+async function exampleWith(edit: (doc: Record<string, any>) => void): Promise<string> {
+  const doc = parse(await readFile(examplePath, 'utf8'));
+  edit(doc);
+  return stringify(doc);
+}
+
+function problemsOf(text: string): string[] {
+  try {
+    parseWorldConfig(text, 'test.yaml');
+  } catch (error) {
+    if (isClusterBotError(error, 'CONFIG_INVALID')) return error.details.problems as string[];
+    throw error;
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('world config', () => {
+  it('loads the shipped example with defaults applied', async () => {
+    const world = await loadWorldConfig(examplePath);
+    expect(Object.keys(world.clusters)).toEqual(['dev', 'prod']);
+    const dev = world.clusters.dev!;
+    expect(dev.nodes.map((n) => n.name)).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+    expect(dev.approvalTimeoutMs).toBe(30 * 60_000);
+    expect(dev.verifyEveryMs).toBe(15 * 60_000);
+    expect(dev.nodeSsh).toEqual({
+      user: 'ops',
+      port: 22,
+      privateKeyPath: '/run/secrets/ssh/id_ed25519',
+      knownHostsPath: '/run/secrets/ssh/known_hosts',
+    });
+    expect(dev.timeouts.playbook).toBe(60 * 60_000);
+    const prod = world.clusters.prod!;
+    expect(prod.requiredApprovals).toBe(2);
+    expect(prod.allowSelfApproval).toBe(false);
+    expect(prod.extraVars).toEqual({
+      k3s_hosts: 'k3s_prod',
+      k3s_primary_hosts: 'k3s_prod_primary',
+      k3s_secondary_hosts: 'k3s_prod_secondary',
+    });
+  });
+
+  it('names the key and the reason for a bad address', async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.prod.nodes['k3s-prod-2'].address = 'not an address!';
+    });
+    expect(problemsOf(text)).toEqual(['clusters.prod.nodes.k3s-prod-2.address: expected an IP or host name']);
+  });
+
+  it('refuses unknown keys, naming each', async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.dev.aprovers = ['U0ALICE'];
+      doc.slack.alertChannel = 'C0X';
+    });
+    expect(problemsOf(text).sort()).toEqual([
+      'clusters.dev.aprovers: unknown key',
+      'slack.alertChannel: unknown key',
+    ]);
+  });
+
+  it('reports every problem at once: missing keys, bad durations, impossible approval rules', async () => {
+    const text = await exampleWith((doc) => {
+      delete doc.ops.repoPath;
+      doc.clusters.dev.approvalTimeout = 'soon';
+      doc.clusters.prod.approvers = ['U0ALICE'];
+      doc.clusters.prod.nodes['k3s-prod-2'].roles = ['server', 'primary'];
+    });
+    expect(problemsOf(text).sort()).toEqual([
+      'clusters.dev.approvalTimeout: expected a duration such as 90s, 30m or 1h',
+      'clusters.prod.nodes: expected exactly one node with the primary role, found 2',
+      'clusters.prod.requiredApprovals: needs 2 distinct approvers but only 1 listed',
+      'ops.repoPath: required',
+    ]);
+  });
+
+  it('refuses a node name used by two clusters and extra vars that would need quoting', async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.prod.nodes['k3s-dev-1'] = { address: '192.168.2.13', roles: ['server'] };
+      doc.clusters.prod.extraVars.k3s_hosts = 'k3s_prod; rm -rf /';
+    });
+    expect(problemsOf(text).sort()).toEqual([
+      'clusters.prod.extraVars.k3s_hosts: expected a plain value (letters, digits, _ . , : / @ + -)',
+      'clusters.prod.nodes.k3s-dev-1: node name already used by cluster dev: node names must be unique',
+    ]);
+  });
+
+  it('says where YAML itself is broken', () => {
+    expect(problemsOf('slack: [unclosed')[0]).toMatch(/^test.yaml: not valid YAML at line 1/);
+  });
+
+  it('says when the file cannot be read', async () => {
+    await expect(loadWorldConfig('/nonexistent/cluster-bot.yaml')).rejects.toThrow(
+      '/nonexistent/cluster-bot.yaml: cannot read the config file',
+    );
+  });
+});

@@ -1,0 +1,55 @@
+export type Fault = { kind: 'fail'; status: number } | { kind: 'storm'; retryAfterSec: number };
+
+export interface FaultInjector {
+  /** Answer the next `count` calls of `method` with a bare HTTP error, as a Slack edge outage does. */
+  failNext(method: string, options: { status: 500 | 502 | 503; count?: number }): void;
+  /** Answer every call of `method` (or all with '*') 429 until the storm ends. */
+  stormRateLimit(method: string, options: { retryAfterSec: number; durationMs: number }): void;
+  setLatency(ms: number): void;
+  readonly latencyMs: number;
+  /** The fault to apply to this call, consuming a failNext count. */
+  take(method: string): Fault | undefined;
+  reset(): void;
+}
+
+export function createFaultInjector(now: () => number): FaultInjector {
+  const failures = new Map<string, { status: number; remaining: number }>();
+  const storms = new Map<string, { retryAfterSec: number; until: number }>();
+  let latencyMs = 0;
+
+  function activeStorm(method: string) {
+    for (const key of [method, '*']) {
+      const storm = storms.get(key);
+      if (storm && storm.until > now()) return storm;
+    }
+    return undefined;
+  }
+
+  return {
+    failNext(method, { status, count = 1 }) {
+      failures.set(method, { status, remaining: count });
+    },
+    stormRateLimit(method, { retryAfterSec, durationMs }) {
+      storms.set(method, { retryAfterSec: Math.max(1, Math.ceil(retryAfterSec)), until: now() + durationMs });
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    get latencyMs() {
+      return latencyMs;
+    },
+    take(method) {
+      const storm = activeStorm(method);
+      if (storm) return { kind: 'storm', retryAfterSec: storm.retryAfterSec };
+      const failure = failures.get(method);
+      if (!failure || failure.remaining <= 0) return undefined;
+      failure.remaining -= 1;
+      return { kind: 'fail', status: failure.status };
+    },
+    reset() {
+      failures.clear();
+      storms.clear();
+      latencyMs = 0;
+    },
+  };
+}
