@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'APPROVAL_VOID'
   | 'CANCELLED'
   | 'CLUSTER_BUSY'
-  | 'UNAUTHORISED';
+  | 'UNAUTHORISED'
+  | 'INTERNAL';
 
 export class ClusterBotError extends Error {
   readonly code: ErrorCode;

@@ -7,8 +7,8 @@ export interface FaultInjector {
   stormRateLimit(method: string, options: { retryAfterSec: number; durationMs: number }): void;
   setLatency(ms: number): void;
   readonly latencyMs: number;
-  /** The fault to apply to this call, consuming a failNext count. */
-  take(method: string): Fault | undefined;
+  /** The fault to apply to this call, consuming a failNext count; storms hit Web API methods only. */
+  take(method: string, options?: { storms: boolean }): Fault | undefined;
   reset(): void;
 }
 
@@ -38,8 +38,8 @@ export function createFaultInjector(now: () => number): FaultInjector {
     get latencyMs() {
       return latencyMs;
     },
-    take(method) {
-      const storm = activeStorm(method);
+    take(method, { storms: withStorms } = { storms: true }) {
+      const storm = withStorms ? activeStorm(method) : undefined;
       if (storm) return { kind: 'storm', retryAfterSec: storm.retryAfterSec };
       const failure = failures.get(method);
       if (!failure || failure.remaining <= 0) return undefined;

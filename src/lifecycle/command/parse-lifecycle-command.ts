@@ -1,0 +1,79 @@
+import type { WorldConfig } from '../../config/world-config.js';
+import { closestMatch } from './closest-match.js';
+import { LIFECYCLE_VERBS, type LifecycleCommand } from './lifecycle-command.js';
+
+export type ParsedCommand =
+  | { readonly ok: true; readonly command: LifecycleCommand; readonly queue: boolean }
+  | { readonly ok: false; readonly error: string; readonly suggestion?: string | undefined };
+
+const MAX_LENGTH = 200;
+// Words are plain ASCII: anything else (quotes, $, ;, unicode look-alikes) cannot be a name we know.
+const WORD = /^[a-z0-9][a-z0-9-]*$/;
+const FLAG = /^--[a-z]+$/;
+
+/**
+ * Turns user text into a command naming only clusters and nodes from the config.
+ * Anything else is refused here, before a job exists, with the nearest valid spelling when there is one.
+ */
+export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedCommand {
+  if (text.length > MAX_LENGTH) return refuse(`command is too long (${text.length} characters, at most ${MAX_LENGTH})`);
+  const tokens = text.trim().split(/[ \t]+/).filter(Boolean);
+  if (tokens.length === 0) return refuse('no command given');
+  const [verb, ...rest] = tokens as [string, ...string[]];
+  const flags = rest.filter((token) => token.startsWith('--'));
+  const words = rest.filter((token) => !token.startsWith('--'));
+
+  if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
+    return refuse(`unknown command "${printable(verb)}"`, closestMatch(verb, LIFECYCLE_VERBS));
+  }
+  const allowedFlags = verb === 'reprovision' ? ['--primary', '--queue'] : verb === 'verify' ? [] : ['--queue'];
+  for (const flag of flags) {
+    if (!FLAG.test(flag) || !allowedFlags.includes(flag)) {
+      const allowed = allowedFlags.length > 0 ? ` (${verb} takes ${allowedFlags.join(', ')})` : '';
+      return refuse(`unknown option "${printable(flag)}" for ${verb}${allowed}`);
+    }
+  }
+  if (words.length !== 1) {
+    const what = verb === 'reprovision' || verb === 'packages' ? 'node' : 'cluster';
+    return refuse(`${verb} takes exactly one ${what}, e.g. \`${verb} ${example(world, what)}\``);
+  }
+  const name = words[0]!;
+  const queue = flags.includes('--queue');
+
+  if (verb === 'reprovision' || verb === 'packages') {
+    const nodes = Object.values(world.clusters).flatMap((cluster) => cluster.nodes);
+    const node = WORD.test(name) ? nodes.find((candidate) => candidate.name === name) : undefined;
+    if (node === undefined) {
+      return refuse(
+        `unknown node "${printable(name)}": not in the inventory`,
+        closestMatch(name, nodes.map((n) => n.name)),
+      );
+    }
+    const command: LifecycleCommand =
+      verb === 'reprovision'
+        ? { verb, cluster: node.cluster, node: node.name, primary: flags.includes('--primary') }
+        : { verb, cluster: node.cluster, node: node.name };
+    return { ok: true, command, queue };
+  }
+
+  const clusters = Object.keys(world.clusters);
+  if (!WORD.test(name) || !clusters.includes(name)) {
+    return refuse(`unknown cluster "${printable(name)}" (known: ${clusters.join(', ')})`, closestMatch(name, clusters));
+  }
+  return { ok: true, command: { verb: verb as 'up' | 'cilium' | 'verify', cluster: name }, queue };
+}
+
+function refuse(error: string, suggestion?: string): ParsedCommand {
+  return { ok: false, error, suggestion };
+}
+
+function example(world: WorldConfig, what: 'node' | 'cluster'): string {
+  const first = Object.values(world.clusters)[0];
+  return what === 'node' ? (first?.nodes[0]?.name ?? 'node') : (first?.name ?? 'cluster');
+}
+
+/** Echoes user text back safely: bounded, and with control characters made visible. */
+function printable(text: string): string {
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return JSON.stringify(shown).slice(1, -1);
+}

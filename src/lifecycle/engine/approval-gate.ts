@@ -1,0 +1,85 @@
+import type { ApprovalBinding } from '../ports/approval-desk.js';
+import type { StepRecord } from '../ports/checkpoint-store.js';
+import type { PlanOutcome } from '../ports/reporter.js';
+import type { Step, StepContext } from '../plan/step.js';
+import type { ApprovalDesk } from '../ports/approval-desk.js';
+
+export type ApprovalVerdict =
+  | { readonly kind: 'go'; readonly approvalId?: string | undefined }
+  | { readonly kind: 'wait'; readonly approvalId: string; readonly until: number }
+  | { readonly kind: 'end'; readonly outcome: PlanOutcome; readonly summary: string };
+
+const bindingKey = (stepId: string) => `binding:${stepId}`;
+const requiredKey = (stepId: string) => `approvalRequired:${stepId}`;
+
+/**
+ * Decides whether a disruptive step may run now. An approval covers one run of one binding
+ * (commit + argv): once a run starts it is used up, so an interrupted or failed disruptive step
+ * never runs again without a fresh approval, and a moved repo voids it.
+ */
+export async function passApproval(
+  step: Step,
+  ctx: StepContext,
+  desk: ApprovalDesk,
+  record: StepRecord | undefined,
+  announce: (approvalId: string, until: number) => Promise<void>,
+): Promise<ApprovalVerdict> {
+  const policy = step.approval;
+  if (!policy) return { kind: 'go' };
+  let required = ctx.facts.get<boolean>(requiredKey(step.id));
+  if (required === undefined) {
+    required = await policy.required(ctx);
+    await ctx.facts.set(requiredKey(step.id), required);
+  }
+  if (!required) return { kind: 'go' };
+
+  const ask = async (extra: { warning?: string; previousCommit?: string } = {}): Promise<ApprovalVerdict> => {
+    const binding = await policy.bind(ctx);
+    await ctx.facts.set(bindingKey(step.id), binding);
+    const { id, expiresAt } = await desk.request({
+      stepId: step.id,
+      stepTitle: step.title,
+      cluster: ctx.cluster.name,
+      reason: policy.reason,
+      warning: [policy.warning, extra.warning].filter(Boolean).join('\n') || undefined,
+      binding,
+      previousCommit: extra.previousCommit,
+    });
+    await announce(id, expiresAt);
+    return { kind: 'wait', approvalId: id, until: expiresAt };
+  };
+
+  const state = await desk.state(step.id);
+  switch (state.status) {
+    case 'none':
+    case 'void':
+      return ask();
+    case 'pending':
+      if (ctx.clock.now() >= state.expiresAt) {
+        await desk.expire(state.id);
+        return { kind: 'end', outcome: 'expired', summary: `approval for ${step.title} expired` };
+      }
+      return { kind: 'wait', approvalId: state.id, until: state.expiresAt };
+    case 'rejected':
+      return { kind: 'end', outcome: 'rejected', summary: `${step.title} rejected by ${state.by}` };
+    case 'expired':
+      return { kind: 'end', outcome: 'expired', summary: `approval for ${step.title} expired` };
+    case 'approved': {
+      if (record?.data?.approvalId === state.id) {
+        const what = record.status === 'running' ? 'was interrupted while running' : `ended ${record.status}`;
+        await desk.void(state.id, `${step.title} ${what}`);
+        await ctx.note(`${step.title} ${what}; it will not run again without a fresh approval.`);
+        return ask({ warning: `This step ${what} (its approval was used). Approve only if running it again is safe.` });
+      }
+      const binding = ctx.facts.get<ApprovalBinding>(bindingKey(step.id));
+      if (policy.currentCommit && binding?.commit) {
+        const now = await policy.currentCommit(ctx);
+        if (now !== binding.commit) {
+          await desk.void(state.id, `the infra repo moved from ${binding.commit.slice(0, 12)} to ${now.slice(0, 12)}`);
+          return ask({ previousCommit: binding.commit });
+        }
+      }
+      return { kind: 'go', approvalId: state.id };
+    }
+  }
+}

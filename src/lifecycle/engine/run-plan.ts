@@ -1,0 +1,172 @@
+import type { WorldConfig } from '../../config/world-config.js';
+import { ClusterBotError, isClusterBotError } from '../../errors.js';
+import type { ApprovalDesk } from '../ports/approval-desk.js';
+import type { CheckpointStore } from '../ports/checkpoint-store.js';
+import type { Clock } from '../ports/clock.js';
+import type { KubeGateway } from '../ports/kube-gateway.js';
+import type { RemoteShell } from '../ports/remote-shell.js';
+import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
+import type { Plan } from '../plan/plan.js';
+import type { StepContext } from '../plan/step.js';
+import { passApproval } from './approval-gate.js';
+import { loadJobFacts } from './job-facts.js';
+
+export interface EngineDeps {
+  readonly jobId: string;
+  readonly world: WorldConfig;
+  readonly shell: RemoteShell;
+  readonly kube: KubeGateway;
+  readonly clock: Clock;
+  readonly checkpoints: CheckpointStore;
+  readonly approvals: ApprovalDesk;
+  readonly reporter: Reporter;
+  readonly signal: AbortSignal;
+}
+
+export type EngineResult =
+  | { readonly status: 'finished'; readonly outcome: PlanOutcome; readonly summary: string }
+  | { readonly status: 'waiting'; readonly stepId: string; readonly approvalId: string; readonly until: number };
+
+/**
+ * Runs a plan from its first unfinished step. Each step is checkpointed before and after it runs,
+ * so a job resumed after a crash continues where it was; a disruptive step first passes its
+ * approval, and while an approval is pending the engine returns "waiting" instead of holding on.
+ */
+export async function runPlan(plan: Plan, deps: EngineDeps): Promise<EngineResult> {
+  const { reporter, checkpoints, clock } = deps;
+  const cluster = deps.world.clusters[plan.cluster];
+  if (!cluster) throw new ClusterBotError('TARGET_UNKNOWN', `unknown cluster ${plan.cluster}`);
+  const facts = await loadJobFacts(checkpoints);
+  const records = await Promise.all(plan.steps.map((step) => checkpoints.get(step.id)));
+  await reporter.emit({
+    type: 'plan-started',
+    resumed: records.some((record) => record !== undefined),
+    steps: plan.steps.map((step) => ({
+      id: step.id,
+      title: step.title,
+      target: step.target,
+      commandLine: step.commandLine,
+      disruptive: step.approval !== undefined,
+    })),
+  });
+
+  for (const [index, step] of plan.steps.entries()) {
+    const record = records[index];
+    if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
+    const ctx: StepContext = {
+      jobId: deps.jobId,
+      world: deps.world,
+      cluster,
+      shell: deps.shell,
+      kube: deps.kube,
+      clock,
+      signal: deps.signal,
+      facts,
+      progress: (text) => reporter.emit({ type: 'step-progress', stepId: step.id, text }),
+      output: (line) => reporter.output(step.id, line),
+      note: (text) => reporter.emit({ type: 'note', stepId: step.id, text }),
+      gateFailed: (gate, observed) =>
+        reporter.emit({ type: 'gate-failed', stepId: step.id, cluster: cluster.name, gate, observed }),
+    };
+
+    let approvalId: string | undefined;
+    try {
+      const verdict = await passApproval(step, ctx, deps.approvals, record, (id, until) =>
+        reporter.emit({ type: 'step-waiting', stepId: step.id, approvalId: id, expiresAt: until }),
+      );
+      if (verdict.kind === 'wait') {
+        return { status: 'waiting', stepId: step.id, approvalId: verdict.approvalId, until: verdict.until };
+      }
+      if (verdict.kind === 'end') return finish(deps, plan, index, verdict.outcome, verdict.summary);
+      approvalId = verdict.approvalId;
+    } catch (error) {
+      return fail(deps, plan, index, clock.now(), error);
+    }
+    if (record?.status === 'running' && !step.approval) {
+      await ctx.note(`${step.title} was interrupted (the worker stopped); running it again, it is safe to repeat.`);
+    }
+
+    const startedAt = clock.now();
+    await checkpoints.set(step.id, { status: 'running', startedAt, data: approvalId ? { approvalId } : undefined });
+    await reporter.emit({ type: 'step-started', stepId: step.id });
+    try {
+      if (deps.signal.aborted) throw new ClusterBotError('CANCELLED', 'cancelled');
+      const result = await step.run(ctx);
+      const finishedAt = clock.now();
+      await checkpoints.set(step.id, {
+        status: result.status,
+        startedAt,
+        finishedAt,
+        summary: result.summary,
+        data: approvalId ? { approvalId } : undefined,
+      });
+      await reporter.emit({
+        type: 'step-finished',
+        stepId: step.id,
+        status: result.status,
+        durationMs: finishedAt - startedAt,
+        summary: result.summary,
+      });
+    } catch (error) {
+      return fail(deps, plan, index, startedAt, error, approvalId);
+    }
+  }
+  return finish(deps, plan, plan.steps.length, 'succeeded', `all ${plan.steps.length} steps done`);
+}
+
+async function fail(
+  deps: EngineDeps,
+  plan: Plan,
+  index: number,
+  startedAt: number,
+  error: unknown,
+  approvalId?: string,
+): Promise<EngineResult> {
+  const step = plan.steps[index]!;
+  const failure = toFailure(error, deps.signal);
+  const finishedAt = deps.clock.now();
+  await deps.checkpoints.set(step.id, {
+    status: 'failed',
+    startedAt,
+    finishedAt,
+    summary: failure.message,
+    data: approvalId ? { approvalId } : undefined,
+  });
+  await deps.reporter.emit({
+    type: 'step-finished',
+    stepId: step.id,
+    status: 'failed',
+    durationMs: finishedAt - startedAt,
+    summary: failure.message,
+    failure,
+  });
+  const outcome: PlanOutcome = failure.code === 'CANCELLED' ? 'cancelled' : 'failed';
+  return finish(deps, plan, index + 1, outcome, `${step.title} ${outcome}: ${failure.message}`, failure);
+}
+
+async function finish(
+  deps: EngineDeps,
+  plan: Plan,
+  firstNotRun: number,
+  outcome: PlanOutcome,
+  summary: string,
+  failure?: StepFailure,
+): Promise<EngineResult> {
+  for (const step of plan.steps.slice(firstNotRun)) {
+    await deps.reporter.emit({
+      type: 'step-finished',
+      stepId: step.id,
+      status: 'skipped',
+      durationMs: 0,
+      summary: 'not run',
+    });
+  }
+  await deps.reporter.emit({ type: 'plan-finished', outcome, summary, failure });
+  return { status: 'finished', outcome, summary };
+}
+
+function toFailure(error: unknown, signal: AbortSignal): StepFailure {
+  if (isClusterBotError(error)) return { code: error.code, message: error.message, details: error.details };
+  if (signal.aborted) return { code: 'CANCELLED', message: 'cancelled' };
+  return { code: 'INTERNAL', message: (error as Error)?.message ?? String(error) };
+}

@@ -1,0 +1,58 @@
+import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
+import type { ApprovalBinding, CheckPreview } from '../ports/approval-desk.js';
+import type { Clock } from '../ports/clock.js';
+import type { KubeGateway } from '../ports/kube-gateway.js';
+import type { RemoteShell } from '../ports/remote-shell.js';
+
+/** Job-scoped facts shared between steps and kept across resumes (e.g. a rebuilt node's pinned host key). */
+export interface JobFacts {
+  get<T>(key: string): T | undefined;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/** Everything a step may touch: the outside world only through these. */
+export interface StepContext {
+  readonly jobId: string;
+  readonly world: WorldConfig;
+  readonly cluster: ClusterConfig;
+  readonly shell: RemoteShell;
+  readonly kube: KubeGateway;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly facts: JobFacts;
+  progress(text: string): Promise<void>;
+  output(line: string): void | Promise<void>;
+  note(text: string): Promise<void>;
+  gateFailed(gate: string, observed: string): Promise<void>;
+}
+
+export interface StepResult {
+  readonly status: 'succeeded' | 'skipped';
+  readonly summary: string;
+}
+
+/** A disruptive step stops for approval first; the binding says exactly what the approval covers. */
+export interface ApprovalPolicy {
+  /** Why the step is disruptive, shown in the approval request. */
+  readonly reason: string;
+  readonly warning?: string | undefined;
+  /** How the plan marks it: "⚠" or a condition such as "⚠ first run". */
+  readonly mark: string;
+  /** Whether approval is needed this time (e.g. only when the cluster is not formed yet). */
+  required(ctx: StepContext): Promise<boolean>;
+  bind(ctx: StepContext): Promise<ApprovalBinding>;
+  /** The commit the binding was made at, re-read right before running; undefined when not repo-bound. */
+  currentCommit?(ctx: StepContext): Promise<string>;
+}
+
+export interface Step {
+  readonly id: string;
+  readonly title: string;
+  readonly target: string;
+  /** The exact command line, for `plan` and the approval request; absent for API-only steps. */
+  readonly commandLine?: string | undefined;
+  readonly approval?: ApprovalPolicy | undefined;
+  run(ctx: StepContext): Promise<StepResult>;
+}
+
+export type { CheckPreview };

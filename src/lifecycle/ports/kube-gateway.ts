@@ -1,0 +1,87 @@
+/**
+ * What the lifecycle needs from a cluster's Kubernetes API, in the domain's words.
+ * Implemented by src/kube with @kubernetes/client-node; faked in unit tests.
+ */
+
+export interface NodeState {
+  readonly name: string;
+  readonly ready: boolean;
+  /** The Ready condition's reason/message when not Ready. */
+  readonly readyReason?: string | undefined;
+  readonly unschedulable: boolean;
+}
+
+export interface DaemonSetState {
+  readonly name: string;
+  readonly namespace: string;
+  readonly generation: number;
+  readonly observedGeneration: number;
+  readonly desired: number;
+  readonly updated: number;
+  readonly available: number;
+  readonly ready: number;
+  /** spec.updateStrategy.rollingUpdate.maxUnavailable as written (int or percent); undefined when unset. */
+  readonly maxUnavailable: number | string | undefined;
+}
+
+export interface DeploymentState {
+  readonly name: string;
+  readonly namespace: string;
+  readonly replicas: number;
+  readonly available: number;
+}
+
+export interface ContainerProblem {
+  readonly container: string;
+  readonly init: boolean;
+  readonly reason: string;
+  readonly message?: string | undefined;
+  readonly restarts: number;
+}
+
+export interface PodState {
+  readonly namespace: string;
+  readonly name: string;
+  readonly node: string | undefined;
+  readonly ready: boolean;
+  readonly ownerKind: string | undefined;
+  readonly mirror: boolean;
+  readonly revisionHash: string | undefined;
+  readonly createdAt: string | undefined;
+  readonly deleting: boolean;
+  /** Containers that are not running-and-ready, with what Kubernetes says about them. */
+  readonly problems: readonly ContainerProblem[];
+}
+
+export interface PodQuery {
+  readonly namespace?: string;
+  readonly nodeName?: string;
+  readonly labelSelector?: string;
+}
+
+export type EvictionResult = 'evicted' | 'blocked' | 'gone';
+
+/** A resource to watch; the gateway says "something changed" and the caller re-reads. */
+export type WatchTarget =
+  | { readonly kind: 'nodes' }
+  | { readonly kind: 'pods'; readonly namespace: string; readonly labelSelector?: string }
+  | { readonly kind: 'daemonset'; readonly namespace: string; readonly name: string };
+
+export interface KubeGateway {
+  listNodes(): Promise<NodeState[]>;
+  readDaemonSet(namespace: string, name: string): Promise<DaemonSetState | undefined>;
+  readDeployment(namespace: string, name: string): Promise<DeploymentState | undefined>;
+  listDaemonSets(namespace: string): Promise<DaemonSetState[]>;
+  listPods(query: PodQuery): Promise<PodState[]>;
+  listRevisionHashes(namespace: string, labelSelector: string): Promise<string[]>;
+  setUnschedulable(node: string, unschedulable: boolean): Promise<void>;
+  evictPod(namespace: string, name: string): Promise<EvictionResult>;
+  /** Deleting a k3s server's Node also removes its etcd member; absent is fine (idempotent). */
+  deleteNode(name: string): Promise<void>;
+  /**
+   * Calls onChange whenever the target may have changed, re-establishing a cut stream by itself,
+   * until the signal aborts. Callers re-read state on each call; they also poll, so a lost
+   * notification only delays them.
+   */
+  watch(target: WatchTarget, onChange: () => void, signal: AbortSignal): void;
+}

@@ -1,0 +1,54 @@
+import type { ErrorCode } from '../../errors.js';
+import type { StepStatus } from './checkpoint-store.js';
+
+/** What the engine tells the outside world; the job layer renders it for Slack or the console. */
+
+export interface StepView {
+  readonly id: string;
+  readonly title: string;
+  readonly target: string;
+  readonly commandLine?: string | undefined;
+  readonly disruptive: boolean;
+}
+
+export interface StepFailure {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
+}
+
+export type PlanOutcome = 'succeeded' | 'failed' | 'rejected' | 'expired' | 'cancelled' | 'refused';
+
+export type LifecycleEvent =
+  | { readonly type: 'plan-started'; readonly steps: readonly StepView[]; readonly resumed: boolean }
+  | { readonly type: 'step-started'; readonly stepId: string }
+  | { readonly type: 'step-progress'; readonly stepId: string; readonly text: string }
+  | {
+      readonly type: 'step-finished';
+      readonly stepId: string;
+      readonly status: Exclude<StepStatus, 'running'>;
+      readonly durationMs: number;
+      readonly summary: string;
+      readonly failure?: StepFailure | undefined;
+    }
+  | { readonly type: 'step-waiting'; readonly stepId: string; readonly approvalId: string; readonly expiresAt: number }
+  | { readonly type: 'note'; readonly stepId?: string | undefined; readonly text: string }
+  | {
+      readonly type: 'gate-failed';
+      readonly stepId: string;
+      readonly cluster: string;
+      readonly gate: string;
+      readonly observed: string;
+    }
+  | {
+      readonly type: 'plan-finished';
+      readonly outcome: PlanOutcome;
+      readonly summary: string;
+      readonly failure?: StepFailure | undefined;
+    };
+
+export interface Reporter {
+  emit(event: LifecycleEvent): Promise<void>;
+  /** One line of a step's raw output; a returned promise is backpressure. */
+  output(stepId: string, line: string): void | Promise<void>;
+}

@@ -1,0 +1,114 @@
+import { formatDuration } from '../../config/parse-duration.js';
+import { ClusterBotError } from '../../errors.js';
+import { watchForChanges } from '../gates/change-waiter.js';
+import { CILIUM } from '../gates/gate.js';
+import { describeDaemonSet, isRolledOut } from '../gates/rollout-status.js';
+import type { PodState } from '../ports/kube-gateway.js';
+import type { Step, StepContext } from '../plan/step.js';
+import { CILIUM_BASELINE_FACT, type CiliumBaseline } from './cilium-baseline.js';
+import { describePodProblem } from './describe-pod-problem.js';
+
+const POLL_MS = 1_000;
+
+/**
+ * Follows the Cilium DaemonSet rollout agent by agent and stops at the first agent that is not
+ * Ready in time, naming the pod, its node and its failing container. When nothing was recreated it
+ * proves so: same ControllerRevision and unchanged pod ages.
+ */
+export function ciliumRolloutStep(id: string, cluster: string): Step {
+  return {
+    id,
+    title: 'watch Cilium rollout',
+    target: `${cluster}: DaemonSet kube-system/cilium, one agent at a time`,
+    async run(ctx) {
+      const baseline = ctx.facts.get<CiliumBaseline>(CILIUM_BASELINE_FACT);
+      const waiter = watchForChanges(
+        ctx.kube,
+        ctx.clock,
+        [
+          { kind: 'daemonset', namespace: CILIUM.namespace, name: CILIUM.name },
+          { kind: 'pods', namespace: CILIUM.namespace, labelSelector: CILIUM.selector },
+        ],
+        ctx.signal,
+      );
+      try {
+        return await followRollout(ctx, baseline, (ms) => waiter.wait(ms));
+      } finally {
+        waiter.close();
+      }
+    },
+  };
+}
+
+async function followRollout(
+  ctx: StepContext,
+  baseline: CiliumBaseline | undefined,
+  wait: (ms: number) => Promise<void>,
+): Promise<{ status: 'succeeded'; summary: string }> {
+  const timeout = ctx.cluster.timeouts.agentReady;
+  const firstSeenNotReady = new Map<string, number>();
+  const reportedReady = new Set<string>();
+  let lastProgressAt = ctx.clock.now();
+  let lastObserved = '';
+  for (;;) {
+    const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
+    if (!ds) throw new ClusterBotError('GATE_FAILED', 'DaemonSet kube-system/cilium not found after the playbook');
+    const revisions = await ctx.kube.listRevisionHashes(CILIUM.namespace, CILIUM.selector);
+    const newest = revisions.at(-1);
+    const pods = (await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector })).filter(
+      (pod) => !pod.deleting,
+    );
+    const now = ctx.clock.now();
+    lastObserved = describeDaemonSet(ds);
+
+    for (const pod of pods.filter((p) => p.revisionHash === newest)) {
+      if (pod.ready) {
+        firstSeenNotReady.delete(pod.name);
+        if (!reportedReady.has(pod.name)) {
+          reportedReady.add(pod.name);
+          lastProgressAt = now;
+          const updatedReady = pods.filter((p) => p.revisionHash === newest && p.ready).length;
+          await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${updatedReady}/${ds.desired})`);
+        }
+        continue;
+      }
+      const since = firstSeenNotReady.get(pod.name) ?? now;
+      firstSeenNotReady.set(pod.name, since);
+      if (now - since >= timeout) await stopAtAgent(ctx, pod, timeout);
+    }
+
+    if (isRolledOut(ds) && pods.every((pod) => pod.ready && pod.revisionHash === newest)) {
+      return { status: 'succeeded', summary: describeOutcome(baseline, revisions, pods, ds.desired) };
+    }
+    if (now - lastProgressAt >= timeout + timeout / 2) {
+      const notReady = pods.find((pod) => !pod.ready);
+      if (notReady) await stopAtAgent(ctx, notReady, now - lastProgressAt);
+      await ctx.gateFailed('Cilium rollout', `no progress for ${formatDuration(now - lastProgressAt)}: ${lastObserved}`);
+      throw new ClusterBotError('GATE_TIMEOUT', `Cilium rollout made no progress for ${formatDuration(now - lastProgressAt)}: ${lastObserved}`);
+    }
+    await wait(POLL_MS);
+  }
+}
+
+async function stopAtAgent(ctx: StepContext, pod: PodState, waitedMs: number): Promise<never> {
+  const observed = `${describePodProblem(pod)}; not Ready after ${formatDuration(waitedMs)}`;
+  await ctx.gateFailed('Cilium rollout', observed);
+  throw new ClusterBotError('GATE_FAILED', `rollout stopped at the first agent not Ready: ${observed}`, {
+    details: { pod: pod.name, node: pod.node, problems: pod.problems },
+  });
+}
+
+function describeOutcome(
+  baseline: CiliumBaseline | undefined,
+  revisions: readonly string[],
+  pods: readonly PodState[],
+  desired: number,
+): string {
+  if (!baseline || baseline.revisions.length === 0) return `${desired}/${desired} agents on the new revision and Ready`;
+  const sameRevision = baseline.revisions.at(-1) === revisions.at(-1);
+  const sameAges = pods.every((pod) => baseline.podsCreatedAt[pod.name] === pod.createdAt);
+  if (sameRevision && sameAges) {
+    return `no pod recreated: same ControllerRevision ${revisions.at(-1)}, all ${pods.length} agent ages unchanged (non-disruptive change)`;
+  }
+  return `${desired}/${desired} agents rolled to revision ${revisions.at(-1)} one at a time, all Ready`;
+}

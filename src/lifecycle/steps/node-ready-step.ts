@@ -1,0 +1,48 @@
+import { ClusterBotError } from '../../errors.js';
+import { CILIUM, type Gate } from '../gates/gate.js';
+import { waitForGates } from '../gates/wait-for-gates.js';
+import type { Step } from '../plan/step.js';
+import { describePodProblem } from './describe-pod-problem.js';
+
+/** After a rebuild: the node has re-joined and is Ready, and its own Cilium agent is Ready. */
+export function nodeReadyStep(id: string, node: string): Step {
+  const gates: Gate[] = [
+    {
+      name: `${node} Ready`,
+      watches: [{ kind: 'nodes' }],
+      async evaluate(kube) {
+        const state = (await kube.listNodes()).find((candidate) => candidate.name === node);
+        if (!state) return { passed: false, observed: `${node} has not registered yet` };
+        return state.ready
+          ? { passed: true, observed: `${node} Ready` }
+          : { passed: false, observed: `${node} NotReady${state.readyReason ? ` (${state.readyReason})` : ''}` };
+      },
+    },
+    {
+      name: `Cilium agent on ${node} Ready`,
+      watches: [{ kind: 'pods', namespace: CILIUM.namespace, labelSelector: CILIUM.selector }],
+      async evaluate(kube) {
+        const pods = await kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector, nodeName: node });
+        const agent = pods.find((pod) => !pod.deleting);
+        if (!agent) return { passed: false, observed: `no Cilium agent on ${node} yet` };
+        return agent.ready
+          ? { passed: true, observed: `agent ${agent.name} Ready` }
+          : { passed: false, observed: describePodProblem(agent) };
+      },
+    },
+  ];
+  return {
+    id,
+    title: 'node + Cilium agent Ready',
+    target: node,
+    async run(ctx) {
+      const outcomes = await waitForGates(ctx, gates, ctx.cluster.timeouts.agentReady);
+      const failed = outcomes.filter((outcome) => !outcome.passed);
+      for (const outcome of failed) await ctx.gateFailed(outcome.gate, outcome.observed);
+      if (failed.length > 0) {
+        throw new ClusterBotError('GATE_FAILED', failed.map((o) => `${o.gate}: ${o.observed}`).join('; '));
+      }
+      return { status: 'succeeded', summary: outcomes.map((outcome) => outcome.observed).join(', ') };
+    },
+  };
+}

@@ -1,0 +1,26 @@
+export interface PlaybookInvocation {
+  /** File name under playbooks/, e.g. `k3s.yml`. */
+  readonly playbook: string;
+  readonly extraVars: Readonly<Record<string, string>>;
+  readonly limit?: string | undefined;
+  readonly tags?: string | undefined;
+}
+
+/** ansible-playbook's argv: one `-e key=value` per extra var, in a stable order. */
+export function playbookArgv(invocation: PlaybookInvocation, mode: 'run' | 'check' = 'run'): string[] {
+  const argv = ['ansible-playbook', `playbooks/${invocation.playbook}`];
+  for (const [key, value] of Object.entries(invocation.extraVars)) argv.push('-e', `${key}=${value}`);
+  if (invocation.limit) argv.push('--limit', invocation.limit);
+  if (invocation.tags) argv.push('--tags', invocation.tags);
+  if (mode === 'check') argv.push('--check', '--diff');
+  return argv;
+}
+
+/** Plain, parseable output regardless of the ops host's ansible.cfg. */
+export const ANSIBLE_ENV: Readonly<Record<string, string>> = {
+  ANSIBLE_NOCOLOR: '1',
+  ANSIBLE_FORCE_COLOR: '0',
+  ANSIBLE_STDOUT_CALLBACK: 'default',
+  ANSIBLE_RETRY_FILES_ENABLED: '0',
+  PYTHONUNBUFFERED: '1',
+};

@@ -1,0 +1,12 @@
+import type { StepContext } from '../plan/step.js';
+import { opsTarget } from '../targets.js';
+import { captureRemoteOrFail } from './capture-remote.js';
+import { repoPaths } from './repo-paths.js';
+
+/** The infra repo's HEAD on the ops host: what an approval of a playbook is bound to. */
+export async function readRepoCommit(ctx: StepContext): Promise<string> {
+  const out = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['git', 'rev-parse', 'HEAD'], {
+    cwd: repoPaths(ctx.world).root,
+  });
+  return out.trim();
+}

@@ -1,0 +1,92 @@
+import { Client, type ServerHostKeyAlgorithm } from 'ssh2';
+import { ClusterBotError } from '../errors.js';
+import type { SshTarget } from '../lifecycle/ports/remote-shell.js';
+import { loadHostKeyPolicy } from './load-host-key-policy.js';
+import type { ReadFile } from './read-file.js';
+import type { SshLogger } from './ssh-logger.js';
+import { toConnectError } from './to-connect-error.js';
+
+export interface ConnectSettings {
+  readonly connectTimeoutMs: number;
+  readonly keepaliveIntervalMs: number;
+  readonly keepaliveCountMax: number;
+  readonly readFile: ReadFile;
+  readonly logger: SshLogger;
+}
+
+/** An authenticated ssh2 client whose host key was checked against the target's pin. */
+export async function connectSsh(target: SshTarget, settings: ConnectSettings, signal?: AbortSignal): Promise<Client> {
+  const where = `${target.label} (${target.host}:${target.port})`;
+  const details = { label: target.label, host: target.host, port: target.port };
+  const privateKey = await settings.readFile(target.privateKeyPath).catch((error: unknown) => {
+    throw new ClusterBotError('SSH_AUTH_FAILED', `Cannot read the private key for ${where}`, {
+      cause: error,
+      details: { ...details, privateKeyPath: target.privateKeyPath },
+    });
+  });
+  const policy = await loadHostKeyPolicy(target, settings.readFile);
+
+  return new Promise((resolve, reject) => {
+    const client = new Client();
+    let settled = false;
+    let hostKeyError: ClusterBotError | undefined;
+
+    const fail = (error: ClusterBotError): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      client.destroy();
+      reject(error);
+    };
+    const onAbort = (): void =>
+      fail(new ClusterBotError('CANCELLED', `Cancelled while connecting to ${where}`, { cause: signal?.reason, details }));
+
+    // Stays attached for the client's whole life: an 'error' event without a listener would crash the process.
+    client.on('error', (error) => {
+      if (settled) {
+        settings.logger.debug({ ...details, err: error }, 'ssh connection error after connect');
+        return;
+      }
+      fail(hostKeyError ?? toConnectError(error, target));
+    });
+    client.once('close', () =>
+      fail(hostKeyError ?? new ClusterBotError('SSH_UNREACHABLE', `${where} closed the connection during the handshake`, { details })),
+    );
+    client.once('ready', () => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      resolve(client);
+    });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const preferred = policy.preferredAlgorithms as ServerHostKeyAlgorithm[];
+    try {
+      client.connect({
+        host: target.host,
+        port: target.port,
+        username: target.user,
+        privateKey,
+        readyTimeout: settings.connectTimeoutMs,
+        keepaliveInterval: settings.keepaliveIntervalMs,
+        keepaliveCountMax: settings.keepaliveCountMax,
+        hostVerifier: (rawKey: Buffer) => {
+          hostKeyError = policy.check(rawKey);
+          return hostKeyError === undefined;
+        },
+        ...(preferred.length > 0 && {
+          algorithms: { serverHostKey: { remove: preferred, prepend: preferred, append: [] } },
+        }),
+      });
+    } catch (error) {
+      // ssh2 throws synchronously on a key it cannot parse (or one that needs a passphrase).
+      fail(
+        new ClusterBotError('SSH_AUTH_FAILED', `Cannot use the private key ${target.privateKeyPath} for ${where}`, {
+          cause: error,
+          details: { ...details, privateKeyPath: target.privateKeyPath },
+        }),
+      );
+    }
+  });
+}

@@ -1,0 +1,62 @@
+import { readFile as readFileFromDisk } from 'node:fs/promises';
+import { ClusterBotError } from '../errors.js';
+import type { ExecRequest, ExecResult, RemoteShell, SshTarget } from '../lifecycle/ports/remote-shell.js';
+import { buildRemoteCommand } from './build-remote-command.js';
+import { connectSsh } from './connect-ssh.js';
+import { probeHostKey } from './probe-host-key.js';
+import type { ReadFile } from './read-file.js';
+import { runCommand } from './run-command.js';
+import type { SshLogger } from './ssh-logger.js';
+import { END_GRACE_SECONDS, wrapInProcessGroup } from './wrap-in-process-group.js';
+
+export interface SshRemoteShellOptions {
+  /** TCP connect + handshake + authentication (ssh2 readyTimeout). Default 10 s. */
+  readonly connectTimeoutMs?: number;
+  /** SSH-level keepalive, so a dead peer is noticed mid-command. Default 10 s. */
+  readonly keepaliveIntervalMs?: number;
+  /** Unanswered keepalives before the connection counts as lost. Default 3. */
+  readonly keepaliveCountMax?: number;
+  /** Reads private keys and known_hosts files (read on every exec, so a new pin applies at once). */
+  readonly readFile?: ReadFile;
+  readonly logger?: SshLogger;
+}
+
+const silent: SshLogger = { debug() {}, warn() {} };
+
+/**
+ * RemoteShell over ssh2: one connection per exec, key authentication only, the host key always pinned.
+ * The command's timeout starts once the session is open; connecting is bounded by connectTimeoutMs.
+ */
+export function createSshRemoteShell(options: SshRemoteShellOptions = {}): RemoteShell {
+  const logger = options.logger ?? silent;
+  const settings = {
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    keepaliveIntervalMs: options.keepaliveIntervalMs ?? 10_000,
+    keepaliveCountMax: options.keepaliveCountMax ?? 3,
+    readFile: options.readFile ?? readFileFromDisk,
+    logger,
+  };
+  // TERM, the remote prelude's second try and its SIGKILL, plus room for the channel to close.
+  const endGraceMs = (END_GRACE_SECONDS + 4) * 1000;
+
+  return {
+    async exec(target: SshTarget, request: ExecRequest): Promise<ExecResult> {
+      const startedAt = performance.now();
+      const commandLine = wrapInProcessGroup(buildRemoteCommand(request));
+      if (request.signal?.aborted) {
+        throw new ClusterBotError('CANCELLED', `${request.argv[0]} on ${target.label} was cancelled before it started`, {
+          cause: request.signal.reason,
+          details: { label: target.label, host: target.host, port: target.port },
+        });
+      }
+      const client = await connectSsh(target, settings, request.signal);
+      try {
+        const outcome = await runCommand(client, commandLine, request, { target, logger, endGraceMs });
+        return { ...outcome, durationMs: Math.round(performance.now() - startedAt) };
+      } finally {
+        client.end();
+      }
+    },
+    probeHostKey,
+  };
+}
