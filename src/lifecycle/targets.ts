@@ -21,7 +21,9 @@ export function nodeTarget(cluster: ClusterConfig, node: NodeEntry, pinnedFinger
     port: cluster.nodeSsh.port,
     user: cluster.nodeSsh.user,
     privateKeyPath: cluster.nodeSsh.privateKeyPath,
-    hostKey: pinnedFingerprint ? { fingerprint: pinnedFingerprint } : { knownHostsPath: cluster.nodeSsh.knownHostsPath },
+    hostKey: pinnedFingerprint
+      ? { fingerprint: pinnedFingerprint }
+      : { knownHostsPath: cluster.nodeSsh.knownHostsPath },
   };
 }
 

@@ -17,9 +17,13 @@ export function buildRemoteCommand(request: Pick<ExecRequest, 'argv' | 'cwd' | '
   if (env.length > 0) {
     const assignments = env.map(([name, value]) => {
       if (!ENV_NAME.test(name)) {
-        throw new ClusterBotError('COMMAND_INVALID', `Invalid environment variable name ${JSON.stringify(name)}`, {
-          details: { name },
-        });
+        throw new ClusterBotError(
+          'COMMAND_INVALID',
+          `Invalid environment variable name ${JSON.stringify(name)}`,
+          {
+            details: { name },
+          },
+        );
       }
       return `${name}=${quoteShellArgument(value)}`;
     });

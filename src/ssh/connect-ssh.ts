@@ -15,7 +15,11 @@ export interface ConnectSettings {
 }
 
 /** An authenticated ssh2 client whose host key was checked against the target's pin. */
-export async function connectSsh(target: SshTarget, settings: ConnectSettings, signal?: AbortSignal): Promise<Client> {
+export async function connectSsh(
+  target: SshTarget,
+  settings: ConnectSettings,
+  signal?: AbortSignal,
+): Promise<Client> {
   const where = `${target.label} (${target.host}:${target.port})`;
   const details = { label: target.label, host: target.host, port: target.port };
   const privateKey = await settings.readFile(target.privateKeyPath).catch((error: unknown) => {
@@ -39,7 +43,12 @@ export async function connectSsh(target: SshTarget, settings: ConnectSettings, s
       reject(error);
     };
     const onAbort = (): void =>
-      fail(new ClusterBotError('CANCELLED', `Cancelled while connecting to ${where}`, { cause: signal?.reason, details }));
+      fail(
+        new ClusterBotError('CANCELLED', `Cancelled while connecting to ${where}`, {
+          cause: signal?.reason,
+          details,
+        }),
+      );
 
     // Stays attached for the client's whole life: an 'error' event without a listener would crash the process.
     client.on('error', (error) => {
@@ -50,7 +59,12 @@ export async function connectSsh(target: SshTarget, settings: ConnectSettings, s
       fail(hostKeyError ?? toConnectError(error, target));
     });
     client.once('close', () =>
-      fail(hostKeyError ?? new ClusterBotError('SSH_UNREACHABLE', `${where} closed the connection during the handshake`, { details })),
+      fail(
+        hostKeyError ??
+          new ClusterBotError('SSH_UNREACHABLE', `${where} closed the connection during the handshake`, {
+            details,
+          }),
+      ),
     );
     client.once('ready', () => {
       if (settled) return;
@@ -58,7 +72,10 @@ export async function connectSsh(target: SshTarget, settings: ConnectSettings, s
       signal?.removeEventListener('abort', onAbort);
       resolve(client);
     });
-    if (signal?.aborted) return onAbort();
+    if (signal?.aborted) {
+      onAbort();
+      return;
+    }
     signal?.addEventListener('abort', onAbort, { once: true });
 
     const preferred = policy.preferredAlgorithms as ServerHostKeyAlgorithm[];
@@ -82,10 +99,14 @@ export async function connectSsh(target: SshTarget, settings: ConnectSettings, s
     } catch (error) {
       // ssh2 throws synchronously on a key it cannot parse (or one that needs a passphrase).
       fail(
-        new ClusterBotError('SSH_AUTH_FAILED', `Cannot use the private key ${target.privateKeyPath} for ${where}`, {
-          cause: error,
-          details: { ...details, privateKeyPath: target.privateKeyPath },
-        }),
+        new ClusterBotError(
+          'SSH_AUTH_FAILED',
+          `Cannot use the private key ${target.privateKeyPath} for ${where}`,
+          {
+            cause: error,
+            details: { ...details, privateKeyPath: target.privateKeyPath },
+          },
+        ),
       );
     }
   });

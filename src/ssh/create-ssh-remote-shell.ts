@@ -44,10 +44,14 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
       const startedAt = performance.now();
       const commandLine = wrapInProcessGroup(buildRemoteCommand(request));
       if (request.signal?.aborted) {
-        throw new ClusterBotError('CANCELLED', `${request.argv[0]} on ${target.label} was cancelled before it started`, {
-          cause: request.signal.reason,
-          details: { label: target.label, host: target.host, port: target.port },
-        });
+        throw new ClusterBotError(
+          'CANCELLED',
+          `${request.argv[0]} on ${target.label} was cancelled before it started`,
+          {
+            cause: request.signal.reason,
+            details: { label: target.label, host: target.host, port: target.port },
+          },
+        );
       }
       const client = await connectSsh(target, settings, request.signal);
       try {

@@ -50,6 +50,9 @@ function hostFieldMatches(field: string, name: string): boolean {
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
   return new RegExp(`^${source}$`, 'i');
 }

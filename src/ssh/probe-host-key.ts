@@ -25,9 +25,13 @@ export function probeHostKey(target: Pick<SshTarget, 'host' | 'port'>, timeoutMs
     const timer = setTimeout(
       () =>
         settle(
-          new ClusterBotError('SSH_UNREACHABLE', `${label} did not present a host key within ${timeoutMs} ms`, {
-            details: { host: target.host, port: target.port },
-          }),
+          new ClusterBotError(
+            'SSH_UNREACHABLE',
+            `${label} did not present a host key within ${timeoutMs} ms`,
+            {
+              details: { host: target.host, port: target.port },
+            },
+          ),
         ),
       timeoutMs,
     );
@@ -35,9 +39,13 @@ export function probeHostKey(target: Pick<SshTarget, 'host' | 'port'>, timeoutMs
     client.on('error', (error) => settle(toConnectError(error, { ...target, label, user: '' })));
     client.on('close', () =>
       settle(
-        new ClusterBotError('SSH_UNREACHABLE', `${label} closed the connection before presenting a host key`, {
-          details: { host: target.host, port: target.port },
-        }),
+        new ClusterBotError(
+          'SSH_UNREACHABLE',
+          `${label} closed the connection before presenting a host key`,
+          {
+            details: { host: target.host, port: target.port },
+          },
+        ),
       ),
     );
     client.connect({

@@ -17,7 +17,9 @@ export interface RunOutcome {
 }
 
 /** Why a run ends early: ours to explain (timeout, cancel, lost connection) or the caller's onLine failing. */
-type StopReason = { readonly code: ErrorCode; readonly message: string; readonly cause?: unknown } | { readonly error: unknown };
+type StopReason =
+  | { readonly code: ErrorCode; readonly message: string; readonly cause?: unknown }
+  | { readonly error: unknown };
 
 /**
  * Runs one command line on a ready client. Output is split into lines and handed to onLine one at a
@@ -57,11 +59,22 @@ export function runCommand(
       clearTimeout(graceTimer);
       request.signal?.removeEventListener('abort', onAbort);
       client.off('close', onConnectionClose);
-      if (stopReason === undefined) return resolve(outcome);
-      if ('error' in stopReason) return reject(stopReason.error);
+      if (stopReason === undefined) {
+        resolve(outcome);
+        return;
+      }
+      if ('error' in stopReason) {
+        reject(stopReason.error);
+        return;
+      }
       const { code, message, cause } = stopReason;
       const unconfirmed = channel !== undefined && !remoteEnded ? ' (its end was not confirmed)' : '';
-      reject(new ClusterBotError(code, `${message}${unconfirmed}`, { cause, details: { ...details, remoteEnded } }));
+      reject(
+        new ClusterBotError(code, `${message}${unconfirmed}`, {
+          cause,
+          details: { ...details, remoteEnded },
+        }),
+      );
     };
 
     /** Ends the run early; `endRemote` sends EOF, which the remote prelude turns into ending the command. */
@@ -71,19 +84,30 @@ export function runCommand(
       if (channel === undefined) {
         // No session yet: dropping the connection is the only way to make sure none starts.
         client.destroy();
-        return settle(false);
+        settle(false);
+        return;
       }
-      logger.debug({ ...details, reason: 'code' in reason ? reason.code : 'onLine failed' }, 'ending remote command');
+      logger.debug(
+        { ...details, reason: 'code' in reason ? reason.code : 'onLine failed' },
+        'ending remote command',
+      );
       if (endRemote) channel.end();
       graceTimer = setTimeout(() => {
-        logger.warn({ ...details, graceMs: context.endGraceMs }, 'remote command did not end in time; dropping connection');
+        logger.warn(
+          { ...details, graceMs: context.endGraceMs },
+          'remote command did not end in time; dropping connection',
+        );
         client.destroy();
         settle(false);
       }, context.endGraceMs);
     };
 
     const onAbort = (): void =>
-      stop({ code: 'CANCELLED', message: `${program} on ${where} was cancelled`, cause: request.signal?.reason });
+      stop({
+        code: 'CANCELLED',
+        message: `${program} on ${where} was cancelled`,
+        cause: request.signal?.reason,
+      });
 
     let connectionError: unknown;
     client.on('error', (error) => {
@@ -147,11 +171,19 @@ export function runCommand(
     };
 
     client.exec(commandLine, (error, opened) => {
-      if (settled) return opened?.destroy();
+      if (settled) {
+        opened?.destroy();
+        return;
+      }
       if (error) {
-        stopReason = { code: 'COMMAND_FAILED', message: `${where} did not start ${program}: ${error.message}`, cause: error };
+        stopReason = {
+          code: 'COMMAND_FAILED',
+          message: `${where} did not start ${program}: ${error.message}`,
+          cause: error,
+        };
         client.destroy();
-        return settle(false);
+        settle(false);
+        return;
       }
       channel = opened;
       logger.debug(details, 'remote command started');
@@ -169,7 +201,11 @@ export function runCommand(
         void finishIfDone();
       });
       timeoutTimer = setTimeout(
-        () => stop({ code: 'COMMAND_TIMEOUT', message: `${program} on ${where} ran past ${request.timeoutMs} ms` }),
+        () =>
+          stop({
+            code: 'COMMAND_TIMEOUT',
+            message: `${program} on ${where} ran past ${request.timeoutMs} ms`,
+          }),
         request.timeoutMs,
       );
       if (request.signal?.aborted) onAbort();

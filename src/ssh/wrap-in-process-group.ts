@@ -36,5 +36,5 @@ const PRELUDE = [
 
 /** Wraps a shell line so that closing stdin (or losing the connection) ends its whole process tree. */
 export function wrapInProcessGroup(commandLine: string): string {
-  return commandLine;
+  return `exec sh -c ${quoteShellArgument(PRELUDE)} ${WRAPPED_COMMAND_NAME} ${quoteShellArgument(commandLine)}`;
 }

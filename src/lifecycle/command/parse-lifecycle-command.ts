@@ -16,8 +16,12 @@ const FLAG = /^--[a-z]+$/;
  * Anything else is refused here, before a job exists, with the nearest valid spelling when there is one.
  */
 export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedCommand {
-  if (text.length > MAX_LENGTH) return refuse(`command is too long (${text.length} characters, at most ${MAX_LENGTH})`);
-  const tokens = text.trim().split(/[ \t]+/).filter(Boolean);
+  if (text.length > MAX_LENGTH)
+    return refuse(`command is too long (${text.length} characters, at most ${MAX_LENGTH})`);
+  const tokens = text
+    .trim()
+    .split(/[ \t]+/)
+    .filter(Boolean);
   if (tokens.length === 0) return refuse('no command given');
   const [verb, ...rest] = tokens as [string, ...string[]];
   const flags = rest.filter((token) => token.startsWith('--'));
@@ -26,7 +30,8 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
     return refuse(`unknown command "${printable(verb)}"`, closestMatch(verb, LIFECYCLE_VERBS));
   }
-  const allowedFlags = verb === 'reprovision' ? ['--primary', '--queue'] : verb === 'verify' ? [] : ['--queue'];
+  const allowedFlags =
+    verb === 'reprovision' ? ['--primary', '--queue'] : verb === 'verify' ? [] : ['--queue'];
   for (const flag of flags) {
     if (!FLAG.test(flag) || !allowedFlags.includes(flag)) {
       const allowed = allowedFlags.length > 0 ? ` (${verb} takes ${allowedFlags.join(', ')})` : '';
@@ -46,7 +51,10 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
     if (node === undefined) {
       return refuse(
         `unknown node "${printable(name)}": not in the inventory`,
-        closestMatch(name, nodes.map((n) => n.name)),
+        closestMatch(
+          name,
+          nodes.map((n) => n.name),
+        ),
       );
     }
     const command: LifecycleCommand =
@@ -58,7 +66,10 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
 
   const clusters = Object.keys(world.clusters);
   if (!WORD.test(name) || !clusters.includes(name)) {
-    return refuse(`unknown cluster "${printable(name)}" (known: ${clusters.join(', ')})`, closestMatch(name, clusters));
+    return refuse(
+      `unknown cluster "${printable(name)}" (known: ${clusters.join(', ')})`,
+      closestMatch(name, clusters),
+    );
   }
   return { ok: true, command: { verb: verb as 'up' | 'cilium' | 'verify', cluster: name }, queue };
 }

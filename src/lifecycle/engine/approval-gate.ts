@@ -1,8 +1,7 @@
-import type { ApprovalBinding } from '../ports/approval-desk.js';
+import type { Step, StepContext } from '../plan/step.js';
+import type { ApprovalBinding, ApprovalDesk } from '../ports/approval-desk.js';
 import type { StepRecord } from '../ports/checkpoint-store.js';
 import type { PlanOutcome } from '../ports/reporter.js';
-import type { Step, StepContext } from '../plan/step.js';
-import type { ApprovalDesk } from '../ports/approval-desk.js';
 
 export type ApprovalVerdict =
   | { readonly kind: 'go'; readonly approvalId?: string | undefined }
@@ -69,13 +68,18 @@ export async function passApproval(
         const what = record.status === 'running' ? 'was interrupted while running' : `ended ${record.status}`;
         await desk.void(state.id, `${step.title} ${what}`);
         await ctx.note(`${step.title} ${what}; it will not run again without a fresh approval.`);
-        return ask({ warning: `This step ${what} (its approval was used). Approve only if running it again is safe.` });
+        return ask({
+          warning: `This step ${what} (its approval was used). Approve only if running it again is safe.`,
+        });
       }
       const binding = ctx.facts.get<ApprovalBinding>(bindingKey(step.id));
       if (policy.currentCommit && binding?.commit) {
         const now = await policy.currentCommit(ctx);
         if (now !== binding.commit) {
-          await desk.void(state.id, `the infra repo moved from ${binding.commit.slice(0, 12)} to ${now.slice(0, 12)}`);
+          await desk.void(
+            state.id,
+            `the infra repo moved from ${binding.commit.slice(0, 12)} to ${now.slice(0, 12)}`,
+          );
           return ask({ previousCommit: binding.commit });
         }
       }

@@ -1,5 +1,5 @@
-import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { JobFacts } from '../plan/step.js';
+import type { CheckpointStore } from '../ports/checkpoint-store.js';
 
 const FACTS_KEY = '_facts';
 

@@ -1,13 +1,13 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
+import type { Plan } from '../plan/plan.js';
+import type { StepContext } from '../plan/step.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
-import type { Plan } from '../plan/plan.js';
-import type { StepContext } from '../plan/step.js';
 import { passApproval } from './approval-gate.js';
 import { loadJobFacts } from './job-facts.js';
 
@@ -25,7 +25,12 @@ export interface EngineDeps {
 
 export type EngineResult =
   | { readonly status: 'finished'; readonly outcome: PlanOutcome; readonly summary: string }
-  | { readonly status: 'waiting'; readonly stepId: string; readonly approvalId: string; readonly until: number };
+  | {
+      readonly status: 'waiting';
+      readonly stepId: string;
+      readonly approvalId: string;
+      readonly until: number;
+    };
 
 /**
  * Runs a plan from its first unfinished step. Each step is checkpointed before and after it runs,
@@ -83,11 +88,17 @@ export async function runPlan(plan: Plan, deps: EngineDeps): Promise<EngineResul
       return fail(deps, plan, index, clock.now(), error);
     }
     if (record?.status === 'running' && !step.approval) {
-      await ctx.note(`${step.title} was interrupted (the worker stopped); running it again, it is safe to repeat.`);
+      await ctx.note(
+        `${step.title} was interrupted (the worker stopped); running it again, it is safe to repeat.`,
+      );
     }
 
     const startedAt = clock.now();
-    await checkpoints.set(step.id, { status: 'running', startedAt, data: approvalId ? { approvalId } : undefined });
+    await checkpoints.set(step.id, {
+      status: 'running',
+      startedAt,
+      data: approvalId ? { approvalId } : undefined,
+    });
     await reporter.emit({ type: 'step-started', stepId: step.id });
     try {
       if (deps.signal.aborted) throw new ClusterBotError('CANCELLED', 'cancelled');

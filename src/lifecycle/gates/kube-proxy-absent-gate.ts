@@ -9,7 +9,10 @@ export const kubeProxyAbsentGate: Gate = {
     const proxies = daemonSets.filter((ds) => ds.name.includes('kube-proxy'));
     const pods = await kube.listPods({ namespace: 'kube-system', labelSelector: 'k8s-app=kube-proxy' });
     if (proxies.length === 0 && pods.length === 0) return { passed: true, observed: 'kube-proxy absent' };
-    const found = [...proxies.map((ds) => `DaemonSet ${ds.namespace}/${ds.name}`), ...pods.map((p) => `pod ${p.name}`)];
+    const found = [
+      ...proxies.map((ds) => `DaemonSet ${ds.namespace}/${ds.name}`),
+      ...pods.map((p) => `pod ${p.name}`),
+    ];
     return { passed: false, observed: `kube-proxy present: ${found.join(', ')}` };
   },
 };

@@ -9,7 +9,8 @@ export const nodesReadyGate: Gate = {
     for (const expected of cluster.nodes) {
       const node = nodes.find((candidate) => candidate.name === expected.name);
       if (!node) problems.push(`${expected.name} is not registered`);
-      else if (!node.ready) problems.push(`${node.name} NotReady${node.readyReason ? ` (${node.readyReason})` : ''}`);
+      else if (!node.ready)
+        problems.push(`${node.name} NotReady${node.readyReason ? ` (${node.readyReason})` : ''}`);
     }
     const ready = nodes.filter((node) => node.ready).length;
     return problems.length === 0

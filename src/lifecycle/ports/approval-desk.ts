@@ -36,8 +36,18 @@ export interface ApprovalRequest {
 
 export type ApprovalState =
   | { readonly status: 'none' }
-  | { readonly status: 'pending'; readonly id: string; readonly fingerprint: string; readonly expiresAt: number }
-  | { readonly status: 'approved'; readonly id: string; readonly fingerprint: string; readonly by: readonly string[] }
+  | {
+      readonly status: 'pending';
+      readonly id: string;
+      readonly fingerprint: string;
+      readonly expiresAt: number;
+    }
+  | {
+      readonly status: 'approved';
+      readonly id: string;
+      readonly fingerprint: string;
+      readonly by: readonly string[];
+    }
   | { readonly status: 'rejected'; readonly id: string; readonly by: string }
   | { readonly status: 'expired'; readonly id: string }
   | { readonly status: 'void'; readonly id: string };

@@ -31,7 +31,12 @@ export type LifecycleEvent =
       readonly summary: string;
       readonly failure?: StepFailure | undefined;
     }
-  | { readonly type: 'step-waiting'; readonly stepId: string; readonly approvalId: string; readonly expiresAt: number }
+  | {
+      readonly type: 'step-waiting';
+      readonly stepId: string;
+      readonly approvalId: string;
+      readonly expiresAt: number;
+    }
   | { readonly type: 'note'; readonly stepId?: string | undefined; readonly text: string }
   | {
       readonly type: 'gate-failed';

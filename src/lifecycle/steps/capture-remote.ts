@@ -1,6 +1,6 @@
 import { ClusterBotError } from '../../errors.js';
-import type { SshTarget } from '../ports/remote-shell.js';
 import type { StepContext } from '../plan/step.js';
+import type { SshTarget } from '../ports/remote-shell.js';
 
 export interface Captured {
   readonly exitCode: number | null;
@@ -42,9 +42,18 @@ export async function captureRemoteOrFail(
 ): Promise<string> {
   const captured = await captureRemote(ctx, target, argv, options);
   if (captured.exitCode !== 0) {
-    throw new ClusterBotError('COMMAND_FAILED', `${argv.join(' ')} on ${target.label} exited ${captured.exitCode}`, {
-      details: { target: target.label, argv, exitCode: captured.exitCode, stderr: captured.stderr.slice(-2000) },
-    });
+    throw new ClusterBotError(
+      'COMMAND_FAILED',
+      `${argv.join(' ')} on ${target.label} exited ${captured.exitCode}`,
+      {
+        details: {
+          target: target.label,
+          argv,
+          exitCode: captured.exitCode,
+          stderr: captured.stderr.slice(-2000),
+        },
+      },
+    );
   }
   return captured.stdout;
 }

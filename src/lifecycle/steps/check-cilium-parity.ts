@@ -36,7 +36,9 @@ export function checkCiliumParity(files: Readonly<Record<ValuesSource, Record<st
     });
     if (values.every((value) => value === undefined)) continue;
     if (values.every((value) => isDeepStrictEqual(value, values[0]))) continue;
-    const shown = sources.map((source, i) => `${SOURCE_NAMES[source]}=${JSON.stringify(values[i]) ?? 'missing'}`);
+    const shown = sources.map(
+      (source, i) => `${SOURCE_NAMES[source]}=${JSON.stringify(values[i]) ?? 'missing'}`,
+    );
     problems.push(`parity field ${field} differs: ${shown.join(', ')}`);
   }
   return problems;

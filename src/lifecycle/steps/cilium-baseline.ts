@@ -13,7 +13,9 @@ export const CILIUM_BASELINE_FACT = 'ciliumBaseline';
 export async function readCiliumBaseline(ctx: StepContext): Promise<CiliumBaseline> {
   const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
   const revisions = ds ? await ctx.kube.listRevisionHashes(CILIUM.namespace, CILIUM.selector) : [];
-  const pods = ds ? await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector }) : [];
+  const pods = ds
+    ? await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector })
+    : [];
   return {
     generation: ds?.generation,
     revisions,

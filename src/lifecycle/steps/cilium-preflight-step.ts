@@ -3,9 +3,9 @@ import { CILIUM } from '../gates/gate.js';
 import type { Step } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
 import { captureRemoteOrFail } from './capture-remote.js';
+import { checkCiliumParity } from './check-cilium-parity.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { readCiliumValues, type ValuesSource } from './cilium-values.js';
-import { checkCiliumParity } from './check-cilium-parity.js';
 import { repoPaths } from './repo-paths.js';
 
 /** Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident. */
@@ -27,9 +27,13 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         try {
           values[source] = readCiliumValues(source, text);
         } catch (cause) {
-          throw new ClusterBotError('PRECONDITION_FAILED', `${path} is not valid YAML: ${(cause as Error).message}`, {
-            cause,
-          });
+          throw new ClusterBotError(
+            'PRECONDITION_FAILED',
+            `${path} is not valid YAML: ${(cause as Error).message}`,
+            {
+              cause,
+            },
+          );
         }
       }
       const problems = checkCiliumParity(values);

@@ -3,8 +3,8 @@ import { ClusterBotError } from '../../errors.js';
 import { watchForChanges } from '../gates/change-waiter.js';
 import { CILIUM } from '../gates/gate.js';
 import { describeDaemonSet, isRolledOut } from '../gates/rollout-status.js';
-import type { PodState } from '../ports/kube-gateway.js';
 import type { Step, StepContext } from '../plan/step.js';
+import type { PodState } from '../ports/kube-gateway.js';
 import { CILIUM_BASELINE_FACT, type CiliumBaseline } from './cilium-baseline.js';
 import { describePodProblem } from './describe-pod-problem.js';
 
@@ -52,12 +52,13 @@ async function followRollout(
   let lastObserved = '';
   for (;;) {
     const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
-    if (!ds) throw new ClusterBotError('GATE_FAILED', 'DaemonSet kube-system/cilium not found after the playbook');
+    if (!ds)
+      throw new ClusterBotError('GATE_FAILED', 'DaemonSet kube-system/cilium not found after the playbook');
     const revisions = await ctx.kube.listRevisionHashes(CILIUM.namespace, CILIUM.selector);
     const newest = revisions.at(-1);
-    const pods = (await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector })).filter(
-      (pod) => !pod.deleting,
-    );
+    const pods = (
+      await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector })
+    ).filter((pod) => !pod.deleting);
     const now = ctx.clock.now();
     lastObserved = describeDaemonSet(ds);
 
@@ -83,8 +84,14 @@ async function followRollout(
     if (now - lastProgressAt >= timeout + timeout / 2) {
       const notReady = pods.find((pod) => !pod.ready);
       if (notReady) await stopAtAgent(ctx, notReady, now - lastProgressAt);
-      await ctx.gateFailed('Cilium rollout', `no progress for ${formatDuration(now - lastProgressAt)}: ${lastObserved}`);
-      throw new ClusterBotError('GATE_TIMEOUT', `Cilium rollout made no progress for ${formatDuration(now - lastProgressAt)}: ${lastObserved}`);
+      await ctx.gateFailed(
+        'Cilium rollout',
+        `no progress for ${formatDuration(now - lastProgressAt)}: ${lastObserved}`,
+      );
+      throw new ClusterBotError(
+        'GATE_TIMEOUT',
+        `Cilium rollout made no progress for ${formatDuration(now - lastProgressAt)}: ${lastObserved}`,
+      );
     }
     await wait(POLL_MS);
   }
@@ -104,7 +111,8 @@ function describeOutcome(
   pods: readonly PodState[],
   desired: number,
 ): string {
-  if (!baseline || baseline.revisions.length === 0) return `${desired}/${desired} agents on the new revision and Ready`;
+  if (!baseline || baseline.revisions.length === 0)
+    return `${desired}/${desired} agents on the new revision and Ready`;
   const sameRevision = baseline.revisions.at(-1) === revisions.at(-1);
   const sameAges = pods.every((pod) => baseline.podsCreatedAt[pod.name] === pod.createdAt);
   if (sameRevision && sameAges) {

@@ -7,6 +7,8 @@ export const PARITY_FIELDS: readonly string[] = [
   'k8sServicePort',
   'updateStrategy.rollingUpdate.maxUnavailable',
   'routingMode',
+  'autoDirectNodeRoutes',
+  'ipv4NativeRoutingCIDR',
   'tunnelProtocol',
   'ipam.mode',
   'bpf.masquerade',
@@ -15,6 +17,7 @@ export const PARITY_FIELDS: readonly string[] = [
   'l2announcements.enabled',
   'hubble.enabled',
   'hubble.relay.enabled',
+  'hubble.ui.enabled',
 ];
 
 /** The two spellings of "the k3s API host": Flux's substitution and the Ansible template's. */
@@ -30,7 +33,12 @@ export function readCiliumValues(source: ValuesSource, text: string): Record<str
     const yamlSafe = text
       .split('\n')
       .filter((line) => !/^\s*\{%.*%\}\s*$/.test(line))
-      .map((line) => line.replace(/(:\s*)(\{\{[^}]*\}\})\s*$/, (_m, sep: string, expr: string) => `${sep}"${expr}"`))
+      .map((line) =>
+        line.replace(
+          /(:\s*)(\{\{[^}]*\}\})(\s*(?:#.*)?)$/,
+          (_m, sep: string, expr: string, rest: string) => `${sep}"${expr}"${rest}`,
+        ),
+      )
       .join('\n');
     return asRecord(parseYaml(yamlSafe));
   }
@@ -54,5 +62,7 @@ export function normaliseApiHost(value: unknown): unknown {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }

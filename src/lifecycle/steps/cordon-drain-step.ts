@@ -35,7 +35,8 @@ export function cordonDrainStep(id: string, node: string, approval: ApprovalPoli
         }
         if (ctx.clock.now() >= deadline) {
           const left = pods.map((pod) => `${pod.namespace}/${pod.name}`);
-          const why = blocked.length > 0 ? `; eviction blocked by a PodDisruptionBudget: ${blocked.join(', ')}` : '';
+          const why =
+            blocked.length > 0 ? `; eviction blocked by a PodDisruptionBudget: ${blocked.join(', ')}` : '';
           throw new ClusterBotError(
             'GATE_TIMEOUT',
             `drain of ${node} timed out after ${formatDuration(ctx.cluster.timeouts.drain)}: still on the node: ${left.join(', ')}${why}. ${node} stays cordoned.`,

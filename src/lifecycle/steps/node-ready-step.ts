@@ -15,14 +15,21 @@ export function nodeReadyStep(id: string, node: string): Step {
         if (!state) return { passed: false, observed: `${node} has not registered yet` };
         return state.ready
           ? { passed: true, observed: `${node} Ready` }
-          : { passed: false, observed: `${node} NotReady${state.readyReason ? ` (${state.readyReason})` : ''}` };
+          : {
+              passed: false,
+              observed: `${node} NotReady${state.readyReason ? ` (${state.readyReason})` : ''}`,
+            };
       },
     },
     {
       name: `Cilium agent on ${node} Ready`,
       watches: [{ kind: 'pods', namespace: CILIUM.namespace, labelSelector: CILIUM.selector }],
       async evaluate(kube) {
-        const pods = await kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector, nodeName: node });
+        const pods = await kube.listPods({
+          namespace: CILIUM.namespace,
+          labelSelector: CILIUM.selector,
+          nodeName: node,
+        });
         const agent = pods.find((pod) => !pod.deleting);
         if (!agent) return { passed: false, observed: `no Cilium agent on ${node} yet` };
         return agent.ready

@@ -40,7 +40,11 @@ export function prodPreconditionsStep(id: string, cluster: string): Step {
 }
 
 async function inventoryProblems(ctx: StepContext): Promise<string[]> {
-  const text = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['cat', '--', repoPaths(ctx.world).inventory]);
+  const text = await captureRemoteOrFail(ctx, opsTarget(ctx.world), [
+    'cat',
+    '--',
+    repoPaths(ctx.world).inventory,
+  ]);
   const inventory = parseInventory(text);
   return ctx.cluster.nodes.flatMap((node) => {
     if (inventory.active.has(node.name)) return [];
@@ -75,7 +79,11 @@ async function reachabilityProblems(ctx: StepContext): Promise<string[]> {
   const results = await Promise.all(
     ctx.cluster.nodes.map(async (node) => {
       try {
-        await ctx.shell.exec(nodeTarget(ctx.cluster, node), { argv: ['true'], timeoutMs: REACH_TIMEOUT_MS, signal: ctx.signal });
+        await ctx.shell.exec(nodeTarget(ctx.cluster, node), {
+          argv: ['true'],
+          timeoutMs: REACH_TIMEOUT_MS,
+          signal: ctx.signal,
+        });
         return undefined;
       } catch (error) {
         if (isClusterBotError(error, 'CANCELLED')) throw error;

@@ -30,7 +30,10 @@ export function removeNodeStep(id: string, node: string): Step {
       }
       await ctx.progress(stopped);
       await ctx.kube.deleteNode(node);
-      return { status: 'succeeded', summary: `${stopped}; Node ${node} deleted (k3s removes its etcd member)` };
+      return {
+        status: 'succeeded',
+        summary: `${stopped}; Node ${node} deleted (k3s removes its etcd member)`,
+      };
     },
   };
 }

@@ -27,10 +27,13 @@ export function reprovisionPreconditionsStep(id: string, node: string): Step {
         );
       }
       const nodes = await ctx.kube.listNodes();
-      const servers = ctx.cluster.nodes.filter((entry) => entry.roles.includes('server') && entry.name !== node);
+      const servers = ctx.cluster.nodes.filter(
+        (entry) => entry.roles.includes('server') && entry.name !== node,
+      );
       for (const server of servers) {
         const state = nodes.find((candidate) => candidate.name === server.name);
-        if (!state) problems.push(`${server.name} is not registered: taking ${node} away could lose etcd quorum`);
+        if (!state)
+          problems.push(`${server.name} is not registered: taking ${node} away could lose etcd quorum`);
         else if (!state.ready) {
           problems.push(`${server.name} is NotReady: taking ${node} away as well would lose etcd quorum`);
         }
@@ -38,7 +41,10 @@ export function reprovisionPreconditionsStep(id: string, node: string): Step {
       if (problems.length > 0) {
         throw new ClusterBotError('PRECONDITION_FAILED', problems.join('; '), { details: { problems } });
       }
-      return { status: 'succeeded', summary: `${node} in the inventory; ${servers.length} other servers Ready` };
+      return {
+        status: 'succeeded',
+        summary: `${node} in the inventory; ${servers.length} other servers Ready`,
+      };
     },
   };
 }

@@ -18,7 +18,11 @@ export function vpnEgressCheckStep(id: string, node: string): Step {
     target: node,
     commandLine: `systemctl is-active ${VPN_UNIT}; ${EXIT_IP_ARGV.join(' ')}`,
     async run(ctx) {
-      const target = nodeTarget(ctx.cluster, findNode(ctx.cluster, node), ctx.facts.get<string>(hostKeyFactKey(node)));
+      const target = nodeTarget(
+        ctx.cluster,
+        findNode(ctx.cluster, node),
+        ctx.facts.get<string>(hostKeyFactKey(node)),
+      );
       const unit = await captureRemote(ctx, target, ['systemctl', 'is-active', VPN_UNIT]);
       const state = unit.stdout.trim() || unit.stderr.trim() || `exit ${unit.exitCode}`;
       if (unit.exitCode !== 0 || state !== 'active') {
@@ -27,10 +31,16 @@ export function vpnEgressCheckStep(id: string, node: string): Step {
       const exit = await captureRemote(ctx, target, EXIT_IP_ARGV);
       const ip = exit.stdout.trim();
       if (exit.exitCode !== 0 || isIP(ip) === 0) {
-        return fail(ctx, `no exit IP through tun0 on ${node}: ${exit.stderr.trim() || ip || `exit ${exit.exitCode}`}`);
+        return fail(
+          ctx,
+          `no exit IP through tun0 on ${node}: ${exit.stderr.trim() || ip || `exit ${exit.exitCode}`}`,
+        );
       }
       if (ctx.cluster.homeExitIps.includes(ip)) {
-        return fail(ctx, `tun0 on ${node} exits from ${ip}, the home ISP's address: the tunnel is not carrying traffic`);
+        return fail(
+          ctx,
+          `tun0 on ${node} exits from ${ip}, the home ISP's address: the tunnel is not carrying traffic`,
+        );
       }
       return { status: 'succeeded', summary: `${VPN_UNIT} active; tun0 exits from ${ip} (not the home ISP)` };
     },

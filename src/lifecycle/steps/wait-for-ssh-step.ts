@@ -38,9 +38,13 @@ export function waitForSshStep(id: string, node: string): Step {
           lastError = (error as Error).message;
         }
         if (ctx.clock.now() >= deadline) {
-          throw new ClusterBotError('SSH_UNREACHABLE', `${node} did not answer over SSH in time: ${lastError}`, {
-            details: { node },
-          });
+          throw new ClusterBotError(
+            'SSH_UNREACHABLE',
+            `${node} did not answer over SSH in time: ${lastError}`,
+            {
+              details: { node },
+            },
+          );
         }
         await ctx.clock.sleep(PROBE_INTERVAL_MS, ctx.signal);
       }

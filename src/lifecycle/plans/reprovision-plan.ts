@@ -1,0 +1,76 @@
+import type { ClusterConfig, NodeEntry, WorldConfig } from '../../config/world-config.js';
+import type { Step } from '../plan/step.js';
+import { cordonDrainStep } from '../steps/cordon-drain-step.js';
+import { nodeReadyStep } from '../steps/node-ready-step.js';
+import { playbookStep } from '../steps/playbook-step.js';
+import { removeNodeStep } from '../steps/remove-node-step.js';
+import { reprovisionPreconditionsStep } from '../steps/reprovision-preconditions-step.js';
+import { tofuRebuildStep } from '../steps/tofu-rebuild-step.js';
+import { uncordonStep } from '../steps/uncordon-step.js';
+import { verifyGatesStep } from '../steps/verify-gates-step.js';
+import { vpnEgressCheckStep } from '../steps/vpn-egress-check-step.js';
+import { waitForSshStep } from '../steps/wait-for-ssh-step.js';
+import { founderWarning } from './reasons.js';
+import { createStepIds } from './step-ids.js';
+
+/**
+ * The infra README's re-provisioning runbook: take the node out cleanly, rebuild it, re-run the
+ * node-host layers that do not survive a rebuild, prove it is back, let Flux heal the rest.
+ */
+export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node: NodeEntry): Step[] {
+  const id = createStepIds();
+  const extraVars = cluster.extraVars;
+  const isPrimary = node.roles.includes('primary');
+  const warning = isPrimary ? founderWarning(node.name) : undefined;
+  const limited = (playbook: string) => ({ playbook, extraVars, limit: node.name });
+  const steps: Step[] = [
+    reprovisionPreconditionsStep(id('preconditions'), node.name),
+    cordonDrainStep(id('cordon-drain'), node.name, {
+      reason:
+        `takes ${node.name} out of ${cluster.name}: cordon, evict its pods, stop k3s, delete its Node ` +
+        '(k3s removes its etcd member), then rebuild and re-join it',
+      warning,
+      mark: '⚠',
+      required: async () => true,
+      async bind() {
+        const commandLine = `cordon + drain ${node.name}`;
+        return { commandLine, targets: node.name, fingerprint: commandLine };
+      },
+    }),
+    removeNodeStep(id('remove-node'), node.name),
+  ];
+  if (node.tofuResource) steps.push(tofuRebuildStep(world, id('rebuild'), node, node.tofuResource));
+  steps.push(
+    waitForSshStep(id('wait-ssh'), node.name),
+    playbookStep(world, {
+      id: id('node-baseline'),
+      invocation: limited('node-baseline.yml'),
+      target: node.name,
+    }),
+    playbookStep(world, {
+      id: id('k3s'),
+      invocation: limited('k3s.yml'),
+      target: node.name,
+      approval: isPrimary
+        ? { reason: `re-runs k3s on the founder ${node.name}`, warning, mark: '⚠ primary' }
+        : undefined,
+    }),
+    playbookStep(world, { id: id('kube-vip'), invocation: limited('kube-vip.yml'), target: node.name }),
+  );
+  if (node.roles.includes('vpn-egress-gateway')) {
+    steps.push(
+      playbookStep(world, {
+        id: id('vpn-egress-gateway'),
+        invocation: limited('vpn.egress.gateway.yml'),
+        target: node.name,
+      }),
+      vpnEgressCheckStep(id('vpn-check'), node.name),
+    );
+  }
+  steps.push(
+    nodeReadyStep(id('node-ready'), node.name),
+    uncordonStep(id('uncordon'), node.name),
+    verifyGatesStep(id('verify'), cluster.name),
+  );
+  return steps;
+}

@@ -1,0 +1,63 @@
+import type { WorldConfig } from '../../config/world-config.js';
+import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
+import { bindingFingerprint } from './approval-binding.js';
+import { opsCommandLine } from './ops-command-line.js';
+import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
+import { previewPlaybook } from './preview-playbook.js';
+import { readRepoCommit } from './read-repo-commit.js';
+import { repoPaths } from './repo-paths.js';
+import { runPlaybook } from './run-playbook.js';
+
+export interface PlaybookApproval {
+  readonly reason: string;
+  readonly warning?: string | undefined;
+  readonly mark?: string | undefined;
+  /** Approval only when this says so (e.g. the cluster is not formed yet); always when absent. */
+  readonly required?: ((ctx: StepContext) => Promise<boolean>) | undefined;
+}
+
+export interface PlaybookStepSpec {
+  readonly id: string;
+  readonly invocation: PlaybookInvocation;
+  readonly target: string;
+  readonly approval?: PlaybookApproval | undefined;
+}
+
+/** One ansible-playbook run on the ops host; a disruptive one is approved for one commit + argv. */
+export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
+  const argv = playbookArgv(spec.invocation);
+  const cwd = repoPaths(world).ansible;
+  return {
+    id: spec.id,
+    title: spec.invocation.playbook,
+    target: spec.target,
+    commandLine: opsCommandLine(world, cwd, argv),
+    approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
+    async run(ctx) {
+      const outcome = await runPlaybook(ctx, spec.invocation);
+      return { status: 'succeeded', summary: outcome };
+    },
+  };
+}
+
+function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv: string[]): ApprovalPolicy {
+  const approval = spec.approval!;
+  return {
+    reason: approval.reason,
+    warning: approval.warning,
+    mark: approval.mark ?? '⚠',
+    required: approval.required ?? (async () => true),
+    currentCommit: readRepoCommit,
+    async bind(ctx) {
+      const commit = await readRepoCommit(ctx);
+      const preview = await previewPlaybook(ctx, spec.invocation);
+      return {
+        commandLine: opsCommandLine(world, repoPaths(world).ansible, argv),
+        targets: spec.target,
+        commit,
+        fingerprint: bindingFingerprint(commit, argv),
+        preview,
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { ClusterBotError } from '../../errors.js';
+import { createAnsibleOutputParser } from '../ansible/create-ansible-output-parser.js';
+import { describeProgress } from '../ansible/describe-progress.js';
+import { parseListTasks } from '../ansible/parse-list-tasks.js';
+import type { StepContext } from '../plan/step.js';
+import { opsTarget } from '../targets.js';
+import { captureRemote } from './capture-remote.js';
+import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
+import { repoPaths } from './repo-paths.js';
+
+/**
+ * Runs a playbook on the ops host, streaming every line to the job log and turning play/task
+ * banners into progress. It fails on a non-zero exit or any failed/unreachable host, summarised
+ * as host + task + msg, with the recap.
+ */
+export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocation): Promise<string> {
+  const parser = createAnsibleOutputParser();
+  const cwd = repoPaths(ctx.world).ansible;
+  let playCount: number | undefined;
+  // The play count comes from a parse-only --list-tasks run beside the real one: no added wall time.
+  void countPlays(ctx, invocation).then((count) => {
+    playCount = count;
+  });
+  let lastProgress = '';
+  const result = await ctx.shell.exec(opsTarget(ctx.world), {
+    argv: playbookArgv(invocation),
+    cwd,
+    env: ANSIBLE_ENV,
+    timeoutMs: ctx.cluster.timeouts.playbook,
+    signal: ctx.signal,
+    onLine: async (line) => {
+      const events = parser.push(line);
+      const pending = ctx.output(line);
+      if (events.some((event) => event.type === 'task' || event.type === 'play')) {
+        const text = describeProgress({ ...parser.progress(), playCount });
+        if (text !== lastProgress) {
+          lastProgress = text;
+          await ctx.progress(text);
+        }
+      }
+      await pending;
+    },
+  });
+  const outcome = parser.result(result.exitCode);
+  const recap = outcome.recap
+    ? Object.entries(outcome.recap)
+        .map(
+          ([host, c]) =>
+            `${host} ok=${c.ok} changed=${c.changed} failed=${c.failed} unreachable=${c.unreachable}`,
+        )
+        .join('; ')
+    : 'no recap';
+  if (!outcome.ok) {
+    const failures = outcome.failures.map((f) => `${f.host}: ${f.task}: ${f.msg}`);
+    const reason =
+      failures.length > 0
+        ? failures.slice(-3).join(' | ')
+        : (outcome.errors[0] ?? `ansible-playbook exited ${result.exitCode ?? `on signal ${result.signal}`}`);
+    throw new ClusterBotError('PLAYBOOK_FAILED', `${invocation.playbook} failed: ${reason}`, {
+      details: {
+        playbook: invocation.playbook,
+        exitCode: result.exitCode,
+        failures: outcome.failures,
+        recap: outcome.recap,
+        lastTask: outcome.lastTask,
+      },
+    });
+  }
+  return `${invocation.playbook} ok (${recap})`;
+}
+
+async function countPlays(ctx: StepContext, invocation: PlaybookInvocation): Promise<number | undefined> {
+  try {
+    const listed = await captureRemote(
+      ctx,
+      opsTarget(ctx.world),
+      [...playbookArgv(invocation), '--list-tasks'],
+      {
+        cwd: repoPaths(ctx.world).ansible,
+      },
+    );
+    return listed.exitCode === 0 ? parseListTasks(listed.stdout).plays.length || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,255 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { ClusterBotError } from '../../src/errors.js';
+import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
+import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
+import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import { loadExampleWorld } from '../support/example-world.js';
+import { createInstantClock } from '../support/manual-clock.js';
+import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
+import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
+import { createMemoryKube } from '../support/memory-kube.js';
+import { createRecordingReporter } from '../support/recording-reporter.js';
+import { createScriptedShell, type ShellCall } from '../support/scripted-shell.js';
+
+const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
+const CILIUM_FILES: Record<string, string> = {
+  'platform/cilium/helmrelease.yaml': lab('platform/cilium/helmrelease.yaml'),
+  'platform/cilium/values.yaml': lab('platform/cilium/values.yaml'),
+  'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2': lab(
+    'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2',
+  ),
+};
+
+const PLAYBOOK_OK = [
+  'PLAY [Cilium CNI] **************************************************************',
+  '',
+  'TASK [cilium : Install Cilium with Helm] ***************************************',
+  'changed: [k3s-dev-1]',
+  '',
+  'PLAY RECAP *********************************************************************',
+  'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
+];
+
+let world: WorldConfig;
+beforeAll(async () => {
+  world = await loadExampleWorld();
+});
+
+function setup(
+  options: { files?: Record<string, string>; commit?: () => string; playbook?: string[]; exit?: number } = {},
+) {
+  const files = { ...CILIUM_FILES, ...options.files };
+  const shell = createScriptedShell((call: ShellCall) => {
+    const [program, ...args] = call.argv;
+    if (program === 'cat') {
+      const path = args[1]!.replace('/home/ops/homelab/', '');
+      return files[path] === undefined
+        ? { exitCode: 1, stderr: ['No such file'] }
+        : { stdout: files[path]!.split('\n') };
+    }
+    if (program === 'git') return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
+    if (program === 'ansible-playbook') {
+      if (call.argv.includes('--list-tasks'))
+        return { stdout: ['playbook: playbooks/cilium.yml', '  play #1 (k3s_servers): Cilium CNI'] };
+      return { stdout: options.playbook ?? PLAYBOOK_OK, exitCode: options.exit ?? 0 };
+    }
+    return undefined;
+  });
+  const clock = createInstantClock();
+  const kube = createMemoryKube();
+  const approvals = createMemoryApprovalDesk({ now: clock.now, timeoutMs: 30 * 60_000 });
+  const checkpoints = createMemoryCheckpoints();
+  const reporter = createRecordingReporter();
+  const run = (
+    command: LifecycleCommand = { verb: 'cilium', cluster: 'dev' },
+    signal = new AbortController().signal,
+  ) =>
+    runPlan(buildPlan(command, world), {
+      jobId: 'job-1',
+      world,
+      shell,
+      kube: kube.kube,
+      clock,
+      checkpoints,
+      approvals: approvals.desk,
+      reporter,
+      signal,
+    });
+  const playbookRuns = () =>
+    shell.calls.filter(
+      (c) =>
+        c.argv[0] === 'ansible-playbook' && !c.argv.includes('--check') && !c.argv.includes('--list-tasks'),
+    ).length;
+  return { shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
+}
+
+describe('engine: cilium dev with fakes of every port', () => {
+  it('stops before the rollout for approval bound to commit + argv with a check preview, then runs once approved', async () => {
+    const t = setup();
+    const first = await t.run();
+    expect(first).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    expect(t.playbookRuns()).toBe(0);
+    const request = t.approvals.requests[0]!;
+    expect(request.binding.commit).toBe('a'.repeat(40));
+    expect(request.binding.commandLine).toBe(
+      '[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml',
+    );
+    expect(request.binding.preview).toMatchObject({
+      ran: true,
+      changedTasks: { 'k3s-dev-1': ['cilium : Install Cilium with Helm'] },
+    });
+    expect(
+      t.shell.calls.some((c) => c.argv.join(' ') === 'ansible-playbook playbooks/cilium.yml --check --diff'),
+    ).toBe(true);
+
+    t.approvals.approve('2-cilium');
+    const second = await t.run();
+    expect(second).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(t.playbookRuns()).toBe(1);
+    const texts = t.reporter.texts();
+    expect(texts).toContain('2-cilium play 1/1, task 1: cilium : Install Cilium with Helm');
+    expect(texts.find((text) => text.startsWith('3-cilium-rollout succeeded'))).toMatch(
+      /no pod recreated: same ControllerRevision rev1, all 3 agent ages unchanged/,
+    );
+    expect(texts.at(-1)).toBe('PLAN succeeded: all 4 steps done');
+  });
+
+  it('a rejection ends the job and the playbook never runs', async () => {
+    const t = setup();
+    await t.run();
+    t.approvals.reject('2-cilium', 'U0ALICE');
+    expect(await t.run()).toMatchObject({
+      status: 'finished',
+      outcome: 'rejected',
+      summary: 'cilium.yml rejected by U0ALICE',
+    });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('an unanswered approval expires after the timeout', async () => {
+    const t = setup();
+    await t.run();
+    t.clock.advance(30 * 60_000);
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'expired' });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('voids the approval and asks again, showing both commits, when the infra repo moved', async () => {
+    let commit = 'a'.repeat(40);
+    const t = setup({ commit: () => commit });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    commit = 'b'.repeat(40);
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    expect(t.approvals.voided[0]!.reason).toBe('the infra repo moved from aaaaaaaaaaaa to bbbbbbbbbbbb');
+    expect(t.approvals.requests[1]).toMatchObject({
+      previousCommit: 'a'.repeat(40),
+      binding: { commit: 'b'.repeat(40) },
+    });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('a disruptive step interrupted by a crash is not re-run without a fresh approval', async () => {
+    const t = setup();
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const approved = await t.approvals.desk.state('2-cilium');
+    // The worker died while the playbook ran: the checkpoint says "running" with the used approval.
+    await t.checkpoints.set('2-cilium', {
+      status: 'running',
+      startedAt: 1,
+      data: { approvalId: (approved as { id: string }).id },
+    });
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    expect(t.playbookRuns()).toBe(0);
+    expect(t.approvals.requests[1]!.warning).toMatch(/was interrupted while running/);
+    expect(t.reporter.texts()).toContain(
+      '2-cilium cilium.yml was interrupted while running; it will not run again without a fresh approval.',
+    );
+    t.approvals.approve('2-cilium');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(t.playbookRuns()).toBe(1);
+  });
+
+  it('resumes at the first unfinished step and repeats an interrupted safe step with a note', async () => {
+    const t = setup();
+    await t.run();
+    t.approvals.approve('2-cilium');
+    await t.run();
+    const ranBefore = t.shell.calls.length;
+    await t.checkpoints.set('4-verify', { status: 'running', startedAt: 1 });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(t.shell.calls.length).toBe(ranBefore);
+    expect(t.reporter.texts()).toContain(
+      '4-verify verify gates was interrupted (the worker stopped); running it again, it is safe to repeat.',
+    );
+  });
+
+  it('a failing playbook is summarised as host + task + msg and the rest is not run', async () => {
+    const t = setup({
+      exit: 2,
+      playbook: [
+        'PLAY [Cilium CNI] **************************************************************',
+        'TASK [cilium : Install Cilium with Helm] ***************************************',
+        'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm upgrade failed: timed out"}',
+        'PLAY RECAP *********************************************************************',
+        'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
+      ],
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.texts()).toEqual(
+      expect.arrayContaining([
+        '2-cilium failed: cilium.yml failed: k3s-dev-2: cilium : Install Cilium with Helm: helm upgrade failed: timed out',
+        '3-cilium-rollout skipped: not run',
+        '4-verify skipped: not run',
+      ]),
+    );
+  });
+
+  it('the preflight refuses a REPLACE-ME k8sServiceHost before asking anyone', async () => {
+    const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
+      '${K3S_API_HOST}',
+      '"REPLACE-ME"',
+    );
+    const t = setup({ files: { 'platform/cilium/helmrelease.yaml': helmrelease } });
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.texts()).toContain(
+      '1-cilium-preflight ✗ k8sServiceHost is still "REPLACE-ME" in platform/cilium/helmrelease.yaml',
+    );
+  });
+
+  it('the preflight refuses a live DaemonSet at maxUnavailable 2 and a parity drift', async () => {
+    const values = CILIUM_FILES['platform/cilium/values.yaml']!.replace(
+      'k8sServicePort: 6443',
+      'k8sServicePort: 443',
+    );
+    const t = setup({ files: { 'platform/cilium/values.yaml': values } });
+    t.kube.patchDaemonSet('kube-system/cilium', { maxUnavailable: 2 });
+    expect(await t.run()).toMatchObject({ outcome: 'failed' });
+    const texts = t.reporter.texts().join('\n');
+    expect(texts).toContain('parity field k8sServicePort differs');
+    expect(texts).toContain('the live DaemonSet kube-system/cilium has maxUnavailable 2');
+  });
+
+  it('cancelling mid-run ends the job as cancelled', async () => {
+    const t = setup();
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const controller = new AbortController();
+    t.shell.exec = async () => {
+      controller.abort();
+      throw new ClusterBotError('CANCELLED', 'cancelled');
+    };
+    expect(await t.run(undefined, controller.signal)).toMatchObject({
+      status: 'finished',
+      outcome: 'cancelled',
+    });
+  });
+});
