@@ -193,6 +193,7 @@ export function runCommand(
         stderrEnded = true;
         void finishIfDone();
       });
+      // 'close' carries the same exit data (ssh2 fills both from one record), so 'exit' is enough.
       opened.on('exit', (code: number | null, signal?: string) => {
         outcome = { exitCode: code ?? null, signal: signal ?? null };
       });
@@ -206,7 +207,8 @@ export function runCommand(
             code: 'COMMAND_TIMEOUT',
             message: `${program} on ${where} ran past ${request.timeoutMs} ms`,
           }),
-        request.timeoutMs,
+        // setTimeout fires at once past 2^31-1 ms; longer means "no practical limit", not "now".
+        Math.min(request.timeoutMs, 2 ** 31 - 1),
       );
       if (request.signal?.aborted) onAbort();
     });

@@ -23,7 +23,7 @@ export interface ExecRequest {
   /** Extra environment for the remote command (names must be [A-Z_][A-Z0-9_]*; values quoted). */
   readonly env?: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
-  /** Aborting ends the remote command (signal, then channel close) and rejects with CANCELLED. */
+  /** Aborting ends the remote command (EOF to its prelude, which kills its process group) and rejects with CANCELLED. */
   readonly signal?: AbortSignal;
   /** Called once per complete output line; a returned promise pauses the stream until it settles. */
   readonly onLine?: (line: string, stream: OutputStream) => void | Promise<void>;

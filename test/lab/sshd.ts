@@ -1,0 +1,397 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
+import { quoteShellArgument } from '../../src/ssh/quote-shell-argument.js';
+import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
+
+const run = promisify(execFile);
+const SSHD = '/usr/sbin/sshd';
+export const NODE_TOOLS_DIR = fileURLToPath(new URL('./node-tools', import.meta.url));
+
+export interface SshdOptions {
+  /** Loopback addresses to listen on; each stands for one node (default ['127.0.0.1']). */
+  readonly addresses?: readonly string[];
+  /** Reuse this ed25519 host key instead of generating one. */
+  readonly hostKeyPath?: string;
+  /** Directories put on the remote PATH after the node-tools stand-ins. */
+  readonly extraPath?: readonly string[];
+}
+
+export interface SshdLab {
+  readonly port: number;
+  readonly addresses: readonly string[];
+  readonly user: string;
+  readonly dir: string;
+  readonly clientKeyPath: string;
+  /** One `[addr]:port ssh-ed25519 ...` line per address, for the first host key (never updated). */
+  readonly knownHostsPath: string;
+  /** `SHA256:...` of the current host key (changes with rotateHostKey). */
+  readonly hostKeyFingerprint: string;
+  /** Where the node-tools stand-ins read and record state ($LAB_STATE_DIR on the remote side). */
+  readonly stateDir: string;
+  /**
+   * Commands clients ran, in order. A line built by src/ssh is shown as the command it wraps
+   * (`cd -- '/x' && 'prog' 'arg'`); anything else as received.
+   */
+  commands(): Promise<string[]>;
+  /** Sets a state key for every node, or only for `address`; null removes it. */
+  setNodeState(key: string, value: string | null, address?: string): Promise<void>;
+  /** What a node sees for `key` (its own value, else the shared one), or what its tools recorded. */
+  readNodeState(key: string, address?: string): Promise<string | undefined>;
+  /** Restarts sshd on the same port and addresses with a new host key (a rebuilt node); known_hosts stays. */
+  rotateHostKey(): Promise<string>;
+  /** SIGKILLs the per-connection sshd processes (not the listener): clients see their connection drop. */
+  killSessions(): Promise<void>;
+  /** SIGKILLs the listener (sessions live on, as with a crashed sshd). */
+  kill(): Promise<void>;
+  /** Ends the listener gracefully, every session and command it started, and removes the temp dir. */
+  stop(): Promise<void>;
+}
+
+export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
+  const addresses = options.addresses ?? ['127.0.0.1'];
+  const dir = await mkdtemp(join(tmpdir(), 'cluster-bot-sshd-'));
+  const stateDir = join(dir, 'state');
+  const paths = {
+    config: join(dir, 'sshd_config'),
+    hostKey: join(dir, 'host_key'),
+    clientKey: join(dir, 'client_key'),
+    authorizedKeys: join(dir, 'authorized_keys'),
+    knownHosts: join(dir, 'known_hosts'),
+    wrapper: join(dir, 'force-command.sh'),
+    commandLog: join(dir, 'commands.log'),
+    sshdLog: join(dir, 'sshd.log'),
+    pid: join(dir, 'sshd.pid'),
+  };
+  await mkdir(stateDir);
+  await mkdir('/run/sshd', { recursive: true });
+
+  await keygen(paths.clientKey);
+  await writeFile(paths.authorizedKeys, await readFile(`${paths.clientKey}.pub`));
+  if (options.hostKeyPath) {
+    // Copied, because sshd refuses a private key other users can read.
+    await writeFile(paths.hostKey, await readFile(options.hostKeyPath), { mode: 0o600 });
+    await writeFile(`${paths.hostKey}.pub`, await readFile(`${options.hostKeyPath}.pub`));
+  } else {
+    await keygen(paths.hostKey);
+  }
+  await writeFile(paths.wrapper, wrapperScript(paths.commandLog, stateDir, options.extraPath ?? []), {
+    mode: 0o755,
+  });
+
+  let hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${paths.hostKey}.pub`);
+  let listener: ChildProcess | undefined;
+  let port = 0;
+  // Session processes seen when the listener went away, so stop() can still end them.
+  const orphans: ProcessId[] = [];
+
+  const launch = async (): Promise<void> => {
+    await writeFile(paths.config, sshdConfig(port, addresses, paths));
+    const log = await open(paths.sshdLog, 'a');
+    try {
+      const child = spawn(SSHD, ['-D', '-e', '-f', paths.config], {
+        stdio: ['ignore', 'ignore', log.fd],
+      });
+      listener = child;
+      await waitForBanner(child, addresses, port, paths.sshdLog);
+    } finally {
+      await log.close();
+    }
+  };
+
+  const endListener = async (signal: NodeJS.Signals): Promise<void> => {
+    const child = listener;
+    listener = undefined;
+    if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    orphans.push(...(await descendants(child.pid)));
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    await exited;
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort(addresses);
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      await endListener('SIGKILL');
+      if (attempt === 5) throw error;
+    }
+  }
+  const hostKey = knownHostsKey(await readFile(`${paths.hostKey}.pub`, 'utf8'));
+  await writeFile(paths.knownHosts, addresses.map((address) => `[${address}]:${port} ${hostKey}\n`).join(''));
+
+  return {
+    port,
+    addresses,
+    user: userInfo().username,
+    dir,
+    clientKeyPath: paths.clientKey,
+    knownHostsPath: paths.knownHosts,
+    stateDir,
+    get hostKeyFingerprint() {
+      return hostKeyFingerprint;
+    },
+    async commands() {
+      const log = await readFile(paths.commandLog, 'utf8').catch(() => '');
+      return log.split('\0').slice(0, -1).map(unwrapCommand);
+    },
+    async setNodeState(key, value, address) {
+      const folder = address === undefined ? stateDir : join(stateDir, address);
+      await mkdir(folder, { recursive: true });
+      if (value === null) await rm(join(folder, key), { force: true });
+      else await writeFile(join(folder, key), value);
+    },
+    async readNodeState(key, address = addresses[0]) {
+      for (const file of [join(stateDir, address ?? '', key), join(stateDir, key)]) {
+        const value = await readFile(file, 'utf8').catch(() => undefined);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+    async rotateHostKey() {
+      await endListener('SIGTERM');
+      await rm(paths.hostKey, { force: true });
+      await rm(`${paths.hostKey}.pub`, { force: true });
+      await keygen(paths.hostKey);
+      hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${paths.hostKey}.pub`);
+      await launch();
+      return hostKeyFingerprint;
+    },
+    async killSessions() {
+      const running = listener?.pid === undefined ? [] : await descendants(listener.pid);
+      await killAll(
+        [...running, ...orphans].filter((entry) => entry.comm === 'sshd'),
+        'SIGKILL',
+      );
+    },
+    kill: () => endListener('SIGKILL'),
+    async stop() {
+      const running = listener?.pid === undefined ? [] : await descendants(listener.pid);
+      await endListener('SIGTERM');
+      // Commands whose session is gone are no longer below the listener; the wrapper's variable marks them.
+      const tagged = await processesWithEnvironment(`LAB_STATE_DIR=${stateDir}`);
+      await killAll([...running, ...orphans, ...tagged], 'SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `type base64` from a .pub file (its comment dropped). */
+function knownHostsKey(publicKey: string): string {
+  const [type, blob] = publicKey.trim().split(/\s+/);
+  return `${type} ${blob}`;
+}
+
+async function keygen(path: string): Promise<void> {
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'cluster-bot-lab', '-f', path]);
+}
+
+async function fingerprintOfPublicKeyFile(path: string): Promise<string> {
+  const [, blob] = (await readFile(path, 'utf8')).trim().split(/\s+/);
+  return fingerprintOfKey(Buffer.from(blob ?? '', 'base64'));
+}
+
+function sshdConfig(
+  port: number,
+  addresses: readonly string[],
+  paths: { hostKey: string; authorizedKeys: string; pid: string; wrapper: string },
+): string {
+  return [
+    `Port ${port}`,
+    ...addresses.map((address) => `ListenAddress ${address}`),
+    `HostKey ${paths.hostKey}`,
+    `PidFile ${paths.pid}`,
+    `AuthorizedKeysFile ${paths.authorizedKeys}`,
+    'AuthenticationMethods publickey',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'PermitRootLogin prohibit-password',
+    'UsePAM no',
+    // Temp dirs have loose modes.
+    'StrictModes no',
+    'UseDNS no',
+    'PrintMotd no',
+    'PrintLastLog no',
+    // Root's .bashrc starts pyenv (1.5 s per command) unless SHLVL is already set.
+    'SetEnv SHLVL=1',
+    'MaxStartups 100:30:200',
+    'MaxSessions 100',
+    'LogLevel VERBOSE',
+    `ForceCommand ${paths.wrapper}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The ForceCommand: logs the client's command (NUL-terminated, commands may hold newlines), tells the
+ * stand-ins where their state is and which node address was dialled, then runs the command with the
+ * stand-ins first on PATH.
+ */
+function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly string[]): string {
+  const path = [NODE_TOOLS_DIR, ...extraPath].map(quoteShellArgument).join(':');
+  return [
+    '#!/bin/sh',
+    `printf '%s\\000' "$SSH_ORIGINAL_COMMAND" >>${quoteShellArgument(commandLog)}`,
+    // SSH_CONNECTION is "client-address client-port server-address server-port".
+    'set -- $SSH_CONNECTION',
+    `LAB_STATE_DIR=${quoteShellArgument(stateDir)}`,
+    'LAB_NODE_ADDRESS=$3',
+    `PATH=${path}:$PATH`,
+    'export LAB_STATE_DIR LAB_NODE_ADDRESS PATH',
+    'exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
+    '',
+  ].join('\n');
+}
+
+const WRAPPED_PREFIX = "exec sh -c '";
+const WRAPPED_MARKER = `' ${WRAPPED_COMMAND_NAME} '`;
+
+/** `exec sh -c '<prelude>' cluster-bot-exec '<command>'` → `<command>`. */
+function unwrapCommand(line: string): string {
+  const marker = line.indexOf(WRAPPED_MARKER);
+  if (!line.startsWith(WRAPPED_PREFIX) || marker === -1 || !line.endsWith("'")) return line;
+  return line.slice(marker + WRAPPED_MARKER.length, -1).replaceAll("'\\''", "'");
+}
+
+/** A port free on every address: bind 0 on the first, then check the others can take it too. */
+async function freePort(addresses: readonly string[]): Promise<number> {
+  for (;;) {
+    const port = await listenAndClose(addresses[0] ?? '127.0.0.1', 0);
+    const taken = await Promise.all(
+      addresses.slice(1).map((address) =>
+        listenAndClose(address, port).then(
+          () => false,
+          () => true,
+        ),
+      ),
+    );
+    if (!taken.includes(true)) return port;
+  }
+}
+
+async function listenAndClose(host: string, port: number): Promise<number> {
+  const server = createServer();
+  server.listen(port, host);
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('unexpected server address');
+  return address.port;
+}
+
+/** Polls every address for the SSH banner until a deadline; fails early if sshd exits. */
+async function waitForBanner(
+  child: ChildProcess,
+  addresses: readonly string[],
+  port: number,
+  logPath: string,
+) {
+  const deadline = Date.now() + 10_000;
+  const pending = new Set(addresses);
+  while (pending.size > 0) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      const log = await readFile(logPath, 'utf8').catch(() => '');
+      throw new Error(`sshd did not become ready on port ${port}:\n${log.split('\n').slice(-15).join('\n')}`);
+    }
+    for (const address of [...pending]) {
+      if (await hasBanner(address, port)) pending.delete(address);
+    }
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  // sshd keeps running when only some addresses bind; an address another process holds would mislead.
+  if ((await readFile(logPath, 'utf8')).includes(`port ${port}: Address already in use`)) {
+    throw new Error(`port ${port} is taken on one of ${addresses.join(', ')}`);
+  }
+}
+
+function hasBanner(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    let received = '';
+    const done = (ready: boolean) => {
+      socket.destroy();
+      resolve(ready);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      if (received.includes('\n')) done(received.startsWith('SSH-2.0-'));
+    });
+    socket.on('end', () => done(false));
+  });
+}
+
+interface ProcessId {
+  readonly pid: number;
+  readonly comm: string;
+  /** Start time in clock ticks: with the pid, it names one process even after pids are reused. */
+  readonly startTime: string;
+}
+
+async function readProcess(pid: number): Promise<(ProcessId & { ppid: number }) | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat === undefined) return undefined;
+  const commEnd = stat.lastIndexOf(')');
+  const fields = stat.slice(commEnd + 2).split(' ');
+  return {
+    pid,
+    comm: stat.slice(stat.indexOf('(') + 1, commEnd),
+    ppid: Number(fields[1]),
+    startTime: fields[19] ?? '',
+  };
+}
+
+async function processTable(): Promise<Array<ProcessId & { ppid: number }>> {
+  const entries = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const table = await Promise.all(entries.map((name) => readProcess(Number(name))));
+  return table.filter((entry) => entry !== undefined);
+}
+
+/** Every process below `root` (sessions, their shells, the commands they run). */
+async function descendants(root: number): Promise<ProcessId[]> {
+  const table = await processTable();
+  const found: ProcessId[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const entry of table) {
+      if (parents.has(entry.ppid) && !parents.has(entry.pid)) {
+        parents.add(entry.pid);
+        found.push(entry);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** Processes whose environment holds exactly this `NAME=value`. */
+async function processesWithEnvironment(variable: string): Promise<ProcessId[]> {
+  const table = await processTable();
+  const environments = await Promise.all(
+    table.map((entry) => readFile(`/proc/${entry.pid}/environ`, 'utf8').catch(() => '')),
+  );
+  return table.filter((_, index) => `\0${environments[index]}`.includes(`\0${variable}\0`));
+}
+
+async function killAll(processes: readonly ProcessId[], signal: NodeJS.Signals): Promise<void> {
+  for (const entry of processes) {
+    const current = await readProcess(entry.pid);
+    if (current?.startTime !== entry.startTime) continue;
+    try {
+      process.kill(entry.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isClusterBotError } from '../../src/errors.js';
+import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
+import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { labTarget } from './lab-target.js';
+
+describe('host key pinning against a real sshd', () => {
+  let lab: SshdLab;
+  const shell = createSshRemoteShell();
+  const [first, second] = ['127.0.0.41', '127.0.0.42'];
+
+  beforeAll(async () => {
+    lab = await startSshd({ addresses: [first!, second!] });
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  it('probes the host key without trusting it', async () => {
+    expect(await shell.probeHostKey({ host: second!, port: lab.port }, 5000)).toBe(lab.hostKeyFingerprint);
+  });
+
+  it('accepts a key pinned by fingerprint, and refuses another fingerprint naming both', async () => {
+    const pinned = labTarget(lab, { hostKey: { fingerprint: lab.hostKeyFingerprint } });
+    expect((await shell.exec(pinned, { argv: ['true'], timeoutMs: 5000 })).exitCode).toBe(0);
+
+    const wrong = 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const error = await shell
+      .exec(labTarget(lab, { hostKey: { fingerprint: wrong } }), { argv: ['true'], timeoutMs: 5000 })
+      .catch((caught: unknown) => caught);
+    expect(isClusterBotError(error, 'SSH_HOST_KEY_MISMATCH')).toBe(true);
+    expect((error as Error).message).toContain(wrong);
+    expect((error as Error).message).toContain(lab.hostKeyFingerprint);
+  });
+
+  it('refuses a host missing from known_hosts, naming the key it presented', async () => {
+    const onlyFirst = join(lab.dir, 'known_hosts_first_only');
+    const [firstLine] = (await readFile(lab.knownHostsPath, 'utf8')).split('\n');
+    expect(firstLine).toContain(`[${first}]:${lab.port} ssh-ed25519 `);
+    await writeFile(onlyFirst, `${firstLine}\n`);
+    const target = labTarget(lab, {
+      label: 'k3s-dev-2',
+      host: second!,
+      hostKey: { knownHostsPath: onlyFirst },
+    });
+    await expect(shell.exec(target, { argv: ['true'], timeoutMs: 5000 })).rejects.toMatchObject({
+      code: 'SSH_HOST_KEY_UNKNOWN',
+      message: expect.stringContaining(lab.hostKeyFingerprint),
+      details: { host: second, presented: lab.hostKeyFingerprint },
+    });
+  });
+
+  it('refuses a rebuilt node (new host key) until its new fingerprint is pinned', async () => {
+    const oldFingerprint = lab.hostKeyFingerprint;
+    const newFingerprint = await lab.rotateHostKey();
+    expect(newFingerprint).not.toBe(oldFingerprint);
+
+    const target = labTarget(lab, { label: 'k3s-dev-1' });
+    const error = await shell
+      .exec(target, { argv: ['true'], timeoutMs: 5000 })
+      .catch((caught: unknown) => caught);
+    expect(isClusterBotError(error, 'SSH_HOST_KEY_MISMATCH')).toBe(true);
+    const { message, details } = error as Error & { details: Record<string, unknown> };
+    expect(message).toContain(`k3s-dev-1 (${first}:${lab.port})`);
+    expect(message).toContain(`expected ${oldFingerprint}`);
+    expect(message).toContain(`presented ${newFingerprint}`);
+    expect(details).toMatchObject({ expected: [oldFingerprint], presented: newFingerprint });
+
+    expect(await shell.probeHostKey({ host: first!, port: lab.port }, 5000)).toBe(newFingerprint);
+    const repinned = labTarget(lab, { hostKey: { fingerprint: newFingerprint } });
+    expect((await shell.exec(repinned, { argv: ['true'], timeoutMs: 5000 })).exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
+import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { labTarget } from './lab-target.js';
+import { runCollecting } from './run-collecting.js';
+
+const NODES = ['127.0.0.51', '127.0.0.52', '127.0.0.53'];
+
+/** The node-tools stand-ins, driven through exec as the bot will drive the real tools. */
+describe('the lab node tools', () => {
+  let lab: SshdLab;
+  const shell = createSshRemoteShell();
+  const on = (address: string, argv: string[]) =>
+    runCollecting(shell, labTarget(lab, { host: address }), argv);
+
+  beforeAll(async () => {
+    lab = await startSshd({ addresses: NODES });
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  it('systemctl: is-active follows per-node state, stop records and deactivates', async () => {
+    const [one, two, three] = NODES as [string, string, string];
+    expect(await on(one, ['systemctl', 'is-active', 'vpn-egress-tunnel.service'])).toMatchObject({
+      exitCode: 0,
+      stdout: ['active'],
+    });
+    await lab.setNodeState('vpn-egress-tunnel.service', 'inactive', three);
+    expect(await on(three, ['systemctl', 'is-active', 'vpn-egress-tunnel.service'])).toMatchObject({
+      exitCode: 3,
+      stdout: ['inactive'],
+    });
+    expect((await on(one, ['systemctl', 'is-active', 'vpn-egress-tunnel'])).exitCode).toBe(0);
+
+    expect(await on(two, ['systemctl', 'stop', 'k3s'])).toMatchObject({
+      exitCode: 0,
+      stdout: [],
+      stderr: [],
+    });
+    expect(await on(two, ['systemctl', 'stop', 'k3s.service'])).toMatchObject({ exitCode: 0 });
+    expect(await lab.readNodeState('stopped-units', two)).toBe('k3s.service\nk3s.service\n');
+    expect(await lab.readNodeState('stopped-units', one)).toBeUndefined();
+    expect((await on(two, ['systemctl', 'is-active', '--quiet', 'k3s'])).exitCode).toBe(3);
+    expect((await on(one, ['systemctl', 'is-active', 'k3s'])).exitCode).toBe(0);
+  });
+
+  it('curl: answers the tun0 exit IP from state and never the network', async () => {
+    const [one, , three] = NODES as [string, string, string];
+    const lookup = ['curl', '-s', '--max-time', '10', '--interface', 'tun0', 'https://ipinfo.io/ip'];
+    expect(await on(three, lookup)).toMatchObject({ exitCode: 0, stdout: ['203.0.113.7'] });
+    await lab.setNodeState('tun0-exit-ip', '203.0.113.99', three);
+    expect(await on(three, lookup)).toMatchObject({ exitCode: 0, stdout: ['203.0.113.99'] });
+    expect(await on(one, lookup)).toMatchObject({ stdout: ['203.0.113.7'] });
+    expect(await on(one, ['curl', '-s', 'https://ipinfo.io/ip'])).toMatchObject({
+      stdout: ['198.51.100.20'],
+    });
+    await lab.setNodeState('tun0-exit-ip', '', three);
+    expect((await on(three, lookup)).exitCode).toBe(45);
+    expect((await on(one, ['curl', 'https://example.com/'])).exitCode).toBe(6);
+  });
+
+  it('tofu: records its argv, reports an apply, fails on demand', async () => {
+    const ops = NODES[0]!;
+    const apply = await on(ops, [
+      'tofu',
+      '-chdir=infra/tofu',
+      'apply',
+      '-auto-approve',
+      '-replace=vm.k3s_dev_3',
+    ]);
+    expect(apply).toMatchObject({
+      exitCode: 0,
+      stdout: ['Apply complete! Resources: 1 added, 0 changed, 1 destroyed.'],
+    });
+    expect(await lab.readNodeState('tofu-calls')).toBe(
+      '-chdir=infra/tofu apply -auto-approve -replace=vm.k3s_dev_3\n',
+    );
+
+    await lab.setNodeState('tofu-fail', 'Error acquiring the state lock');
+    expect(await on(ops, ['tofu', 'apply', '-auto-approve'])).toMatchObject({
+      exitCode: 1,
+      stdout: [],
+      stderr: ['Error: Error acquiring the state lock'],
+    });
+    await lab.setNodeState('tofu-fail', null);
+    expect((await on(ops, ['tofu', 'apply', '-auto-approve'])).exitCode).toBe(0);
+  });
+});
