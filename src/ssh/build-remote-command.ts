@@ -1,6 +1,6 @@
 import { ClusterBotError } from '../errors.js';
 import type { ExecRequest } from '../lifecycle/ports/remote-shell.js';
-import { quoteShellArgument } from './quote-shell-argument.js';
+import { quoteShellArgument } from '../lifecycle/quote-argv.js';
 
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 

@@ -1,4 +1,4 @@
-import { quoteShellArgument } from './quote-shell-argument.js';
+import { quoteShellArgument } from '../lifecycle/quote-argv.js';
 
 /** `$0` of the wrapper: marks a line built here (the test lab unwraps it to log what was asked). */
 export const WRAPPED_COMMAND_NAME = 'cluster-bot-exec';

@@ -53,7 +53,7 @@ describe('the sshd lab', () => {
     await on(NODES[0]!, ['echo', 'first']);
     await on(NODES[0]!, ['echo', "multi\nline 'quoted'"]);
     const commands = await lab.commands();
-    expect(commands.slice(-2)).toEqual(["'echo' 'first'", `'echo' 'multi\nline '\\''quoted'\\'''`]);
+    expect(commands.slice(-2)).toEqual(['echo first', `echo 'multi\nline '\\''quoted'\\'''`]);
   });
 
   it('kill() takes the listener down; stop() still cleans up', async () => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isClusterBotError } from '../../src/errors.js';
 import { buildRemoteCommand } from '../../src/ssh/build-remote-command.js';
-import { quoteShellArgument } from '../../src/ssh/quote-shell-argument.js';
+import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const shellWord = fc
@@ -18,7 +18,8 @@ function shellSees(words: readonly string[]): string[] {
 
 describe('quoteShellArgument', () => {
   it('single-quotes and escapes embedded quotes', () => {
-    expect(quoteShellArgument('plain')).toBe("'plain'");
+    expect(quoteShellArgument('plain')).toBe('plain');
+    expect(quoteShellArgument('a b')).toBe("'a b'");
     expect(quoteShellArgument("it's")).toBe("'it'\\''s'");
     expect(quoteShellArgument('')).toBe("''");
   });
@@ -45,7 +46,7 @@ describe('buildRemoteCommand', () => {
         cwd: '/srv/infra repo',
         env: { ANSIBLE_NOCOLOR: '1' },
       }),
-    ).toBe("cd -- '/srv/infra repo' && env ANSIBLE_NOCOLOR='1' 'ansible-playbook' 'site.yml'");
+    ).toBe("cd -- '/srv/infra repo' && env ANSIBLE_NOCOLOR=1 ansible-playbook site.yml");
   });
 
   it.each(['lower', '1ABC', 'A-B', 'A B', '', 'PATH=x'])('refuses the environment name %j', (name) => {
