@@ -60,7 +60,9 @@ export function createKubeGateway(kubeConfig: KubeConfig, options: KubeGatewayOp
       return ds && toDaemonSetState(ds);
     },
     async listDaemonSets(namespace) {
-      const list = await call(`list DaemonSets in ${namespace}`, () => apps.listNamespacedDaemonSet({ namespace }));
+      const list = await call(`list DaemonSets in ${namespace}`, () =>
+        apps.listNamespacedDaemonSet({ namespace }),
+      );
       return list.items.map(toDaemonSetState);
     },
     async readDeployment(namespace, name) {
@@ -80,7 +82,11 @@ export function createKubeGateway(kubeConfig: KubeConfig, options: KubeGatewayOp
       const fieldSelector = query.nodeName ? `spec.nodeName=${query.nodeName}` : undefined;
       const list = await call('list pods', () =>
         query.namespace
-          ? core.listNamespacedPod({ namespace: query.namespace, fieldSelector, labelSelector: query.labelSelector })
+          ? core.listNamespacedPod({
+              namespace: query.namespace,
+              fieldSelector,
+              labelSelector: query.labelSelector,
+            })
           : core.listPodForAllNamespaces({ fieldSelector, labelSelector: query.labelSelector }),
       );
       return list.items.map(toPodState);

@@ -11,9 +11,13 @@ export function toKubeError(what: string, error: unknown): ClusterBotError {
       details: { status: error.code },
     });
   }
-  return new ClusterBotError('KUBE_UNREACHABLE', `${what}: Kubernetes API unreachable (${(error as Error).message})`, {
-    cause: error,
-  });
+  return new ClusterBotError(
+    'KUBE_UNREACHABLE',
+    `${what}: Kubernetes API unreachable (${(error as Error).message})`,
+    {
+      cause: error,
+    },
+  );
 }
 
 export function statusCodeOf(error: unknown): number | undefined {

@@ -11,7 +11,9 @@ export function toPodState(pod: V1Pod): PodState {
     ownerKind: pod.metadata?.ownerReferences?.[0]?.kind,
     mirror: pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined,
     revisionHash: pod.metadata?.labels?.['controller-revision-hash'],
-    createdAt: pod.metadata?.creationTimestamp ? new Date(pod.metadata.creationTimestamp).toISOString() : undefined,
+    createdAt: pod.metadata?.creationTimestamp
+      ? new Date(pod.metadata.creationTimestamp).toISOString()
+      : undefined,
     deleting: pod.metadata?.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null,
     problems: [
       ...(pod.status?.initContainerStatuses ?? []).map((s) => problemOf(s, true)),
@@ -25,7 +27,8 @@ function problemOf(status: V1ContainerStatus, init: boolean): ContainerProblem |
   if (status.ready || (init && terminated?.exitCode === 0)) return undefined;
   const waiting = status.state?.waiting;
   const last = status.lastState?.terminated;
-  const reason = waiting?.reason ?? terminated?.reason ?? (status.state?.running ? 'Running, not Ready' : 'Unknown');
+  const reason =
+    waiting?.reason ?? terminated?.reason ?? (status.state?.running ? 'Running, not Ready' : 'Unknown');
   return {
     container: status.name,
     init,

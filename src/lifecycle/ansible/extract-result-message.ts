@@ -1,3 +1,5 @@
+import { parse as parseYaml } from 'yaml';
+
 const MAX_MESSAGE = 500;
 const TAIL_LINES = 3;
 // Messages that say only "the command failed": the reason is in its output.
@@ -10,8 +12,8 @@ const GENERIC = new Set([
 /**
  * The one-line reason of a failed result, from the text after `=>`: `msg`, else (or after a
  * generic msg) the tail of stderr / stdout, else `reason` or the first line of `exception`.
- * Works on JSON (the default) and falls back to key lookups when the text is not valid JSON
- * (truncated, or the YAML result format).
+ * Reads JSON (the default), YAML (`callback_result_format = yaml`), and falls back to key
+ * lookups when the text is neither (truncated).
  */
 export function extractResultMessage(body: string): string | undefined {
   const result = parseObject(body);
@@ -35,14 +37,25 @@ export function extractResultMessage(body: string): string | undefined {
 }
 
 function parseObject(body: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(body);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
+  const asObject = (value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
       ? (value as Record<string, unknown>)
       : null;
+  try {
+    return asObject(JSON.parse(body));
   } catch {
-    return null;
+    try {
+      return asObject(parseYaml(dedent(body)));
+    } catch {
+      return null;
+    }
   }
+}
+
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indent = Math.min(...lines.filter((line) => line.trim()).map((line) => /^ */.exec(line)![0].length));
+  return Number.isFinite(indent) ? lines.map((line) => line.slice(indent)).join('\n') : text;
 }
 
 /** `"key": "..."` in broken JSON, or `key: ...` on a YAML line. */

@@ -1,0 +1,129 @@
+import { WebClient } from '@slack/web-api';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createSlackAnnouncer } from '../bot/create-slack-announcer.js';
+import { createSlackApp } from '../bot/create-slack-app.js';
+import { createWebApiPoster } from '../bot/create-web-api-poster.js';
+import type { Env } from '../config/read-env.js';
+import type { WorldConfig } from '../config/world-config.js';
+import { createJobProcessor } from '../jobs/create-job-processor.js';
+import { createJobQueue, QUEUE_NAME } from '../jobs/create-job-queue.js';
+import { createJobRecords } from '../jobs/job-record.js';
+import { redisKeys } from '../jobs/redis-keys.js';
+import { createThreadStore } from '../jobs/thread-store.js';
+import { createLazyKubeGateway } from '../kube/create-lazy-kube-gateway.js';
+import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type { Logger } from '../log/create-logger.js';
+import type { Redact } from '../log/create-redactor.js';
+import { createSshRemoteShell } from '../ssh/index.js';
+import { systemClock } from '../system-clock.js';
+
+export interface ClusterBot {
+  stop(): Promise<void>;
+}
+
+/** Wires the process: Redis, the queue, the worker, Slack. Everything it creates, it closes. */
+export async function startClusterBot(
+  env: Env,
+  world: WorldConfig,
+  logger: Logger,
+  redact: Redact,
+): Promise<ClusterBot> {
+  const keys = redisKeys(env.REDIS_PREFIX);
+  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const records = createJobRecords(redis, keys);
+  const queue = createJobQueue(redis, keys, records, systemClock.now);
+  const client = new WebClient(env.SLACK_BOT_TOKEN, {
+    slackApiUrl: env.SLACK_API_URL,
+    retryConfig: { retries: 10, factor: 1.6, minTimeout: 500, maxTimeout: 30_000 },
+  });
+  const auth = await client.auth.test();
+  const poster = createWebApiPoster(client, redact, String(auth.url ?? 'https://slack.com/'));
+  const threads = createThreadStore(redis, keys, world.slack.alertsChannel);
+  const kubes = new Map<string, KubeGateway>();
+  const kubeFor = (cluster: string) => {
+    let gateway = kubes.get(cluster);
+    if (!gateway) {
+      gateway = createLazyKubeGateway(world.clusters[cluster]!.kubeconfigPath);
+      kubes.set(cluster, gateway);
+    }
+    return gateway;
+  };
+  const announcer = createSlackAnnouncer(
+    poster,
+    records,
+    async (jobId) => {
+      const record = await records.get(jobId);
+      const thread = record ? await threads.load(record) : undefined;
+      return { channel: thread?.channel ?? world.slack.alertsChannel, threadTs: thread?.threadTs };
+    },
+    (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
+  );
+  const processor = createJobProcessor({
+    world,
+    redis,
+    keys,
+    records,
+    poster,
+    announcer,
+    shell: createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }),
+    kubeFor,
+    clock: systemClock,
+    logger,
+    dataDir: env.DATA_DIR,
+  });
+  const worker =
+    env.CLUSTER_BOT_ROLE === 'bot'
+      ? undefined
+      : new Worker(QUEUE_NAME, processor, {
+          connection: new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }),
+          prefix: keys.bullPrefix,
+          concurrency: 4,
+        });
+  worker?.on('failed', (job, error) => logger.error({ err: error, jobId: job?.id }, 'job failed'));
+
+  const app =
+    env.CLUSTER_BOT_ROLE === 'worker'
+      ? undefined
+      : createSlackApp({
+          env,
+          world,
+          redis,
+          keys,
+          queue,
+          logger,
+          members: async (groupId) => {
+            try {
+              return (await client.usergroups.users.list({ usergroup: groupId })).users ?? [];
+            } catch (error) {
+              // An unresolvable group grants nothing: refusing is the safe side.
+              logger.warn({ err: error, groupId }, 'cannot resolve user group members');
+              return [];
+            }
+          },
+          customRoutes: [
+            {
+              path: '/healthz',
+              method: ['GET'],
+              handler: (_req, res) => {
+                res.writeHead(200, { 'content-type': 'text/plain' });
+                res.end('ok\n');
+              },
+            },
+          ],
+        });
+  await app?.start(env.PORT);
+  logger.info(
+    { role: env.CLUSTER_BOT_ROLE, port: env.PORT, socketMode: Boolean(env.SLACK_APP_TOKEN) },
+    'cluster-bot started',
+  );
+
+  return {
+    async stop() {
+      await app?.stop();
+      await worker?.close();
+      await queue.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { formatDuration } from '../config/parse-duration.js';
+import type { ApprovalAnnouncer } from '../jobs/create-redis-approval-desk.js';
+import type { JobRecords } from '../jobs/job-record.js';
+import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
+import { truncate } from './render-board.js';
+import type { SlackPoster } from './slack-poster.js';
+
+export const APPROVE_ACTION = 'cluster_approve';
+export const REJECT_ACTION = 'cluster_reject';
+
+/** Posts approval requests into the job's thread with Approve / Reject buttons, and closes them. */
+export function createSlackAnnouncer(
+  poster: SlackPoster,
+  records: JobRecords,
+  threadOf: (jobId: string) => Promise<{ channel: string; threadTs?: string | undefined }>,
+  approvalTimeoutMs: (cluster: string) => number,
+): ApprovalAnnouncer {
+  return {
+    async announce(jobId, approvalId, request) {
+      const thread = await threadOf(jobId);
+      const record = await records.get(jobId);
+      const text = describeRequest(request, approvalTimeoutMs(request.cluster));
+      return poster.post({
+        channel: thread.channel,
+        threadTs: thread.threadTs,
+        text: `⏸ approval needed for ${request.stepTitle} (job #${record?.number ?? '?'})`,
+        blocks: [
+          { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },
+          {
+            type: 'actions',
+            block_id: 'approval',
+            elements: [
+              {
+                type: 'button',
+                style: 'primary',
+                text: { type: 'plain_text', text: 'Approve' },
+                action_id: APPROVE_ACTION,
+                value: approvalId,
+              },
+              {
+                type: 'button',
+                style: 'danger',
+                text: { type: 'plain_text', text: 'Reject' },
+                action_id: REJECT_ACTION,
+                value: approvalId,
+              },
+            ],
+          },
+        ],
+      });
+    },
+    async close(jobId, stored, reason) {
+      if (!stored.messageTs || !stored.request) return;
+      const thread = await threadOf(jobId);
+      await poster.update({
+        channel: thread.channel,
+        ts: stored.messageTs,
+        text: `${stored.request.stepTitle}: ${reason}`,
+        blocks: [
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: truncate(`~${stored.request.stepTitle}~ ${reason}; no longer actionable.`, 2_900),
+            },
+          },
+        ],
+      });
+    },
+  };
+}
+
+export function describeRequest(request: ApprovalRequest, timeoutMs: number): string {
+  const { binding } = request;
+  const lines = [
+    `⏸ *Approval needed: ${request.stepTitle}* on ${request.cluster} (⚠ disruptive)`,
+    `*Why:* ${request.reason}`,
+  ];
+  if (request.warning) lines.push(`⚠️ *${request.warning}*`);
+  lines.push(`*Runs:* \`${binding.commandLine}\``, `*Targets:* ${binding.targets}`);
+  if (binding.commit) lines.push(`*Infra repo commit:* \`${binding.commit.slice(0, 12)}\``);
+  if (request.previousCommit) {
+    lines.push(
+      `The repo moved since the last approval: \`${request.previousCommit.slice(0, 12)}\` → \`${binding.commit?.slice(0, 12)}\``,
+    );
+  }
+  const preview = binding.preview;
+  if (preview) {
+    const changed = Object.entries(preview.changedTasks).map(
+      ([host, tasks]) => `${host}: ${tasks.join(', ')}`,
+    );
+    lines.push(
+      preview.failure
+        ? `*Check-mode preview failed:* ${preview.failure}`
+        : `*Check-mode preview:* ${changed.length > 0 ? changed.join('; ') : 'no changes reported'}`,
+    );
+    if (preview.diffExcerpt) lines.push(`\`\`\`${truncate(preview.diffExcerpt, 1_200)}\`\`\``);
+  }
+  lines.push(`Fingerprint \`${binding.fingerprint}\` · expires in ${formatDuration(timeoutMs)}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,62 @@
+import { App, type CustomRoute, LogLevel } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+import type { Env } from '../config/read-env.js';
+import type { RedisKeys } from '../jobs/redis-keys.js';
+import type { Logger } from '../log/create-logger.js';
+import { type CommandDeps, handleClusterCommand } from './handle-cluster-command.js';
+
+export interface SlackAppDeps extends CommandDeps {
+  readonly env: Env;
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly logger: Logger;
+  readonly customRoutes: CustomRoute[];
+}
+
+const DEDUP_SECONDS = 24 * 3_600;
+
+/**
+ * Bolt over HTTP (signature checked, 401 on bad or stale) or Socket Mode when an app token is set.
+ * The ack goes out first; the answer follows through response_url. A delivery Slack repeats (a
+ * retry, or the same body replayed) is recognised by its trigger_id and creates nothing.
+ */
+export function createSlackApp(deps: SlackAppDeps): App {
+  const { env } = deps;
+  const socketMode = env.SLACK_APP_TOKEN !== undefined;
+  const app = new App({
+    token: env.SLACK_BOT_TOKEN,
+    signingSecret: env.SLACK_SIGNING_SECRET ?? 'socket-mode-needs-no-signing-secret',
+    appToken: env.SLACK_APP_TOKEN,
+    socketMode,
+    port: env.PORT,
+    customRoutes: socketMode ? undefined : deps.customRoutes,
+    clientOptions: { slackApiUrl: env.SLACK_API_URL },
+    logLevel: LogLevel.WARN,
+    processBeforeResponse: false,
+  });
+
+  app.command('/cluster', async ({ command, ack, respond }) => {
+    await ack();
+    const fresh = await deps.redis.set(
+      deps.keys.dedup(`command:${command.trigger_id}`),
+      '1',
+      'EX',
+      DEDUP_SECONDS,
+      'NX',
+    );
+    if (fresh === null) {
+      deps.logger.info({ trigger: command.trigger_id }, 'repeated delivery of a slash command ignored');
+      return;
+    }
+    const reply = await handleClusterCommand(
+      { text: command.text, userId: command.user_id, channelId: command.channel_id },
+      deps,
+    );
+    await respond({ response_type: 'ephemeral', text: reply.text });
+  });
+
+  app.error(async (error) => {
+    deps.logger.error({ err: error }, 'slack handler failed');
+  });
+  return app;
+}

@@ -1,0 +1,52 @@
+import { formatDuration } from '../config/parse-duration.js';
+import type { BoardState, BoardStepStatus } from './board-state.js';
+
+const ICON: Readonly<Record<BoardStepStatus, string>> = {
+  pending: '▫️',
+  running: '⏳',
+  waiting: '⏸',
+  succeeded: '✅',
+  failed: '❌',
+  skipped: '⏭',
+};
+
+const OUTCOME: Readonly<Record<string, string>> = {
+  succeeded: '✅ succeeded',
+  failed: '❌ failed',
+  rejected: '🚫 rejected',
+  expired: '⌛ approval expired',
+  cancelled: '🛑 cancelled',
+  refused: '🚫 refused',
+};
+
+/** The root message of a job's thread: one line per step, updated in place. */
+export function renderBoard(board: BoardState): { text: string; blocks: unknown[] } {
+  const header = `*${board.title}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>`;
+  const status = board.outcome ? OUTCOME[board.outcome] : 'running';
+  const lines = board.steps.map((step, index) => {
+    const duration =
+      step.durationMs !== undefined && step.status !== 'skipped'
+        ? ` (${formatDuration(step.durationMs)})`
+        : '';
+    const mark = step.disruptive ? ' ⚠' : '';
+    const detail = step.detail && step.status !== 'succeeded' ? ` — ${truncate(step.detail, 150)}` : '';
+    const waiting = step.status === 'waiting' ? ' waiting for approval' : '';
+    return `${ICON[step.status]} ${index + 1}. ${step.title}${mark} → ${step.target}${waiting}${duration}${detail}`;
+  });
+  const summary = board.summary ? `\n${truncate(board.summary, 500)}` : '';
+  const text = `${header}\nStatus: ${status}${summary}\n${lines.join('\n')}`;
+  return {
+    text: truncate(text, 3_900),
+    blocks: [
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: truncate(`${header}\nStatus: *${status}*${summary}`, 2_900) },
+      },
+      { type: 'section', text: { type: 'mrkdwn', text: truncate(lines.join('\n') || '(no steps)', 2_900) } },
+    ],
+  };
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import type { ApprovalDesk, ApprovalRequest, ApprovalState } from '../lifecycle/ports/approval-desk.js';
+import type { RedisKeys } from './redis-keys.js';
+
+export interface StoredApproval {
+  readonly state: ApprovalState;
+  readonly request?: ApprovalRequest | undefined;
+  /** Where its message with the buttons is, so a decision can replace them. */
+  readonly messageTs?: string | undefined;
+  readonly approvals?: readonly string[] | undefined;
+}
+
+export interface ApprovalAnnouncer {
+  /** Shows a new approval request to the approvers; returns its message ts. */
+  announce(
+    jobId: string,
+    approvalId: string,
+    request: ApprovalRequest,
+    expiresAt: number,
+  ): Promise<string | undefined>;
+  /** Marks an approval message as no longer actionable (expired / voided). */
+  close(jobId: string, stored: StoredApproval, reason: string): Promise<void>;
+}
+
+/** Approvals of one job, one Redis hash field per step: the latest request and its state. */
+export function createRedisApprovalDesk(
+  redis: Redis,
+  keys: RedisKeys,
+  jobId: string,
+  timeoutMs: number,
+  now: () => number,
+  announcer: ApprovalAnnouncer,
+): ApprovalDesk {
+  const key = keys.approvals(jobId);
+  const read = async (stepId: string): Promise<StoredApproval | undefined> => {
+    const raw = await redis.hget(key, stepId);
+    return raw ? (JSON.parse(raw) as StoredApproval) : undefined;
+  };
+  const findById = async (id: string): Promise<[string, StoredApproval] | undefined> => {
+    const all = await redis.hgetall(key);
+    for (const [stepId, raw] of Object.entries(all)) {
+      const stored = JSON.parse(raw) as StoredApproval;
+      if (stored.state.status !== 'none' && stored.state.id === id) return [stepId, stored];
+    }
+    return undefined;
+  };
+  const close = async (id: string, status: 'expired' | 'void', reason: string) => {
+    const found = await findById(id);
+    if (!found) return;
+    const [stepId, stored] = found;
+    const next: StoredApproval = { ...stored, state: { status, id } };
+    await redis.hset(key, stepId, JSON.stringify(next));
+    await announcer.close(jobId, next, reason);
+  };
+  return {
+    async state(stepId) {
+      return (await read(stepId))?.state ?? { status: 'none' };
+    },
+    async request(request) {
+      const id = `${jobId}.${request.stepId}.${now().toString(36)}`;
+      const expiresAt = now() + timeoutMs;
+      const pending: ApprovalState = {
+        status: 'pending',
+        id,
+        fingerprint: request.binding.fingerprint,
+        expiresAt,
+      };
+      await redis.hset(key, request.stepId, JSON.stringify({ state: pending, request, approvals: [] }));
+      const messageTs = await announcer.announce(jobId, id, request, expiresAt);
+      await redis.hset(
+        key,
+        request.stepId,
+        JSON.stringify({ state: pending, request, approvals: [], messageTs }),
+      );
+      return { id, expiresAt };
+    },
+    expire: (id) => close(id, 'expired', 'approval expired'),
+    void: (id, reason) => close(id, 'void', reason),
+  };
+}

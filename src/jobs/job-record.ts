@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
+import type { RedisKeys } from './redis-keys.js';
+
+/** What the bot remembers of a job besides its steps: who asked, where its thread is, how it ended. */
+export interface JobRecord {
+  readonly id: string;
+  readonly number: number;
+  readonly command: LifecycleCommand;
+  readonly requestedBy: string;
+  readonly channel: string;
+  readonly createdAt: number;
+  readonly threadTs?: string | undefined;
+  readonly outcome?: string | undefined;
+  readonly finishedAt?: number | undefined;
+}
+
+export function createJobRecords(redis: Redis, keys: RedisKeys) {
+  return {
+    async create(fields: Omit<JobRecord, 'id' | 'number' | 'createdAt'>, now: number): Promise<JobRecord> {
+      const number = await redis.incr(keys.jobCounter);
+      const record: JobRecord = { ...fields, id: `job-${number}`, number, createdAt: now };
+      await redis
+        .multi()
+        .set(keys.job(record.id), JSON.stringify(record))
+        .lpush(keys.recentJobs, record.id)
+        .ltrim(keys.recentJobs, 0, 199)
+        .exec();
+      return record;
+    },
+    async get(id: string): Promise<JobRecord | undefined> {
+      const raw = await redis.get(keys.job(id));
+      return raw ? (JSON.parse(raw) as JobRecord) : undefined;
+    },
+    async update(id: string, patch: Partial<JobRecord>): Promise<JobRecord> {
+      const current = await this.get(id);
+      if (!current) throw new Error(`job ${id} not found`);
+      const next = { ...current, ...patch };
+      await redis.set(keys.job(id), JSON.stringify(next));
+      return next;
+    },
+  };
+}
+
+export type JobRecords = ReturnType<typeof createJobRecords>;

@@ -1,0 +1,18 @@
+/** Every Redis key the bot owns, under one prefix so several bots (and tests) share a Redis safely. */
+export function redisKeys(prefix: string) {
+  return {
+    bullPrefix: prefix,
+    jobCounter: `${prefix}:jobs:counter`,
+    job: (id: string) => `${prefix}:job:${id}`,
+    steps: (id: string) => `${prefix}:job:${id}:steps`,
+    board: (id: string) => `${prefix}:job:${id}:board`,
+    approvals: (id: string) => `${prefix}:job:${id}:approvals`,
+    recentJobs: `${prefix}:jobs:recent`,
+    dedup: (key: string) => `${prefix}:dedup:${key}`,
+    lock: (cluster: string) => `${prefix}:lock:${cluster}`,
+    lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,
+    cancel: (id: string) => `${prefix}:job:${id}:cancel`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;
