@@ -6,6 +6,7 @@ import { isClusterBotError } from '../../src/errors.js';
 
 const examplePath = new URL('../../config/example.yaml', import.meta.url).pathname;
 
+// biome-ignore lint/suspicious/noExplicitAny: tests edit the parsed YAML freely, like a user would
 async function exampleWith(edit: (doc: Record<string, any>) => void): Promise<string> {
   const doc = parse(await readFile(examplePath, 'utf8'));
   edit(doc);

@@ -6,8 +6,8 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
+import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
 
 const run = promisify(execFile);

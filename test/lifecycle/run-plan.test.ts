@@ -22,6 +22,8 @@ const CILIUM_FILES: Record<string, string> = {
   ),
 };
 
+const FLUX_API_HOST = ['$', '{K3S_API_HOST}'].join('');
+
 const PLAYBOOK_OK = [
   'PLAY [Cilium CNI] **************************************************************',
   '',
@@ -213,7 +215,7 @@ describe('engine: cilium dev with fakes of every port', () => {
 
   it('the preflight refuses a REPLACE-ME k8sServiceHost before asking anyone', async () => {
     const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
-      '${K3S_API_HOST}',
+      FLUX_API_HOST,
       '"REPLACE-ME"',
     );
     const t = setup({ files: { 'platform/cilium/helmrelease.yaml': helmrelease } });

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isClusterBotError } from '../../src/errors.js';
-import { buildRemoteCommand } from '../../src/ssh/build-remote-command.js';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
+import { buildRemoteCommand } from '../../src/ssh/build-remote-command.js';
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const shellWord = fc

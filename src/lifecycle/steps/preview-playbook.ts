@@ -23,7 +23,9 @@ export async function previewPlaybook(
   const collect = (events: ReturnType<typeof parser.push>) => {
     for (const event of events) {
       if (event.type !== 'host-result' || event.status !== 'changed') continue;
-      (changedTasks[event.host] ??= []).push(event.task);
+      const tasks = changedTasks[event.host] ?? [];
+      tasks.push(event.task);
+      changedTasks[event.host] = tasks;
       for (const line of event.diff ?? []) if (diff.length < DIFF_EXCERPT_LINES) diff.push(line);
     }
   };
