@@ -1,0 +1,224 @@
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+
+const run = promisify(execFile);
+const TEMPLATE_DIR = fileURLToPath(new URL('./infra-repo', import.meta.url));
+
+/** Paths inside the lab repo, relative to its root (the same layout as the operators' repo). */
+export const INFRA_REPO_PATHS = {
+  ansibleDir: 'infra/ansible',
+  inventory: 'infra/ansible/inventory/hosts.ini',
+  labVars: 'infra/ansible/lab.yml',
+  allVars: 'infra/ansible/group_vars/all.yml',
+  prodVars: 'infra/ansible/group_vars/k3s_prod/vars.yml',
+  prodVault: 'infra/ansible/group_vars/k3s_prod/vault.yml',
+  ciliumTemplate: 'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2',
+  ciliumHelmRelease: 'platform/cilium/helmrelease.yaml',
+  ciliumValues: 'platform/cilium/values.yaml',
+  /** Where the lab tasks write what they would change on a node: `.lab-out/<host>/...`. */
+  labOut: '.lab-out',
+} as const;
+
+/** The knobs of infra/ansible/lab.yml (see infra-repo/infra/ansible/lab/README.md). */
+export interface LabVars {
+  /**
+   * Fail `task` ("Install k3s" or "k3s_server : Install k3s") on `host` (all if omitted) with `msg`;
+   * with `rc`/`stderr` the result looks like a failed command ("non-zero return code" + stderr).
+   */
+  lab_fail?: { task: string; host?: string; item?: string; msg?: string; rc?: number; stderr?: string }[];
+  /** Hosts that come out UNREACHABLE (a real ssh attempt to a closed loopback port). */
+  lab_unreachable?: string[];
+  /** Extra lines printed by each play's report step. */
+  lab_output_lines?: number;
+  /** Seconds each play's report step sleeps. */
+  lab_sleep_seconds?: number;
+  /** Print a fake Slack token, a password line and an OpenSSH private key block. */
+  lab_print_secrets?: boolean;
+  /** Kube simulator base URL: k3s.yml POSTs /_sim/nodes/<host>/join, cilium.yml /_sim/cilium/rollout. */
+  lab_kube_sim_url?: string;
+  /** Absolute path; each play appends `<playbook> <host>` per host that finished the role. */
+  lab_events_file?: string;
+}
+
+export interface InfraRepoOptions {
+  /** Prod inventory lines left uncommented. Default ['k3s-prod-1']. */
+  prodNodes?: string[];
+  /** Create group_vars/k3s_prod/vault.yml. Default false. */
+  vault?: boolean;
+  /** Keep the BLOCKED disk placeholders in group_vars/k3s_prod/vars.yml. Default true. */
+  blocked?: boolean;
+  lab?: LabVars;
+}
+
+export interface PlaybookRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** stdout and stderr lines in arrival order, unless keepOutput was false. */
+  output: string[];
+}
+
+export interface RunPlaybookOptions {
+  onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  /** Default true; pass false for huge runs that only stream. */
+  keepOutput?: boolean;
+  /** Aborting sends SIGTERM to ansible-playbook. */
+  signal?: AbortSignal;
+  /** Added to ansibleEnv (e.g. ANSIBLE_CALLBACK_RESULT_FORMAT=yaml). */
+  env?: Readonly<Record<string, string>>;
+}
+
+export interface InfraRepo {
+  /** The repo root (a git work tree). */
+  readonly root: string;
+  /** `<root>/infra/ansible`: the cwd for ansible-playbook. */
+  readonly ansibleDir: string;
+  /** Environment for ansible-playbook: parseable output, ANSIBLE_HOME/temp dirs private to this repo. */
+  readonly ansibleEnv: Readonly<Record<string, string>>;
+  /** Rewrites lab.yml (not committed). */
+  setLab(vars: LabVars): Promise<void>;
+  writeFile(relPath: string, content: string): Promise<void>;
+  readFile(relPath: string): Promise<string>;
+  removeFile(relPath: string): Promise<void>;
+  /** Commits everything in the work tree; returns the new HEAD sha. */
+  commit(message: string): Promise<string>;
+  head(): Promise<string>;
+  /** Uncomments the node's line in inventory/hosts.ini (not committed). */
+  enableProdNode(name: string): Promise<void>;
+  /** Comments the node's line out of inventory/hosts.ini (not committed). */
+  disableProdNode(name: string): Promise<void>;
+  /** Creates group_vars/k3s_prod/vault.yml (not committed). */
+  addVault(): Promise<void>;
+  /** Replaces the BLOCKED disk placeholders with device names (not committed). */
+  resolveBlocked(): Promise<void>;
+  /** Runs ansible-playbook in ansibleDir with ansibleEnv. */
+  runPlaybook(args: readonly string[], options?: RunPlaybookOptions): Promise<PlaybookRun>;
+  cleanup(): Promise<void>;
+}
+
+const PROD_NODES = ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'];
+const BLOCKED_DEVICE = /\/dev\/BLOCKED-pending-disk-decision-[\w.-]*-(longhorn|etcd)\b/g;
+const DECIDED_DEVICE: Record<string, string> = { longhorn: '/dev/nvme1n1', etcd: '/dev/nvme2n1' };
+
+/** Copies the lab infra repo into a fresh temp dir and commits it (HEAD = the options applied). */
+export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<InfraRepo> {
+  const base = await mkdtemp(join(tmpdir(), 'infra-repo-'));
+  const root = join(base, 'repo');
+  const ansibleHome = join(base, 'ansible-home');
+  const ansibleDir = join(root, INFRA_REPO_PATHS.ansibleDir);
+  await cp(TEMPLATE_DIR, root, { recursive: true, verbatimSymlinks: true });
+  await mkdir(join(ansibleHome, 'tmp'), { recursive: true });
+
+  const git = async (...args: string[]): Promise<string> =>
+    (await run('git', args, { cwd: root, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } })).stdout.trim();
+  const pathOf = (relPath: string): string => join(root, relPath);
+  const edit = async (relPath: string, change: (text: string) => string): Promise<void> => {
+    const before = await readFile(pathOf(relPath), 'utf8');
+    await writeFile(pathOf(relPath), change(before));
+  };
+  const setProdNode = (name: string, enabled: boolean) =>
+    edit(INFRA_REPO_PATHS.inventory, (text) => {
+      const line = new RegExp(`^(# )?(${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*)$`, 'm');
+      if (!line.test(text)) throw new Error(`no inventory line for ${name}`);
+      return text.replace(line, enabled ? '$2' : '# $2');
+    });
+
+  const repo: InfraRepo = {
+    root,
+    ansibleDir,
+    ansibleEnv: {
+      ANSIBLE_NOCOLOR: '1',
+      ANSIBLE_FORCE_COLOR: '0',
+      ANSIBLE_STDOUT_CALLBACK: 'default',
+      ANSIBLE_HOME: ansibleHome,
+      ANSIBLE_LOCAL_TEMP: join(ansibleHome, 'tmp'),
+      ANSIBLE_REMOTE_TEMP: join(ansibleHome, 'tmp'),
+    },
+    setLab: (vars) =>
+      writeFile(
+        pathOf(INFRA_REPO_PATHS.labVars),
+        `# Lab hooks (see lab/README.md). Written by test/lab/infra-repo.ts.\n${stringify(vars)}`,
+      ),
+    writeFile: async (relPath, content) => {
+      await mkdir(dirname(pathOf(relPath)), { recursive: true });
+      await writeFile(pathOf(relPath), content);
+    },
+    readFile: (relPath) => readFile(pathOf(relPath), 'utf8'),
+    removeFile: (relPath) => rm(pathOf(relPath), { force: true }),
+    commit: async (message) => {
+      await git('add', '-A');
+      await git('commit', '-q', '--allow-empty', '-m', message);
+      return repo.head();
+    },
+    head: () => git('rev-parse', 'HEAD'),
+    enableProdNode: (name) => setProdNode(name, true),
+    disableProdNode: (name) => setProdNode(name, false),
+    addVault: () =>
+      repo.writeFile(
+        INFRA_REPO_PATHS.prodVault,
+        '# Lab stand-in: the real file is ansible-vault encrypted.\nansible_become_password: lab-not-a-secret\n',
+      ),
+    resolveBlocked: () =>
+      edit(INFRA_REPO_PATHS.prodVars, (text) =>
+        text.replace(BLOCKED_DEVICE, (_placeholder, disk: string) => DECIDED_DEVICE[disk]!),
+      ),
+    runPlaybook: (args, runOptions) => runPlaybook(ansibleDir, repo.ansibleEnv, args, runOptions),
+    cleanup: () => rm(base, { recursive: true, force: true }),
+  };
+
+  try {
+    for (const node of PROD_NODES)
+      await setProdNode(node, (options.prodNodes ?? ['k3s-prod-1']).includes(node));
+    if (options.vault) await repo.addVault();
+    if (options.blocked === false) await repo.resolveBlocked();
+    await repo.setLab(options.lab ?? {});
+    await git('init', '-q', '-b', 'main');
+    await git('config', 'user.name', 'Lab Operator');
+    await git('config', 'user.email', '[email protected]');
+    await git('config', 'commit.gpgsign', 'false');
+    await repo.commit('lab: infra repo miniature');
+  } catch (error) {
+    await repo.cleanup();
+    throw error;
+  }
+  return repo;
+}
+
+function runPlaybook(
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  args: readonly string[],
+  options: RunPlaybookOptions = {},
+): Promise<PlaybookRun> {
+  const output: string[] = [];
+  const child = spawn('ansible-playbook', [...args], {
+    cwd,
+    env: { ...process.env, ...env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.signal ? { signal: options.signal, killSignal: 'SIGTERM' as const } : {}),
+  });
+  const follow = (stream: NodeJS.ReadableStream, name: 'stdout' | 'stderr') =>
+    new Promise<void>((resolve) => {
+      const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on('line', (line) => {
+        if (options.keepOutput !== false) output.push(line);
+        options.onLine?.(line, name);
+      });
+      lines.on('close', resolve);
+    });
+  const streams = Promise.all([follow(child.stdout, 'stdout'), follow(child.stderr, 'stderr')]);
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => {
+      // An abort surfaces as an AbortError; the close event still reports how it ended.
+      if (error.name !== 'AbortError') reject(error);
+    });
+    child.on('close', (exitCode, signal) => {
+      void streams.then(() => resolve({ exitCode, signal, output }));
+    });
+  });
+}
