@@ -66,8 +66,9 @@ async function main(): Promise<void> {
           `| ack latency p50 (${REQUESTS} signed /cluster help, ${IN_FLIGHT} in flight) | ${result.ack.p50.toFixed(1)} ms | |`,
           `| ack latency p99 | ${result.ack.p99.toFixed(1)} ms | < 100 ms |`,
           `machine: ${result.machine.cpus} × ${result.machine.model}, Node ${result.machine.node}`,
-        ].join('\n') + '\n',
+        ].join('\n'),
       );
+      process.stdout.write('\n');
     }
   } finally {
     await bot.stop();
