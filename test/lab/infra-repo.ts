@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
@@ -102,6 +103,7 @@ export interface InfraRepo {
 }
 
 const PROD_NODES = ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'];
+const STREAM_DRAIN_MS = 2000;
 const BLOCKED_DEVICE = /\/dev\/BLOCKED-pending-disk-decision-[\w.-]*-(longhorn|etcd)\b/g;
 const DECIDED_DEVICE: Record<string, string> = { longhorn: '/dev/nvme1n1', etcd: '/dev/nvme2n1' };
 
@@ -202,23 +204,32 @@ function runPlaybook(
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.signal ? { signal: options.signal, killSignal: 'SIGTERM' as const } : {}),
   });
-  const follow = (stream: NodeJS.ReadableStream, name: 'stdout' | 'stderr') =>
+  const follow = (stream: Readable, name: 'stdout' | 'stderr') =>
     new Promise<void>((resolve) => {
       const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
       lines.on('line', (line) => {
         if (options.keepOutput !== false) output.push(line);
         options.onLine?.(line, name);
       });
-      lines.on('close', resolve);
+      // 'close' of the stream, not of readline: it also comes when the stream is destroyed.
+      stream.on('close', resolve);
     });
   const streams = Promise.all([follow(child.stdout, 'stdout'), follow(child.stderr, 'stderr')]);
   return new Promise((resolve, reject) => {
     child.on('error', (error) => {
-      // An abort surfaces as an AbortError; the close event still reports how it ended.
+      // An abort surfaces as an AbortError; the exit event still reports how it ended.
       if (error.name !== 'AbortError') reject(error);
     });
-    child.on('close', (exitCode, signal) => {
-      void streams.then(() => resolve({ exitCode, signal, output }));
+    child.on('exit', (exitCode, signal) => {
+      // An orphaned ansible worker could keep the pipes open: read what is left, briefly.
+      const drained = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, STREAM_DRAIN_MS);
+      void streams.then(() => {
+        clearTimeout(drained);
+        resolve({ exitCode, signal, output });
+      });
     });
   });
 }

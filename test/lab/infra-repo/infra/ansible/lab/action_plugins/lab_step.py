@@ -14,6 +14,7 @@ lab_unreachable (a real ssh connection to a closed loopback port) comes out UNRE
 lab_fail entries ({task, host?, item?, msg?, rc?, stderr?}) fail the matching step with a real
 `fatal:` (with rc/stderr it is shaped like a failed command: msg "non-zero return code").
 """
+import multiprocessing
 import os
 import time
 
@@ -35,13 +36,14 @@ def _fake_secret_lines():
 
 
 def _sleep_unless_orphaned(seconds):
-    # A cancelled run kills ansible-playbook, not its workers: stop when our parent is gone.
-    parent = os.getppid()
+    # A cancelled run kills ansible-playbook, not its workers: stop as soon as it is gone
+    # (also when it died before this worker got here), so nothing holds the output pipes open.
+    parent = multiprocessing.parent_process()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        time.sleep(min(0.1, max(deadline - time.monotonic(), 0)))
-        if os.getppid() != parent:
+        if parent is not None and not parent.is_alive():
             os._exit(1)
+        time.sleep(min(0.1, max(deadline - time.monotonic(), 0)))
 
 
 class ActionModule(ActionBase):
