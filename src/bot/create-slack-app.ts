@@ -25,7 +25,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
   const socketMode = env.SLACK_APP_TOKEN !== undefined;
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
-    signingSecret: env.SLACK_SIGNING_SECRET ?? 'socket-mode-needs-no-signing-secret',
+    signingSecret: env.SLACK_SIGNING_SECRET,
     appToken: env.SLACK_APP_TOKEN,
     socketMode,
     port: env.PORT,

@@ -1,4 +1,5 @@
 import { formatDuration } from '../config/parse-duration.js';
+import { describeEvent } from '../lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../lifecycle/ports/reporter.js';
 import type { Logger } from '../log/create-logger.js';
 import type { BoardState, BoardStep } from './board-state.js';
@@ -113,7 +114,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
       schedule();
     },
     async emit(event: LifecycleEvent) {
-      await deps.appendLog(`# ${describeForLog(event)}`);
+      await deps.appendLog(`# ${describeEvent(event)}`);
       switch (event.type) {
         case 'plan-started': {
           if (thread.board.steps.length === 0) {
@@ -129,7 +130,6 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
           } else if (event.resumed) {
             boardDirty = true;
           }
-          await deps.save(thread);
           break;
         }
         case 'step-started':
@@ -194,22 +194,4 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
       await deps.save(thread);
     },
   };
-}
-
-function describeForLog(event: LifecycleEvent): string {
-  switch (event.type) {
-    case 'step-finished':
-      return `${event.stepId} ${event.status}: ${event.summary}`;
-    case 'step-progress':
-    case 'note':
-      return `${event.stepId ?? ''} ${event.text}`;
-    case 'gate-failed':
-      return `gate failed: ${event.gate}: ${event.observed}`;
-    case 'plan-finished':
-      return `job ${event.outcome}: ${event.summary}`;
-    case 'step-waiting':
-      return `${event.stepId} waiting for approval ${event.approvalId}`;
-    default:
-      return event.type;
-  }
 }

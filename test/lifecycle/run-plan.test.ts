@@ -115,7 +115,7 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(texts.find((text) => text.startsWith('3-cilium-rollout succeeded'))).toMatch(
       /no pod recreated: same ControllerRevision rev1, all 3 agent ages unchanged/,
     );
-    expect(texts.at(-1)).toBe('PLAN succeeded: all 4 steps done');
+    expect(texts.at(-1)).toBe('job succeeded: all 4 steps done');
   });
 
   it('a rejection ends the job and the playbook never runs', async () => {

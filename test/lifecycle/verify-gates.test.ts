@@ -32,7 +32,7 @@ async function verify(prepare: (kube: ReturnType<typeof createMemoryKube>) => vo
     reporter,
     signal: new AbortController().signal,
   });
-  const alerts = reporter.texts().filter((text) => text.startsWith('ALERT'));
+  const alerts = reporter.texts().filter((text) => text.startsWith('gate failed: '));
   return { result, alerts, waitedMs: clock.now() - started, texts: reporter.texts() };
 }
 
@@ -62,10 +62,10 @@ describe('verify gates', () => {
     });
     expect(result).toMatchObject({ outcome: 'failed' });
     expect(alerts).toEqual([
-      'ALERT nodes Ready: k3s-dev-2 NotReady (KubeletNotReady)',
-      'ALERT Hubble relay up: hubble-relay 0/1 available',
-      'ALERT no kube-proxy: kube-proxy present: DaemonSet kube-system/kube-proxy',
-      'ALERT Cilium maxUnavailable 1: maxUnavailable 2',
+      'gate failed: nodes Ready: k3s-dev-2 NotReady (KubeletNotReady)',
+      'gate failed: Hubble relay up: hubble-relay 0/1 available',
+      'gate failed: no kube-proxy: kube-proxy present: DaemonSet kube-system/kube-proxy',
+      'gate failed: Cilium maxUnavailable 1: maxUnavailable 2',
     ]);
     expect(waitedMs).toBeGreaterThanOrEqual(5 * 60_000);
   });
@@ -88,7 +88,7 @@ describe('verify gates', () => {
     const { result, alerts } = await verify((kube) => kube.setUnreachable(true));
     expect(result).toMatchObject({ outcome: 'failed' });
     expect(alerts[0]).toBe(
-      'ALERT nodes Ready: could not read the Kubernetes API: connect ECONNREFUSED 127.0.0.1:6443',
+      'gate failed: nodes Ready: could not read the Kubernetes API: connect ECONNREFUSED 127.0.0.1:6443',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { describeEvent } from '../../src/lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../../src/lifecycle/ports/reporter.js';
 
 export function createRecordingReporter(): Reporter & {
@@ -16,21 +17,6 @@ export function createRecordingReporter(): Reporter & {
     output(_stepId, line) {
       lines.push(line);
     },
-    texts: () =>
-      events.map((event) => {
-        switch (event.type) {
-          case 'step-finished':
-            return `${event.stepId} ${event.status}: ${event.summary}`;
-          case 'step-progress':
-          case 'note':
-            return `${event.stepId ?? ''} ${event.text}`;
-          case 'gate-failed':
-            return `ALERT ${event.gate}: ${event.observed}`;
-          case 'plan-finished':
-            return `PLAN ${event.outcome}: ${event.summary}`;
-          default:
-            return event.type;
-        }
-      }),
+    texts: () => events.map(describeEvent),
   };
 }
