@@ -6,6 +6,7 @@ import { createSlackApp } from '../bot/create-slack-app.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
+import { createClusterLock } from '../jobs/cluster-lock.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobQueue, QUEUE_NAME } from '../jobs/create-job-queue.js';
 import { createJobRecords } from '../jobs/job-record.js';
@@ -32,7 +33,8 @@ export async function startClusterBot(
   const keys = redisKeys(env.REDIS_PREFIX);
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
   const records = createJobRecords(redis, keys);
-  const queue = createJobQueue(redis, keys, records, systemClock.now);
+  const lock = createClusterLock(redis, keys);
+  const queue = createJobQueue(redis, keys, records, lock, systemClock.now);
   const client = new WebClient(env.SLACK_BOT_TOKEN, {
     slackApiUrl: env.SLACK_API_URL,
     retryConfig: { retries: 10, factor: 1.6, minTimeout: 500, maxTimeout: 30_000 },
@@ -49,14 +51,15 @@ export async function startClusterBot(
     }
     return gateway;
   };
+  const threadOf = async (jobId: string) => {
+    const record = await records.get(jobId);
+    const thread = record ? await threads.load(record) : undefined;
+    return { channel: thread?.channel ?? world.slack.alertsChannel, threadTs: thread?.threadTs };
+  };
   const announcer = createSlackAnnouncer(
     poster,
     records,
-    async (jobId) => {
-      const record = await records.get(jobId);
-      const thread = record ? await threads.load(record) : undefined;
-      return { channel: thread?.channel ?? world.slack.alertsChannel, threadTs: thread?.threadTs };
-    },
+    threadOf,
     (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
   );
   const processor = createJobProcessor({
@@ -64,6 +67,7 @@ export async function startClusterBot(
     redis,
     keys,
     records,
+    lock,
     poster,
     announcer,
     shell: createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }),
@@ -92,6 +96,12 @@ export async function startClusterBot(
           keys,
           queue,
           logger,
+          records,
+          threads,
+          lock,
+          poster,
+          threadOf,
+          now: systemClock.now,
           members: async (groupId) => {
             try {
               return (await client.usergroups.users.list({ usergroup: groupId })).users ?? [];

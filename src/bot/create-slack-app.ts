@@ -1,11 +1,13 @@
-import { App, type CustomRoute, LogLevel } from '@slack/bolt';
+import { App, type BlockAction, type ButtonAction, type CustomRoute, LogLevel } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Env } from '../config/read-env.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { Logger } from '../log/create-logger.js';
+import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
+import { type ApprovalClickDeps, handleApprovalClick } from './handle-approval-click.js';
 import { type CommandDeps, handleClusterCommand } from './handle-cluster-command.js';
 
-export interface SlackAppDeps extends CommandDeps {
+export interface SlackAppDeps extends CommandDeps, ApprovalClickDeps {
   readonly env: Env;
   readonly redis: Redis;
   readonly keys: RedisKeys;
@@ -54,6 +56,26 @@ export function createSlackApp(deps: SlackAppDeps): App {
     );
     await respond({ response_type: 'ephemeral', text: reply.text });
   });
+
+  for (const [actionId, decision] of [
+    [APPROVE_ACTION, 'approve'],
+    [REJECT_ACTION, 'reject'],
+  ] as const) {
+    app.action<BlockAction<ButtonAction>>({ action_id: actionId }, async ({ ack, body, action, respond }) => {
+      await ack();
+      const answer = await handleApprovalClick(
+        {
+          userId: body.user.id,
+          decision,
+          value: action.value ?? '',
+          channel: body.channel?.id ?? body.container?.channel_id ?? '',
+          messageTs: body.message?.ts ?? body.container?.message_ts ?? '',
+        },
+        deps,
+      );
+      if (answer) await respond({ response_type: 'ephemeral', replace_original: false, text: answer });
+    });
+  }
 
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'slack handler failed');

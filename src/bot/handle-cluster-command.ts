@@ -1,6 +1,8 @@
 import type { WorldConfig } from '../config/world-config.js';
 import { isClusterBotError } from '../errors.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
+import { describeJob } from '../jobs/describe-job.js';
+import { requestCancel } from '../jobs/request-cancel.js';
 import { closestMatch } from '../lifecycle/command/closest-match.js';
 import { describeCommand, LIFECYCLE_VERBS } from '../lifecycle/command/lifecycle-command.js';
 import { parseLifecycleCommand } from '../lifecycle/command/parse-lifecycle-command.js';
@@ -8,6 +10,7 @@ import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import type { Logger } from '../log/create-logger.js';
 import { type GroupMembers, isMember } from './access-policy.js';
+import { describeRecentJobs, describeStatus, type StatusDeps } from './describe-status.js';
 import { HELP_TEXT } from './help-text.js';
 
 export interface CommandRequest {
@@ -16,7 +19,7 @@ export interface CommandRequest {
   readonly channelId: string;
 }
 
-export interface CommandDeps {
+export interface CommandDeps extends StatusDeps {
   readonly world: WorldConfig;
   readonly queue: JobQueue;
   readonly members: GroupMembers;
@@ -28,7 +31,7 @@ export interface CommandReply {
   readonly text: string;
 }
 
-const META_VERBS = ['help', 'plan'];
+const META_VERBS = ['help', 'plan', 'status', 'jobs', 'cancel'];
 
 /**
  * One `/cluster …` line in, one ephemeral answer out. Everything is validated here, before a job
@@ -54,6 +57,20 @@ export async function handleClusterCommand(
     };
   }
 
+  if (verb === 'status') {
+    const cluster = rest[0];
+    if (rest.length > 1 || (cluster !== undefined && !deps.world.clusters[cluster])) {
+      return refusal(
+        `status takes an optional cluster (${Object.keys(deps.world.clusters).join(', ')})`,
+        undefined,
+        '',
+      );
+    }
+    return { text: await describeStatus(deps, cluster) };
+  }
+  if (verb === 'jobs') return { text: await describeRecentJobs(deps) };
+  if (verb === 'cancel') return cancel(rest, request.userId, deps);
+
   if (verb === 'plan') {
     const parsed = parseLifecycleCommand(rest.join(' '), deps.world);
     if (!parsed.ok) return refusal(parsed.error, parsed.suggestion, 'plan ');
@@ -78,18 +95,43 @@ export async function handleClusterCommand(
     if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
     throw error;
   }
-  const record = await deps.queue.enqueue({
+  const result = await deps.queue.enqueue({
     command: parsed.command,
     requestedBy: request.userId,
     channel: request.channelId,
+    queueIfBusy: parsed.queue,
   });
-  deps.logger.info(
-    { jobId: record.id, user: request.userId, command: describeCommand(parsed.command) },
-    'job queued',
-  );
-  return {
-    text: `Queued as job #${record.number}: \`${describeCommand(parsed.command)}\`. Progress goes into its thread.`,
-  };
+  const what = describeCommand(parsed.command);
+  if (result.kind === 'busy') {
+    const holder = await describeJob(result.holderJobId, deps.records, deps.threads);
+    return {
+      text: `⛔ ${parsed.command.cluster} is busy: ${holder}. Nothing was run; add \`--queue\` to run \`${what}\` after it.`,
+    };
+  }
+  const { record, position } = result;
+  deps.logger.info({ jobId: record.id, user: request.userId, command: what, position }, 'job queued');
+  const behind =
+    position > 0 ? ` It waits for ${parsed.command.cluster} (position ${position} in line).` : '';
+  return { text: `Queued as job #${record.number}: \`${what}\`.${behind} Progress goes into its thread.` };
+}
+
+async function cancel(words: readonly string[], userId: string, deps: CommandDeps): Promise<CommandReply> {
+  const match = words.length === 1 ? /^#?(\d{1,9})$/.exec(words[0]!) : null;
+  if (!match) return refusal('cancel takes a job number, e.g. `cancel 12`', undefined, '');
+  const record = await deps.records.get(`job-${match[1]}`);
+  if (!record) return refusal(`there is no job #${match[1]}`, undefined, '');
+  if (record.outcome)
+    return { text: `Job #${record.number} already ended (${record.outcome}); nothing to cancel.` };
+  const cluster = deps.world.clusters[record.command.cluster]!;
+  const allowed = userId === record.requestedBy || (await isMember(userId, cluster.approvers, deps.members));
+  if (!allowed)
+    return {
+      text: `⛔ Only the requester or an approver of ${cluster.name} may cancel job #${record.number}.`,
+    };
+  await requestCancel(deps.redis, deps.keys, record.id, userId);
+  await deps.queue.promote(record.id);
+  deps.logger.info({ jobId: record.id, user: userId }, 'cancel requested');
+  return { text: `Cancelling job #${record.number}; its thread will say when it stopped.` };
 }
 
 function refusal(

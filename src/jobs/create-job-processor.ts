@@ -3,18 +3,21 @@ import type { Redis } from 'ioredis';
 import { createThreadReporter } from '../bot/create-thread-reporter.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { WorldConfig } from '../config/world-config.js';
+import { isMutating } from '../lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
+import type { ClusterLock } from './cluster-lock.js';
 import type { JobData } from './create-job-queue.js';
 import { type ApprovalAnnouncer, createRedisApprovalDesk } from './create-redis-approval-desk.js';
 import { openJobLog } from './job-log.js';
 import type { JobRecords } from './job-record.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import type { RedisKeys } from './redis-keys.js';
+import { cancelledBy } from './request-cancel.js';
 import { createThreadStore } from './thread-store.js';
 
 export interface JobProcessorDeps {
@@ -22,6 +25,7 @@ export interface JobProcessorDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly records: JobRecords;
+  readonly lock: ClusterLock;
   readonly poster: SlackPoster;
   readonly announcer: ApprovalAnnouncer;
   readonly shell: RemoteShell;
@@ -30,11 +34,18 @@ export interface JobProcessorDeps {
   readonly logger: Logger;
   readonly dataDir: string;
   readonly updateIntervalMs?: number;
+  /** How often a running job checks whether someone cancelled it. */
+  readonly cancelPollMs?: number;
 }
 
+/** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */
+const LEASE_MS = 60_000;
+const QUEUED_RETRY_MS = 2_000;
+
 /**
- * The BullMQ processor: one engine run per entry. While an approval is pending the job parks as a
- * delayed job (no worker slot held) until its expiry; a decision promotes it early.
+ * The BullMQ processor: one engine run per entry. A mutating job first holds its cluster's lease
+ * (a queued job waits its turn). While an approval is pending the job parks as a delayed job (no
+ * worker slot held) until its expiry; a decision or a cancel promotes it early.
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
   const threads = createThreadStore(deps.redis, deps.keys, deps.world.slack.alertsChannel);
@@ -43,6 +54,17 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     if (!record) throw new Error(`job ${job.data.jobId} has no record`);
     const cluster = deps.world.clusters[record.command.cluster]!;
     const logger = deps.logger.child({ jobId: record.id, cluster: cluster.name, user: record.requestedBy });
+    const mutating = isMutating(record.command);
+    const cancelBy = await cancelledBy(deps.redis, deps.keys, record.id);
+
+    if (mutating && !cancelBy && !(await deps.lock.acquire(cluster.name, record.id, LEASE_MS))) {
+      await job.moveToDelayed(deps.clock.now() + QUEUED_RETRY_MS, token);
+      throw new DelayedError();
+    }
+    await deps.redis.lrem(deps.keys.waiting(cluster.name), 0, record.id);
+
+    const controller = new AbortController();
+    signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
     const log = await openJobLog(deps.dataDir, record.id);
     const thread = await threads.load(record);
     const reporter = createThreadReporter({
@@ -54,6 +76,30 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       readLog: log.read,
       updateIntervalMs: deps.updateIntervalMs,
     });
+    const approvals = createRedisApprovalDesk(
+      deps.redis,
+      deps.keys,
+      record.id,
+      cluster.approvalTimeoutMs,
+      deps.clock.now,
+      deps.announcer,
+    );
+    const announceCancel = async (by: string) => {
+      await reporter.emit({ type: 'note', text: `🛑 cancelled by <@${by}>` });
+      controller.abort(new Error(`cancelled by ${by}`));
+    };
+    if (cancelBy) await announceCancel(cancelBy);
+    const watchers = [
+      setInterval(() => {
+        void cancelledBy(deps.redis, deps.keys, record.id).then(async (by) => {
+          if (by && !controller.signal.aborted) await announceCancel(by);
+        });
+      }, deps.cancelPollMs ?? 1_000),
+      setInterval(() => {
+        if (mutating) void deps.lock.renew(cluster.name, record.id, LEASE_MS);
+      }, LEASE_MS / 3),
+    ];
+    let parked = false;
     try {
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
@@ -62,27 +108,41 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         kube: deps.kubeFor(cluster.name),
         clock: deps.clock,
         checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
-        approvals: createRedisApprovalDesk(
-          deps.redis,
-          deps.keys,
-          record.id,
-          cluster.approvalTimeoutMs,
-          deps.clock.now,
-          deps.announcer,
-        ),
+        approvals,
         reporter,
-        signal: signal ?? new AbortController().signal,
+        signal: controller.signal,
       });
       await reporter.flush();
       if (result.status === 'waiting') {
         logger.info({ stepId: result.stepId, until: result.until }, 'waiting for approval');
+        // The lease covers the wait: the job keeps its cluster while nobody holds a worker for it.
+        if (mutating)
+          await deps.lock.renew(cluster.name, record.id, result.until - deps.clock.now() + LEASE_MS);
         await job.moveToDelayed(result.until, token);
+        parked = true;
+        // A decision that landed before the job parked found nothing to promote: look once more.
+        const decided = (await approvals.state(result.stepId)).status !== 'pending';
+        if (decided || (await cancelledBy(deps.redis, deps.keys, record.id))) await job.promote();
         throw new DelayedError();
       }
+      await approvals.closePending(`job ${result.outcome}`);
       await deps.records.update(record.id, { outcome: result.outcome, finishedAt: deps.clock.now() });
+      if (record.command.verb === 'verify') {
+        await deps.redis.set(
+          deps.keys.lastVerify(cluster.name),
+          JSON.stringify({
+            outcome: result.outcome,
+            at: deps.clock.now(),
+            jobNumber: record.number,
+            summary: result.summary,
+          }),
+        );
+      }
       logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;
     } finally {
+      for (const watcher of watchers) clearInterval(watcher);
+      if (mutating && !parked) await deps.lock.release(cluster.name, record.id);
       await log.close();
     }
   };

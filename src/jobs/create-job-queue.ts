@@ -1,10 +1,14 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
+import { isMutating, type LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
+import type { ClusterLock } from './cluster-lock.js';
 import type { JobRecord, JobRecords } from './job-record.js';
 import type { RedisKeys } from './redis-keys.js';
 
 export const QUEUE_NAME = 'cluster-jobs';
+
+/** Until a worker picks a new job up and renews it, its cluster lease lasts this long. */
+export const ENQUEUED_LEASE_MS = 10 * 60_000;
 
 export interface JobData {
   readonly jobId: string;
@@ -14,25 +18,61 @@ export interface EnqueueRequest {
   readonly command: LifecycleCommand;
   readonly requestedBy: string;
   readonly channel: string;
+  /** Wait behind the job holding the cluster instead of being refused. */
+  readonly queueIfBusy: boolean;
 }
 
-/** The producer side: a job record first (its number is what people see), then the durable BullMQ job. */
-export function createJobQueue(connection: Redis, keys: RedisKeys, records: JobRecords, now: () => number) {
+export type EnqueueResult =
+  | { readonly kind: 'queued'; readonly record: JobRecord; readonly position: number }
+  | { readonly kind: 'busy'; readonly holderJobId: string };
+
+/**
+ * The producer side. A mutating command takes its cluster's lease before its job exists, so of
+ * many simultaneous requests exactly one wins; the others are refused, or wait with `--queue`.
+ */
+export function createJobQueue(
+  connection: Redis,
+  keys: RedisKeys,
+  records: JobRecords,
+  lock: ClusterLock,
+  now: () => number,
+) {
   const queue = new Queue<JobData>(QUEUE_NAME, { connection, prefix: keys.bullPrefix });
   return {
     queue,
-    async enqueue(request: EnqueueRequest): Promise<JobRecord> {
-      const record = await records.create(request, now());
+    async enqueue(request: EnqueueRequest): Promise<EnqueueResult> {
+      const { id, number } = await records.allocate();
+      const cluster = request.command.cluster;
+      let position = 0;
+      if (isMutating(request.command) && !(await lock.acquire(cluster, id, ENQUEUED_LEASE_MS))) {
+        if (!request.queueIfBusy)
+          return { kind: 'busy', holderJobId: (await lock.holder(cluster)) ?? 'unknown' };
+        position = await connection.rpush(keys.waiting(cluster), id);
+      }
+      const record: JobRecord = {
+        id,
+        number,
+        command: request.command,
+        requestedBy: request.requestedBy,
+        channel: request.channel,
+        createdAt: now(),
+      };
+      await records.save(record);
       await queue.add(
         request.command.verb,
-        { jobId: record.id },
+        { jobId: id },
         {
-          jobId: record.id,
+          jobId: id,
           removeOnComplete: { age: 7 * 86_400, count: 1_000 },
           removeOnFail: { age: 30 * 86_400 },
         },
       );
-      return record;
+      return { kind: 'queued', record, position };
+    },
+    /** Wakes a job parked for an approval; a job not parked (yet) re-reads its approvals anyway. */
+    async promote(jobId: string): Promise<void> {
+      const job = await queue.getJob(jobId);
+      await job?.promote().catch(() => undefined);
     },
     close: () => queue.close(),
   };

@@ -8,6 +8,7 @@ export interface StoredApproval {
   /** Where its message with the buttons is, so a decision can replace them. */
   readonly messageTs?: string | undefined;
   readonly approvals?: readonly string[] | undefined;
+  readonly decidedAt?: number | undefined;
 }
 
 export interface ApprovalAnnouncer {
@@ -22,6 +23,16 @@ export interface ApprovalAnnouncer {
   close(jobId: string, stored: StoredApproval, reason: string): Promise<void>;
 }
 
+/** An approval's id names its job and step, so a click finds the record; the time makes it unique. */
+export function approvalId(jobId: string, stepId: string, at: number): string {
+  return `${jobId}.${stepId}.${at.toString(36)}`;
+}
+
+export function parseApprovalId(id: string): { jobId: string; stepId: string } | undefined {
+  const match = /^(job-\d+)\.([a-z0-9-]+)\.[a-z0-9]+$/.exec(id);
+  return match ? { jobId: match[1]!, stepId: match[2]! } : undefined;
+}
+
 /** Approvals of one job, one Redis hash field per step: the latest request and its state. */
 export function createRedisApprovalDesk(
   redis: Redis,
@@ -30,7 +41,7 @@ export function createRedisApprovalDesk(
   timeoutMs: number,
   now: () => number,
   announcer: ApprovalAnnouncer,
-): ApprovalDesk {
+): ApprovalDesk & { closePending(reason: string): Promise<void> } {
   const key = keys.approvals(jobId);
   const read = async (stepId: string): Promise<StoredApproval | undefined> => {
     const raw = await redis.hget(key, stepId);
@@ -57,7 +68,7 @@ export function createRedisApprovalDesk(
       return (await read(stepId))?.state ?? { status: 'none' };
     },
     async request(request) {
-      const id = `${jobId}.${request.stepId}.${now().toString(36)}`;
+      const id = approvalId(jobId, request.stepId, now());
       const expiresAt = now() + timeoutMs;
       const pending: ApprovalState = {
         status: 'pending',
@@ -73,6 +84,13 @@ export function createRedisApprovalDesk(
         JSON.stringify({ state: pending, request, approvals: [], messageTs }),
       );
       return { id, expiresAt };
+    },
+    /** When a job ends, its open approvals end with it: a late click then changes nothing. */
+    async closePending(reason) {
+      for (const raw of Object.values(await redis.hgetall(key))) {
+        const stored = JSON.parse(raw) as StoredApproval;
+        if (stored.state.status === 'pending') await close(stored.state.id, 'void', reason);
+      }
     },
     expire: (id) => close(id, 'expired', 'approval expired'),
     void: (id, reason) => close(id, 'void', reason),

@@ -10,23 +10,24 @@ export interface JobRecord {
   readonly requestedBy: string;
   readonly channel: string;
   readonly createdAt: number;
-  readonly threadTs?: string | undefined;
   readonly outcome?: string | undefined;
   readonly finishedAt?: number | undefined;
 }
 
 export function createJobRecords(redis: Redis, keys: RedisKeys) {
   return {
-    async create(fields: Omit<JobRecord, 'id' | 'number' | 'createdAt'>, now: number): Promise<JobRecord> {
+    /** The next job number; numbers refused before a job existed are simply never shown. */
+    async allocate(): Promise<{ id: string; number: number }> {
       const number = await redis.incr(keys.jobCounter);
-      const record: JobRecord = { ...fields, id: `job-${number}`, number, createdAt: now };
+      return { id: `job-${number}`, number };
+    },
+    async save(record: JobRecord): Promise<void> {
       await redis
         .multi()
         .set(keys.job(record.id), JSON.stringify(record))
         .lpush(keys.recentJobs, record.id)
         .ltrim(keys.recentJobs, 0, 199)
         .exec();
-      return record;
     },
     async get(id: string): Promise<JobRecord | undefined> {
       const raw = await redis.get(keys.job(id));

@@ -10,6 +10,7 @@ export function redisKeys(prefix: string) {
     recentJobs: `${prefix}:jobs:recent`,
     dedup: (key: string) => `${prefix}:dedup:${key}`,
     lock: (cluster: string) => `${prefix}:lock:${cluster}`,
+    waiting: (cluster: string) => `${prefix}:lock:${cluster}:waiting`,
     lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
   };

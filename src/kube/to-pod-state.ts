@@ -33,7 +33,8 @@ function problemOf(status: V1ContainerStatus, init: boolean): ContainerProblem |
     container: status.name,
     init,
     reason,
-    message: waiting?.message ?? terminated?.message ?? last?.message,
+    // A crash-looping container's waiting message is only the back-off; why it crashed is in its last exit.
+    message: waiting ? (last?.message ?? waiting.message) : (terminated?.message ?? last?.message),
     restarts: status.restartCount ?? 0,
   };
 }

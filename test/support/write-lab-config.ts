@@ -16,6 +16,9 @@ export interface LabConfigOptions {
   readonly nodeAddresses?: readonly string[];
   readonly timeouts?: Record<string, string>;
   readonly cluster?: Record<string, unknown>;
+  /** Extra clusters (e.g. prod) beside dev. */
+  readonly clusters?: Record<string, unknown>;
+  readonly nodeSshPort?: number;
 }
 
 /** A world config for the lab: the dev cluster on loopback addresses only. */
@@ -41,6 +44,8 @@ export async function writeLabConfig(options: LabConfigOptions): Promise<string>
         allowSelfApproval: true,
         approvalTimeout: '30m',
         timeouts: { gate: '3s', agentReady: '5s', ...options.timeouts },
+        ...(options.nodeSshPort ? { nodeSsh: { port: options.nodeSshPort } } : {}),
+        homeExitIps: ['198.51.100.20'],
         nodes: {
           'k3s-dev-1': { address: addresses[0], roles: ['server', 'primary'] },
           'k3s-dev-2': { address: addresses[1], roles: ['server'] },
@@ -48,6 +53,7 @@ export async function writeLabConfig(options: LabConfigOptions): Promise<string>
         },
         ...options.cluster,
       },
+      ...options.clusters,
     },
   };
   const path = join(options.dir, 'cluster-bot.yaml');

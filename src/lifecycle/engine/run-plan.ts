@@ -58,6 +58,8 @@ export async function runPlan(plan: Plan, deps: EngineDeps): Promise<EngineResul
   for (const [index, step] of plan.steps.entries()) {
     const record = records[index];
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
+    // Cancelled while parked or queued: end here, before asking for or running anything.
+    if (deps.signal.aborted) return finish(deps, plan, index, 'cancelled', 'cancelled before this step');
     const ctx: StepContext = {
       jobId: deps.jobId,
       world: deps.world,

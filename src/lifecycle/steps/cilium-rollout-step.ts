@@ -62,14 +62,17 @@ async function followRollout(
     const now = ctx.clock.now();
     lastObserved = describeDaemonSet(ds);
 
-    for (const pod of pods.filter((p) => p.revisionHash === newest)) {
+    // In creation order: agents that became Ready between two reads are still told one by one, as they rolled.
+    const updated = pods
+      .filter((p) => p.revisionHash === newest)
+      .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
+    for (const pod of updated) {
       if (pod.ready) {
         firstSeenNotReady.delete(pod.name);
         if (!reportedReady.has(pod.name)) {
           reportedReady.add(pod.name);
           lastProgressAt = now;
-          const updatedReady = pods.filter((p) => p.revisionHash === newest && p.ready).length;
-          await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${updatedReady}/${ds.desired})`);
+          await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`);
         }
         continue;
       }

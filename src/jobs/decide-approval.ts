@@ -1,0 +1,49 @@
+import type { ApprovalState } from '../lifecycle/ports/approval-desk.js';
+
+export interface ApprovalRules {
+  readonly requiredApprovals: number;
+  readonly allowSelfApproval: boolean;
+}
+
+export interface ApprovalClick {
+  readonly userId: string;
+  readonly decision: 'approve' | 'reject';
+  /** Whether the clicker is an approver of the cluster, resolved at click time. */
+  readonly isApprover: boolean;
+  readonly requestedBy: string;
+}
+
+export type ClickVerdict =
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'counted'; readonly approvals: readonly string[]; readonly missing: number }
+  | { readonly kind: 'already-counted'; readonly approvals: readonly string[]; readonly missing: number }
+  | { readonly kind: 'approved'; readonly approvals: readonly string[] }
+  | { readonly kind: 'rejected'; readonly by: string };
+
+/**
+ * The cluster's approval rules applied to one click on a pending approval. Pure: the caller has
+ * already checked that the click is for the pending approval it names.
+ */
+export function decideApproval(
+  state: ApprovalState,
+  approvals: readonly string[],
+  click: ApprovalClick,
+  rules: ApprovalRules,
+): ClickVerdict {
+  if (state.status !== 'pending')
+    return { kind: 'refused', reason: `this approval is no longer pending (${state.status})` };
+  if (!click.isApprover) return { kind: 'refused', reason: 'you are not an approver of this cluster' };
+  if (click.decision === 'reject') return { kind: 'rejected', by: click.userId };
+  if (!rules.allowSelfApproval && click.userId === click.requestedBy) {
+    return {
+      kind: 'refused',
+      reason: 'you asked for this job, and this cluster does not allow self-approval',
+    };
+  }
+  if (approvals.includes(click.userId)) {
+    return { kind: 'already-counted', approvals, missing: rules.requiredApprovals - approvals.length };
+  }
+  const next = [...approvals, click.userId];
+  if (next.length >= rules.requiredApprovals) return { kind: 'approved', approvals: next };
+  return { kind: 'counted', approvals: next, missing: rules.requiredApprovals - next.length };
+}

@@ -1,0 +1,76 @@
+import type { Redis } from 'ioredis';
+import type { StoredApproval } from './create-redis-approval-desk.js';
+import {
+  type ApprovalClick,
+  type ApprovalRules,
+  type ClickVerdict,
+  decideApproval,
+} from './decide-approval.js';
+import type { RedisKeys } from './redis-keys.js';
+
+export interface ClickTarget {
+  readonly jobId: string;
+  readonly stepId: string;
+  readonly approvalId: string;
+  /** The message the button was on: a value copied onto another message does not count. */
+  readonly messageTs: string;
+}
+
+const MAX_TRIES = 5;
+
+/**
+ * Applies one click to the stored approval atomically (WATCH/MULTI), so two approvers clicking at
+ * once are both counted and a decision lands exactly once. Returns the verdict and the new record.
+ */
+export async function recordApprovalClick(
+  redis: Redis,
+  keys: RedisKeys,
+  target: ClickTarget,
+  click: ApprovalClick,
+  rules: ApprovalRules,
+  now: number,
+): Promise<{ verdict: ClickVerdict; stored?: StoredApproval }> {
+  const key = keys.approvals(target.jobId);
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    await redis.watch(key);
+    const raw = await redis.hget(key, target.stepId);
+    const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
+    if (!stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
+      await redis.unwatch();
+      return { verdict: { kind: 'refused', reason: 'this button does not match a pending approval' } };
+    }
+    if (stored.messageTs !== target.messageTs) {
+      await redis.unwatch();
+      return { verdict: { kind: 'refused', reason: 'this button does not belong to that approval' } };
+    }
+    const verdict = decideApproval(stored.state, stored.approvals ?? [], click, rules);
+    const next = nextRecord(stored, verdict, now);
+    if (!next) {
+      await redis.unwatch();
+      return { verdict, stored };
+    }
+    const written = await redis.multi().hset(key, target.stepId, JSON.stringify(next)).exec();
+    if (written !== null) return { verdict, stored: next };
+  }
+  return { verdict: { kind: 'refused', reason: 'too many simultaneous clicks, please click again' } };
+}
+
+function nextRecord(stored: StoredApproval, verdict: ClickVerdict, now: number): StoredApproval | undefined {
+  const state = stored.state;
+  if (state.status !== 'pending') return undefined;
+  switch (verdict.kind) {
+    case 'counted':
+      return { ...stored, approvals: verdict.approvals };
+    case 'approved':
+      return {
+        ...stored,
+        approvals: verdict.approvals,
+        decidedAt: now,
+        state: { status: 'approved', id: state.id, fingerprint: state.fingerprint, by: verdict.approvals },
+      };
+    case 'rejected':
+      return { ...stored, decidedAt: now, state: { status: 'rejected', id: state.id, by: verdict.by } };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeSlack } from '../lab/fake-slack/index.js';
+import { type SlackLab, type SlackLabOptions, startSlackLab } from '../support/start-slack-lab.js';
+
+let lab: SlackLab | undefined;
+afterEach(async () => {
+  await lab?.stop();
+  lab = undefined;
+});
+
+async function start(options: SlackLabOptions = {}): Promise<SlackLab> {
+  lab = await startSlackLab(options);
+  return lab;
+}
+
+const ephemerals = (slack: FakeSlack, user?: string) =>
+  slack.ephemerals.filter((e) => user === undefined || e.user === user).map((e) => e.text);
+const threadTexts = (slack: FakeSlack, rootTs: string) => slack.replies('C0OPS', rootTs).map((m) => m.text);
+const hasButtons = (slack: FakeSlack, ts: string) =>
+  JSON.stringify(slack.message('C0OPS', ts)?.blocks ?? []).includes('"type":"button"');
+
+async function approvalMessage(slack: FakeSlack, title: string) {
+  return slack.waitFor(
+    () =>
+      slack
+        .allMessages('C0OPS')
+        .find(
+          (m) =>
+            m.thread_ts !== undefined &&
+            m.text.includes(`approval needed for ${title}`) &&
+            hasButtons(slack, m.ts),
+        ),
+    { timeoutMs: 60_000, description: `approval request for ${title}` },
+  );
+}
+
+async function board(slack: FakeSlack, includes: string, status: string) {
+  return slack.waitFor(
+    () => slack.messages('C0OPS').find((m) => m.text.includes(includes) && m.text.includes(status)),
+    { timeoutMs: 60_000, description: `board of ${includes} showing ${status}` },
+  );
+}
+
+describe('approvals through Slack buttons, against the real process and lab', () => {
+  it('cilium dev: the request shows what will run; strangers and forged values change nothing; an approver lets it run', async () => {
+    const { slack, driver } = await start();
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await approvalMessage(slack, 'cilium.yml');
+    const requestText = JSON.stringify(slack.message('C0OPS', request.ts)?.blocks);
+    expect(requestText).toContain('ansible-playbook playbooks/cilium.yml');
+    expect(requestText).toMatch(/Infra repo commit:\* `[0-9a-f]{12}`/);
+    expect(requestText).toContain('Check-mode preview');
+
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0MALLORY',
+    });
+    await slack.waitFor(() => ephemerals(slack, 'U0MALLORY').find((t) => t.includes('not an approver')), {
+      timeoutMs: 10_000,
+    });
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0BOB',
+      editValue: (value) => value.replace('job-1.', 'job-7.'),
+    });
+    await slack.waitFor(
+      () => ephemerals(slack, 'U0BOB').find((t) => t.includes('does not match a pending approval')),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(hasButtons(slack, request.ts)).toBe(true);
+
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0BOB',
+    });
+    const done = await board(slack, 'cilium dev', 'succeeded');
+    expect(slack.message('C0OPS', request.ts)?.text).toMatch(
+      /✅ cilium.yml approved by <@U0BOB> at \d{4}-\d\d-\d\d/,
+    );
+    expect(hasButtons(slack, request.ts)).toBe(false);
+    expect(done.text).toContain('✅ 3. watch Cilium rollout');
+    expect(threadTexts(slack, done.ts).join('\n')).toMatch(/watch Cilium rollout .*rolled to revision/);
+  });
+
+  it('a rejection ends the job at once and says who rejected', async () => {
+    const { slack, driver } = await start();
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await approvalMessage(slack, 'cilium.yml');
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Reject' },
+      userId: 'U0BOB',
+    });
+    const root = await board(slack, 'cilium dev', 'rejected');
+    expect(slack.message('C0OPS', request.ts)?.text).toMatch(/🚫 cilium.yml rejected by <@U0BOB>/);
+    expect(threadTexts(slack, root.ts).join('\n')).toContain('cilium.yml rejected by U0BOB');
+  });
+
+  it('an unanswered approval expires and its buttons go away', async () => {
+    const { slack, driver } = await start({ dev: { approvalTimeout: '4s' } });
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await approvalMessage(slack, 'cilium.yml');
+    await board(slack, 'cilium dev', 'approval expired');
+    await slack.waitFor(() => !hasButtons(slack, request.ts) || undefined, { timeoutMs: 10_000 });
+    expect(slack.message('C0OPS', request.ts)?.text).toContain('approval expired');
+  });
+
+  it('prod needs two distinct approvers and refuses the requester', async () => {
+    const { slack, driver } = await start();
+    await driver.slash('cilium prod', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await approvalMessage(slack, 'cilium.yml');
+    const click = (userId: string) =>
+      driver.click({ channel: 'C0OPS', where: { ts: request.ts }, button: { text: 'Approve' }, userId });
+    await click('U0ALICE');
+    await slack.waitFor(
+      () => ephemerals(slack, 'U0ALICE').find((t) => t.includes('does not allow self-approval')),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    await click('U0BOB');
+    await slack.waitFor(
+      () => slack.allMessages('C0OPS').find((m) => m.text.includes('approved cilium.yml (1/2)')),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    await click('U0BOB');
+    await slack.waitFor(
+      () => ephemerals(slack, 'U0BOB').find((t) => t.includes('already counted; 1 more needed')),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(hasButtons(slack, request.ts)).toBe(true);
+    await click('U0CAROL');
+    await board(slack, 'cilium prod', 'succeeded');
+    expect(slack.message('C0OPS', request.ts)?.text).toMatch(/approved by <@U0BOB>, <@U0CAROL>/);
+  });
+});

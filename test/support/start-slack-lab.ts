@@ -1,0 +1,125 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimRelay } from '../integration/start-sim-relay.js';
+import { createSlackDriver, type FakeSlack, startFakeSlack } from '../lab/fake-slack/index.js';
+import { createInfraRepo, type InfraRepo, type LabVars } from '../lab/infra-repo.js';
+import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
+import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { uniquePrefix } from './redis-prefix.js';
+import { type BotProcess, startBotProcess } from './start-bot-process.js';
+import { type LabConfigOptions, writeLabConfig } from './write-lab-config.js';
+
+export const BOT_TOKEN = 'xoxb-1111-2222-slacklab';
+export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
+const PROD_ADDRESSES = ['127.0.0.21', '127.0.0.22', '127.0.0.23'];
+
+export interface SlackLab {
+  readonly slack: FakeSlack;
+  readonly driver: ReturnType<typeof createSlackDriver>;
+  readonly bot: BotProcess;
+  readonly sim: KubeSimHandle;
+  readonly prodSim: KubeSimHandle;
+  readonly repo: InfraRepo;
+  readonly sshd: SshdLab;
+  stop(): Promise<void>;
+}
+
+export interface SlackLabOptions {
+  readonly sim?: KubeSimOptions;
+  readonly labVars?: LabVars;
+  readonly dev?: LabConfigOptions['cluster'];
+  readonly timeouts?: Record<string, string>;
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * Everything a person in Slack would touch, on loopback: the real bot process, fake Slack,
+ * kube-sim for dev and prod, a real sshd as ops host and nodes, the infra repo run by ansible.
+ */
+export async function startSlackLab(options: SlackLabOptions = {}): Promise<SlackLab> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'cb-slacklab-'));
+    stops.push(() => rm(dir, { recursive: true, force: true }));
+    const sshd = await startSshd({
+      addresses: ['127.0.0.1', '127.0.0.11', '127.0.0.12', '127.0.0.13', ...PROD_ADDRESSES],
+    });
+    stops.push(() => sshd.stop());
+    const sim = await startKubeSim({ agentReadyDelayMs: 150, ...options.sim });
+    stops.push(() => sim.close());
+    const prodSim = await startKubeSim({
+      nodes: ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'],
+      agentReadyDelayMs: 150,
+    });
+    stops.push(() => prodSim.close());
+    const relay = await startSimRelay(sim);
+    stops.push(() => relay.close());
+    const repo = await createInfraRepo({ lab: { lab_kube_sim_url: relay.url, ...options.labVars } });
+    stops.push(() => repo.cleanup());
+    await sim.writeKubeconfig(join(dir, 'dev.kubeconfig'));
+    await prodSim.writeKubeconfig(join(dir, 'prod.kubeconfig'));
+    const slack = await startFakeSlack({
+      botToken: BOT_TOKEN,
+      channels: ['C0OPS', 'C0ALERTS'],
+      userGroups: { S0PLATFORM: ['U0DAVE'] },
+    });
+    stops.push(() => slack.close());
+    const redis = uniquePrefix('slacklab');
+    stops.push(() => redis.cleanup());
+    const ops = {
+      host: '127.0.0.1',
+      port: sshd.port,
+      user: sshd.user,
+      privateKeyPath: sshd.clientKeyPath,
+      knownHostsPath: sshd.knownHostsPath,
+      repoPath: repo.root,
+    };
+    const config = await writeLabConfig({
+      dir,
+      kubeconfigPath: join(dir, 'dev.kubeconfig'),
+      ops,
+      nodeSshPort: sshd.port,
+      timeouts: options.timeouts,
+      cluster: options.dev,
+      clusters: {
+        prod: {
+          kubeconfigPath: join(dir, 'prod.kubeconfig'),
+          approvers: ['U0ALICE', 'U0BOB', 'U0CAROL'],
+          requiredApprovals: 2,
+          allowSelfApproval: false,
+          extraVars: {
+            k3s_hosts: 'k3s_prod',
+            k3s_primary_hosts: 'k3s_prod_primary',
+            k3s_secondary_hosts: 'k3s_prod_secondary',
+          },
+          nodeSsh: { port: sshd.port },
+          timeouts: { gate: '3s', agentReady: '5s' },
+          nodes: {
+            'k3s-prod-1': { address: PROD_ADDRESSES[0], roles: ['server', 'primary'] },
+            'k3s-prod-2': { address: PROD_ADDRESSES[1], roles: ['server'] },
+            'k3s-prod-3': { address: PROD_ADDRESSES[2], roles: ['server'] },
+          },
+        },
+      },
+    });
+    const bot = await startBotProcess({
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_PREFIX: redis.prefix,
+      CLUSTER_BOT_CONFIG: config,
+      DATA_DIR: dir,
+      ...options.env,
+    });
+    stops.push(() => bot.stop());
+    const driver = createSlackDriver({ slack, eventsUrl: bot.eventsUrl, signingSecret: SIGNING_SECRET });
+    return { slack, driver, bot, sim, prodSim, repo, sshd, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
