@@ -67,7 +67,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
     const log = await openJobLog(deps.dataDir, record.id);
     const thread = await threads.load(record);
-    const reporter = createThreadReporter({
+    const threadReporter = createThreadReporter({
       poster: deps.poster,
       logger,
       thread,
@@ -84,6 +84,26 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       deps.clock.now,
       deps.announcer,
     );
+    // A job has ended once the engine says so: its record, approvals and lease settle before the
+    // (possibly rate-limited) final Slack report, so nobody sees "cancelled" and then "busy".
+    const settle = async (outcome: string, summary: string) => {
+      await approvals.closePending(`job ${outcome}`);
+      await deps.records.update(record.id, { outcome, finishedAt: deps.clock.now() });
+      if (record.command.verb === 'verify') {
+        await deps.redis.set(
+          deps.keys.lastVerify(cluster.name),
+          JSON.stringify({ outcome, at: deps.clock.now(), jobNumber: record.number, summary }),
+        );
+      }
+      if (mutating) await deps.lock.release(cluster.name, record.id);
+    };
+    const reporter: typeof threadReporter = {
+      ...threadReporter,
+      async emit(event) {
+        if (event.type === 'plan-finished') await settle(event.outcome, event.summary);
+        await threadReporter.emit(event);
+      },
+    };
     const announceCancel = async (by: string) => {
       await reporter.emit({ type: 'note', text: `🛑 cancelled by <@${by}>` });
       controller.abort(new Error(`cancelled by ${by}`));
@@ -142,6 +162,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       return result.outcome;
     } finally {
       for (const watcher of watchers) clearInterval(watcher);
+      // Also on a crash of the processor itself: a job that is not parked holds nothing.
       if (mutating && !parked) await deps.lock.release(cluster.name, record.id);
       await log.close();
     }

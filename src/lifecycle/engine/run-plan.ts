@@ -154,7 +154,11 @@ async function fail(
     failure,
   });
   const outcome: PlanOutcome = failure.code === 'CANCELLED' ? 'cancelled' : 'failed';
-  return finish(deps, plan, index + 1, outcome, `${step.title} ${outcome}: ${failure.message}`, failure);
+  // A playbook's own message already starts with its name ("k3s.yml failed: ..."): say it once.
+  const summary = failure.message.startsWith(`${step.title} `)
+    ? failure.message
+    : `${step.title} ${outcome}: ${failure.message}`;
+  return finish(deps, plan, index + 1, outcome, summary, failure);
 }
 
 async function finish(

@@ -8,6 +8,8 @@ import { captureRemote } from './capture-remote.js';
 import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { repoPaths } from './repo-paths.js';
 
+const COUNT_WAIT_MS = 3_000;
+
 /**
  * Runs a playbook on the ops host, streaming every line to the job log and turning play/task
  * banners into progress. It fails on a non-zero exit or any failed/unreachable host, summarised
@@ -17,10 +19,11 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
   const parser = createAnsibleOutputParser();
   const cwd = repoPaths(ctx.world).ansible;
   let playCount: number | undefined;
-  // The play count comes from a parse-only --list-tasks run beside the real one: no added wall time.
-  void countPlays(ctx, invocation).then((count) => {
+  // The play count comes from a parse-only --list-tasks run beside the real one, not before it.
+  const counting = countPlays(ctx, invocation).then((count) => {
     playCount = count;
   });
+  let countAwaited = false;
   let lastProgress = '';
   const result = await ctx.shell.exec(opsTarget(ctx.world), {
     argv: playbookArgv(invocation),
@@ -32,6 +35,12 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
       const events = parser.push(line);
       const pending = ctx.output(line);
       if (events.some((event) => event.type === 'task' || event.type === 'play')) {
+        if (!countAwaited) {
+          countAwaited = true;
+          // Both runs start ansible at once and the listing usually finishes a moment after the first
+          // banner: hold the first progress briefly so it already says "play 1/N".
+          await settledWithin(ctx, counting, COUNT_WAIT_MS);
+        }
         const text = describeProgress({ ...parser.progress(), playCount });
         if (text !== lastProgress) {
           lastProgress = text;
@@ -67,6 +76,15 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
     });
   }
   return `${invocation.playbook} ok (${recap})`;
+}
+
+async function settledWithin(ctx: StepContext, work: Promise<void>, ms: number): Promise<void> {
+  const timer = new AbortController();
+  try {
+    await Promise.race([work, ctx.clock.sleep(ms, timer.signal).catch(() => undefined)]);
+  } finally {
+    timer.abort();
+  }
 }
 
 async function countPlays(ctx: StepContext, invocation: PlaybookInvocation): Promise<number | undefined> {
