@@ -18,6 +18,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
+import { answerHealth, startHealthServer } from './health-server.js';
 
 export interface ClusterBot {
   stop(): Promise<void>;
@@ -111,18 +112,11 @@ export async function startClusterBot(
               return [];
             }
           },
-          customRoutes: [
-            {
-              path: '/healthz',
-              method: ['GET'],
-              handler: (_req, res) => {
-                res.writeHead(200, { 'content-type': 'text/plain' });
-                res.end('ok\n');
-              },
-            },
-          ],
+          customRoutes: [{ path: '/healthz', method: ['GET'], handler: answerHealth }],
         });
   await app?.start(env.PORT);
+  const receiverServesHttp = app !== undefined && env.SLACK_APP_TOKEN === undefined;
+  const health = receiverServesHttp ? undefined : await startHealthServer(env.PORT);
   logger.info(
     { role: env.CLUSTER_BOT_ROLE, port: env.PORT, socketMode: Boolean(env.SLACK_APP_TOKEN) },
     'cluster-bot started',
@@ -131,6 +125,7 @@ export async function startClusterBot(
   return {
     async stop() {
       await app?.stop();
+      health?.close();
       await worker?.close();
       await queue.close();
       redis.disconnect();

@@ -12,6 +12,7 @@ import { type LabConfigOptions, writeLabConfig } from './write-lab-config.js';
 
 export const BOT_TOKEN = 'xoxb-1111-2222-slacklab';
 export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
+const APP_TOKEN = 'xapp-1-A0LAB-0000-socketmode';
 const PROD_ADDRESSES = ['127.0.0.21', '127.0.0.22', '127.0.0.23'];
 
 export interface SlackLab {
@@ -31,6 +32,8 @@ export interface SlackLabOptions {
   readonly dev?: LabConfigOptions['cluster'];
   readonly timeouts?: Record<string, string>;
   readonly env?: Record<string, string>;
+  /** Deliver over Socket Mode (app token) instead of HTTP. */
+  readonly socketMode?: boolean;
 }
 
 /**
@@ -64,6 +67,7 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
     await prodSim.writeKubeconfig(join(dir, 'prod.kubeconfig'));
     const slack = await startFakeSlack({
       botToken: BOT_TOKEN,
+      appToken: APP_TOKEN,
       channels: ['C0OPS', 'C0ALERTS'],
       userGroups: { S0PLATFORM: ['U0DAVE'] },
     });
@@ -108,7 +112,7 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
     });
     const bot = await startBotProcess({
       SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       SLACK_API_URL: slack.apiUrl,
       REDIS_PREFIX: redis.prefix,
       CLUSTER_BOT_CONFIG: config,
@@ -116,7 +120,13 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
       ...options.env,
     });
     stops.push(() => bot.stop());
-    const driver = createSlackDriver({ slack, eventsUrl: bot.eventsUrl, signingSecret: SIGNING_SECRET });
+    if (options.socketMode)
+      await slack.waitFor(() => slack.socket.openConnections > 0 || undefined, { timeoutMs: 15_000 });
+    const driver = createSlackDriver({
+      slack,
+      eventsUrl: options.socketMode ? 'socket' : bot.eventsUrl,
+      signingSecret: SIGNING_SECRET,
+    });
     return { slack, driver, bot, sim, prodSim, repo, sshd, stop };
   } catch (error) {
     await stop();
