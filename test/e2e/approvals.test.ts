@@ -87,7 +87,12 @@ describe('approvals through Slack buttons, against the real process and lab', ()
     );
     expect(hasButtons(slack, request.ts)).toBe(false);
     expect(done.text).toContain('✅ 3. watch Cilium rollout');
-    expect(threadTexts(slack, done.ts).join('\n')).toMatch(/watch Cilium rollout .*rolled to revision/);
+    await slack.waitFor(
+      () => threadTexts(slack, done.ts).find((t) => /watch Cilium rollout .*rolled to revision/.test(t)),
+      {
+        timeoutMs: 15_000,
+      },
+    );
   });
 
   it('a rejection ends the job at once and says who rejected', async () => {
@@ -102,7 +107,13 @@ describe('approvals through Slack buttons, against the real process and lab', ()
     });
     const root = await board(slack, 'cilium dev', 'rejected');
     expect(slack.message('C0OPS', request.ts)?.text).toMatch(/🚫 cilium.yml rejected by <@U0BOB>/);
-    expect(threadTexts(slack, root.ts).join('\n')).toContain('cilium.yml rejected by U0BOB');
+    await slack.waitFor(
+      () =>
+        threadTexts(slack, root.ts).find((t) => t.includes('job #1 rejected: cilium.yml rejected by U0BOB')),
+      {
+        timeoutMs: 15_000,
+      },
+    );
   });
 
   it('an unanswered approval expires and its buttons go away', async () => {

@@ -91,7 +91,8 @@ describe('walking skeleton: the real bot process, fake Slack, kube-sim, real Red
     const alerts = await slack.waitFor(
       () => {
         const texts = slack.messages('C0ALERTS').map((m) => m.text);
-        const both = texts.some((t) => t.includes('nodes Ready')) && texts.some((t) => t.includes('no kube-proxy'));
+        const both =
+          texts.some((t) => t.includes('nodes Ready')) && texts.some((t) => t.includes('no kube-proxy'));
         return both ? texts : undefined;
       },
       { timeoutMs: 20_000 },
