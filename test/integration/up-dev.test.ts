@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
+import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
+
+let lab: LifecycleLab;
+beforeAll(async () => {
+  lab = await startLifecycleLab();
+});
+afterAll(async () => {
+  await lab?.stop();
+});
+
+const ciliumPods = () => lab.sim.state().pods.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'cilium');
+
+describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () => {
+  it(
+    'brings the formed dev cluster up: approvals bound to the real commit with a --check --diff preview, a real Cilium rollout, VPN and verify gates',
+    async () => {
+      const revisionsBefore = lab.sim.state().controllerRevisions.map((revision) => revision.metadata.name);
+      const commit = await lab.repo.head();
+      const job = lab.startJob('up dev');
+
+      const result = await job.runUntilDone({ approve: true });
+
+      expect(result).toMatchObject({
+        status: 'finished',
+        outcome: 'succeeded',
+        summary: 'all 11 steps done',
+      });
+      const texts = job.texts();
+
+      // k3s.yml founds a cluster only on its first run: kube-sim answers with three nodes, so no approval.
+      expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
+        '4-cilium',
+        '7-flux-bootstrap',
+      ]);
+      expect(texts.filter((text) => text.includes('waiting for approval'))).toEqual([
+        '4-cilium waiting for approval approval-1',
+        '7-flux-bootstrap waiting for approval approval-2',
+      ]);
+      for (const [request, playbook] of [
+        [job.approvals.requests[0]!, 'cilium.yml'],
+        [job.approvals.requests[1]!, 'flux-bootstrap.yml'],
+      ] as const) {
+        expect(request.binding.commit).toBe(commit);
+        expect(request.binding.commandLine).toBe(
+          `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ansible-playbook playbooks/${playbook}`,
+        );
+        expect(request.binding.preview?.ran).toBe(true);
+      }
+      const ciliumPreview = job.approvals.requests[0]!.binding.preview!;
+      expect(ciliumPreview.changedTasks['k3s-dev-1']).toEqual(
+        expect.arrayContaining(['cilium : Render Cilium values', 'cilium : Helm upgrade --install cilium']),
+      );
+      expect(ciliumPreview.diffExcerpt).toContain('+k8sServiceHost: 127.0.1.11');
+      const opsCommands = await lab.ops.commands();
+      const checkAt = opsCommands.findIndex((line) =>
+        line.endsWith(' ansible-playbook playbooks/cilium.yml --check --diff'),
+      );
+      const runAt = opsCommands.findIndex((line) => line.endsWith(' ansible-playbook playbooks/cilium.yml'));
+      expect(checkAt).toBeGreaterThan(-1);
+      expect(runAt).toBeGreaterThan(checkAt);
+      expect(opsCommands).toContain(`cd -- ${lab.repo.root} && git rev-parse HEAD`);
+
+      // Every playbook ran exactly once for real, in the plan's order.
+      expect(await lab.playbookRuns()).toEqual([
+        'ansible-playbook playbooks/node-baseline.yml',
+        'ansible-playbook playbooks/k3s.yml',
+        'ansible-playbook playbooks/cilium.yml',
+        'ansible-playbook playbooks/flux-bootstrap.yml',
+        'ansible-playbook playbooks/kube-vip.yml',
+        'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
+      ]);
+
+      // Ansible's banners became progress, counted from the first banner on.
+      const progressOf = (stepId: string) =>
+        job.reporter.events.flatMap((event) =>
+          event.type === 'step-progress' && event.stepId === stepId ? [event.text] : [],
+        );
+      expect(progressOf('4-cilium')).toEqual([
+        'play 1/1: Cilium CNI (Gateway API CRDs, Helm install)',
+        'play 1/1, task 1: cilium : Install Gateway API CRDs',
+        'play 1/1, task 2: cilium : Render Cilium values',
+        'play 1/1, task 3: cilium : Helm upgrade --install cilium',
+        'play 1/1, task 4: cilium : Roll out Cilium agents',
+        'play 1/1, task 5: cilium : Wait for Cilium DaemonSet rollout',
+        'play 1/1, task 6: cilium : Report Cilium',
+      ]);
+      expect(progressOf('2-k3s')).toContain('play 2/2, task 6: k3s_server : Install k3s');
+      for (const step of [
+        '1-node-baseline',
+        '2-k3s',
+        '7-flux-bootstrap',
+        '8-kube-vip',
+        '9-vpn-egress-gateway',
+      ]) {
+        expect(progressOf(step).every((text) => /^play \d+\/\d+[,:]/.test(text))).toBe(true);
+      }
+
+      // cilium.yml's Helm upgrade really rolled the DaemonSet (the --check run did not), one agent at a time.
+      const revisionsAfter = lab.sim.state().controllerRevisions.map((revision) => revision.metadata.name);
+      expect(revisionsAfter).toHaveLength(revisionsBefore.length + 1);
+      const newHash = revisionsAfter
+        .find((name) => !revisionsBefore.includes(name))!
+        .split('-')
+        .at(-1);
+      expect(ciliumPods().map((pod) => pod.metadata.labels?.['controller-revision-hash'])).toEqual([
+        newHash,
+        newHash,
+        newHash,
+      ]);
+      const readyTexts = texts.filter((text) => text.startsWith('5-cilium-rollout agent '));
+      expect(readyTexts).toEqual([
+        expect.stringMatching(/^5-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(1\/3\)$/),
+        expect.stringMatching(/^5-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(2\/3\)$/),
+        expect.stringMatching(/^5-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(3\/3\)$/),
+      ]);
+      expect(new Set(readyTexts.map((text) => text.split(' ')[4])).size).toBe(3);
+      expect(texts).toContain(
+        `5-cilium-rollout succeeded: 3/3 agents rolled to revision ${newHash} one at a time, all Ready`,
+      );
+
+      expect(texts).toContain(
+        '10-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+      );
+      expect(await lab.nodes.commands()).toEqual(
+        expect.arrayContaining([
+          'systemctl is-active vpn-egress-tunnel.service',
+          'curl --interface tun0 -sS --max-time 15 https://ipinfo.io/ip',
+        ]),
+      );
+      for (const verify of ['6-verify', '11-verify']) {
+        expect(texts).toContain(
+          `${verify} succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1`,
+        );
+      }
+
+      // What the lab's playbooks did, host by host (cilium/flux also report from their --check preview).
+      const events = await lab.labEvents();
+      for (const playbook of ['node-baseline.yml', 'k3s.yml', 'kube-vip.yml']) {
+        expect(events.filter((line) => line.startsWith(`${playbook} `)).sort()).toEqual([
+          `${playbook} k3s-dev-1`,
+          `${playbook} k3s-dev-2`,
+          `${playbook} k3s-dev-3`,
+        ]);
+      }
+      expect(events.filter((line) => line.startsWith('vpn.egress.gateway.yml'))).toEqual([
+        'vpn.egress.gateway.yml k3s-dev-3',
+      ]);
+
+      const finished = job.reporter.events.filter(
+        (event): event is Extract<LifecycleEvent, { type: 'step-finished' }> =>
+          event.type === 'step-finished',
+      );
+      expect(finished.map((event) => event.status)).toEqual(Array(11).fill('succeeded'));
+      expect(finished.every((event) => event.durationMs > 0)).toBe(true);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});
