@@ -6,6 +6,7 @@ import { createSlackApp } from '../bot/create-slack-app.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
+import { createAuditLog } from '../jobs/audit-log.js';
 import { createClusterLock } from '../jobs/cluster-lock.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobQueue, QUEUE_NAME } from '../jobs/create-job-queue.js';
@@ -35,6 +36,7 @@ export async function startClusterBot(
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
   const records = createJobRecords(redis, keys);
   const lock = createClusterLock(redis, keys);
+  const audit = createAuditLog(redis, keys, logger);
   const queue = createJobQueue(redis, keys, records, lock, systemClock.now);
   const client = new WebClient(env.SLACK_BOT_TOKEN, {
     slackApiUrl: env.SLACK_API_URL,
@@ -69,6 +71,7 @@ export async function startClusterBot(
     keys,
     records,
     lock,
+    audit,
     poster,
     announcer,
     shell: createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }),
@@ -100,6 +103,7 @@ export async function startClusterBot(
           records,
           threads,
           lock,
+          audit,
           poster,
           threadOf,
           now: systemClock.now,

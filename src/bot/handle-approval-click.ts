@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { WorldConfig } from '../config/world-config.js';
+import type { AuditLog } from '../jobs/audit-log.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
 import type { JobRecords } from '../jobs/job-record.js';
@@ -28,6 +29,7 @@ export interface ApprovalClickDeps {
   readonly queue: JobQueue;
   readonly logger: Logger;
   readonly now: () => number;
+  readonly audit: AuditLog;
   readonly threadOf: (jobId: string) => Promise<{ channel: string; threadTs?: string | undefined }>;
 }
 

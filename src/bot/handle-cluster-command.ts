@@ -1,5 +1,6 @@
 import type { WorldConfig } from '../config/world-config.js';
 import { isClusterBotError } from '../errors.js';
+import { type AuditLog, describeAudit } from '../jobs/audit-log.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import { describeJob } from '../jobs/describe-job.js';
 import { requestCancel } from '../jobs/request-cancel.js';
@@ -22,6 +23,8 @@ export interface CommandRequest {
 export interface CommandDeps extends StatusDeps {
   readonly world: WorldConfig;
   readonly queue: JobQueue;
+  readonly audit: AuditLog;
+  readonly now: () => number;
   readonly members: GroupMembers;
   readonly logger: Logger;
 }
@@ -31,7 +34,8 @@ export interface CommandReply {
   readonly text: string;
 }
 
-const META_VERBS = ['help', 'plan', 'status', 'jobs', 'cancel'];
+const META_VERBS = ['help', 'plan', 'status', 'jobs', 'cancel', 'audit'];
+const MAX_AUDIT_ENTRIES = 50;
 
 /**
  * One `/cluster …` line in, one ephemeral answer out. Everything is validated here, before a job
@@ -70,6 +74,13 @@ export async function handleClusterCommand(
   }
   if (verb === 'jobs') return { text: await describeRecentJobs(deps) };
   if (verb === 'cancel') return cancel(rest, request.userId, deps);
+  if (verb === 'audit') {
+    const count = rest.length === 0 ? 10 : Number(rest[0]);
+    if (rest.length > 1 || !Number.isInteger(count) || count < 1 || count > MAX_AUDIT_ENTRIES) {
+      return refusal(`audit takes an optional count from 1 to ${MAX_AUDIT_ENTRIES}`, undefined, '');
+    }
+    return { text: describeAudit(await deps.audit.recent(count)) };
+  }
 
   if (verb === 'plan') {
     const parsed = parseLifecycleCommand(rest.join(' '), deps.world);
@@ -104,12 +115,18 @@ export async function handleClusterCommand(
   const what = describeCommand(parsed.command);
   if (result.kind === 'busy') {
     const holder = await describeJob(result.holderJobId, deps.records, deps.threads);
+    await deps.audit.record({
+      at: deps.now(),
+      who: request.userId,
+      action: 'refused',
+      what: `${what}: busy`,
+    });
     return {
       text: `⛔ ${parsed.command.cluster} is busy: ${holder}. Nothing was run; add \`--queue\` to run \`${what}\` after it.`,
     };
   }
   const { record, position } = result;
-  deps.logger.info({ jobId: record.id, user: request.userId, command: what, position }, 'job queued');
+  await deps.audit.record({ at: deps.now(), who: request.userId, action: 'command', what, jobId: record.id });
   const behind =
     position > 0 ? ` It waits for ${parsed.command.cluster} (position ${position} in line).` : '';
   return { text: `Queued as job #${record.number}: \`${what}\`.${behind} Progress goes into its thread.` };
@@ -130,7 +147,13 @@ async function cancel(words: readonly string[], userId: string, deps: CommandDep
     };
   await requestCancel(deps.redis, deps.keys, record.id, userId);
   await deps.queue.promote(record.id);
-  deps.logger.info({ jobId: record.id, user: userId }, 'cancel requested');
+  await deps.audit.record({
+    at: deps.now(),
+    who: userId,
+    action: 'cancel',
+    what: describeCommand(record.command),
+    jobId: record.id,
+  });
   return { text: `Cancelling job #${record.number}; its thread will say when it stopped.` };
 }
 

@@ -6,6 +6,10 @@ export const HELP_TEXT = [
   '• `verify <cluster>`: the verify gates only',
   '• `packages <node>`: packages-only node baseline',
   '• `plan <command…>`: print the steps of any command above, run nothing',
+  '• `status [cluster]`: who holds each cluster, queued and running jobs, last verify',
+  '• `jobs`: recent jobs with outcome and duration',
+  '• `cancel <job>`: stop a job (its requester or an approver)',
+  '• `audit [n]`: the last n entries of the audit trail',
   '• `help`: this text',
   'Steps marked ⚠ stop for approval first.',
 ].join('\n');

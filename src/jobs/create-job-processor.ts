@@ -10,6 +10,7 @@ import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
+import type { AuditLog } from './audit-log.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { JobData } from './create-job-queue.js';
 import { type ApprovalAnnouncer, createRedisApprovalDesk } from './create-redis-approval-desk.js';
@@ -26,6 +27,7 @@ export interface JobProcessorDeps {
   readonly keys: RedisKeys;
   readonly records: JobRecords;
   readonly lock: ClusterLock;
+  readonly audit: AuditLog;
   readonly poster: SlackPoster;
   readonly announcer: ApprovalAnnouncer;
   readonly shell: RemoteShell;
@@ -96,6 +98,13 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         );
       }
       if (mutating) await deps.lock.release(cluster.name, record.id);
+      await deps.audit.record({
+        at: deps.clock.now(),
+        who: 'cluster-bot',
+        action: 'outcome',
+        what: `${outcome}: ${summary}`,
+        jobId: record.id,
+      });
     };
     const reporter: typeof threadReporter = {
       ...threadReporter,

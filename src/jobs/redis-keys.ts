@@ -8,6 +8,7 @@ export function redisKeys(prefix: string) {
     board: (id: string) => `${prefix}:job:${id}:board`,
     approvals: (id: string) => `${prefix}:job:${id}:approvals`,
     recentJobs: `${prefix}:jobs:recent`,
+    audit: `${prefix}:audit`,
     dedup: (key: string) => `${prefix}:dedup:${key}`,
     lock: (cluster: string) => `${prefix}:lock:${cluster}`,
     waiting: (cluster: string) => `${prefix}:lock:${cluster}:waiting`,

@@ -73,6 +73,14 @@ describe('one mutating job per cluster, status, cancel', () => {
     const jobs = await ephemeralAfter(slack, 'U0ALICE', 'Recent jobs');
     expect(jobs).toMatch(/job #1 \(cilium dev\) by <@U0ALICE>: cancelled in \d/);
     expect(jobs).toMatch(/\(packages k3s-dev-2\) by <@U0BOB>: succeeded in \d/);
+
+    await driver.slash('audit 20', { userId: 'U0BOB', channelId: 'C0OPS' });
+    const audit = await ephemeralAfter(slack, 'U0BOB', 'Audit trail');
+    expect(audit).toMatch(/<@U0ALICE> command \[#1\]: cilium dev/);
+    expect(audit).toMatch(/<@U0BOB> refused: up dev: busy/);
+    expect(audit).toMatch(/<@U0ALICE> cancel \[#1\]: cilium dev/);
+    expect(audit).toMatch(/cluster-bot outcome \[#1\]: cancelled/);
+    expect(audit).toMatch(/cluster-bot outcome \[#\d+\]: succeeded/);
   });
 
   it('cancel mid-playbook ends the remote command, releases the lock and says who cancelled', async () => {

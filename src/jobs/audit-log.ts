@@ -1,0 +1,77 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log/create-logger.js';
+import type { RedisKeys } from './redis-keys.js';
+
+export type AuditAction =
+  | 'command'
+  | 'refused'
+  | 'approve'
+  | 'reject'
+  | 'click-refused'
+  | 'cancel'
+  | 'outcome';
+
+export interface AuditEntry {
+  readonly at: number;
+  readonly who: string;
+  readonly action: AuditAction;
+  readonly what: string;
+  readonly jobId?: string | undefined;
+}
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Who did what, when, to which job: a capped Redis stream, mirrored into the JSON logs with the
+ * same fields so either can be searched.
+ */
+export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
+  return {
+    async record(entry: AuditEntry): Promise<void> {
+      logger.info({ audit: true, ...entry }, `audit: ${entry.action} ${entry.what}`);
+      await redis.xadd(
+        keys.audit,
+        'MAXLEN',
+        '~',
+        MAX_ENTRIES,
+        '*',
+        'at',
+        String(entry.at),
+        'who',
+        entry.who,
+        'action',
+        entry.action,
+        'what',
+        entry.what,
+        'jobId',
+        entry.jobId ?? '',
+      );
+    },
+    async recent(count: number): Promise<AuditEntry[]> {
+      const rows = await redis.xrevrange(keys.audit, '+', '-', 'COUNT', count);
+      return rows.map(([, fields]) => {
+        const value = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
+        return {
+          at: Number(value('at')),
+          who: value('who'),
+          action: value('action') as AuditAction,
+          what: value('what'),
+          jobId: value('jobId') || undefined,
+        };
+      });
+    },
+  };
+}
+
+export type AuditLog = ReturnType<typeof createAuditLog>;
+
+export function describeAudit(entries: readonly AuditEntry[]): string {
+  if (entries.length === 0) return 'The audit trail is empty.';
+  const lines = entries.map((entry) => {
+    const when = new Date(entry.at).toISOString().slice(0, 19).replace('T', ' ');
+    const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}]` : '';
+    const who = /^[UW][A-Z0-9]+$/.test(entry.who) ? `<@${entry.who}>` : entry.who;
+    return `• ${when} UTC ${who} ${entry.action}${job}: ${entry.what}`;
+  });
+  return `Audit trail (newest first):\n${lines.join('\n')}`;
+}
