@@ -78,6 +78,7 @@ export async function startClusterBot(
     kubeFor,
     clock: systemClock,
     logger,
+    redact,
     dataDir: env.DATA_DIR,
   });
   const worker =

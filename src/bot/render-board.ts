@@ -16,7 +16,6 @@ const OUTCOME: Readonly<Record<string, string>> = {
   rejected: '🚫 rejected',
   expired: '⌛ approval expired',
   cancelled: '🛑 cancelled',
-  refused: '🚫 refused',
 };
 
 /** The root message of a job's thread: one line per step, updated in place. */

@@ -34,6 +34,7 @@ export interface JobProcessorDeps {
   readonly kubeFor: (cluster: string) => KubeGateway;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly redact: (text: string) => string;
   readonly dataDir: string;
   readonly updateIntervalMs?: number;
   /** How often a running job checks whether someone cancelled it. */
@@ -140,6 +141,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         approvals,
         reporter,
         signal: controller.signal,
+        redact: deps.redact,
       });
       await reporter.flush();
       if (result.status === 'waiting') {

@@ -44,4 +44,30 @@ describe('Slack transport and rate limits', () => {
     const calls = slack.calls.filter((c) => c.method.startsWith('chat.'));
     expect(calls.length).toBeLessThan(150);
   });
+
+  it('secrets a playbook prints reach neither Slack, the uploaded log, nor the process logs', async () => {
+    lab = await startSlackLab({ labVars: { lab_print_secrets: true } });
+    const { slack, driver, bot } = lab;
+    await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const root = await slack.waitFor(
+      () =>
+        slack
+          .messages('C0OPS')
+          .find((m) => m.text.includes('*packages k3s-dev-1*') && m.text.includes('succeeded')),
+      { timeoutMs: 60_000 },
+    );
+    const log = await slack.waitFor(() => slack.files.find((f) => f.thread_ts === root.ts), {
+      timeoutMs: 30_000,
+    });
+    expect(log.content).toContain('[REDACTED]');
+    const seen = [JSON.stringify(slack.calls.map((c) => c.args)), log.content, bot.output()].join('\n');
+    for (const secret of [
+      'LabFakeSlackTokenNotReal',
+      'hunter2-lab',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmU',
+      'QyNTUxOQAAACBsYWJmYWtl',
+    ]) {
+      expect(seen).not.toContain(secret);
+    }
+  });
 });

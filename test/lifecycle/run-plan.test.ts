@@ -5,6 +5,7 @@ import { ClusterBotError } from '../../src/errors.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import { createRedactor } from '../../src/log/create-redactor.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
@@ -78,6 +79,7 @@ function setup(
       approvals: approvals.desk,
       reporter,
       signal,
+      redact: createRedactor(['configured-secret-value']),
     });
   const playbookRuns = () =>
     shell.calls.filter(
@@ -116,6 +118,34 @@ describe('engine: cilium dev with fakes of every port', () => {
       /no pod recreated: same ControllerRevision rev1, all 3 agent ages unchanged/,
     );
     expect(texts.at(-1)).toBe('job succeeded: all 4 steps done');
+  });
+
+  it('redacts secrets a playbook prints, including every line of a private key, before anything is reported', async () => {
+    const secretLines = [
+      'slack_bot_token: xoxb-1111111111-2222222222222-LabFakeSlackTokenNotReal',
+      'ansible_become_password: hunter2-lab-not-a-real-password',
+      'echo configured-secret-value',
+      '-----BEGIN OPENSSH PRIVATE KEY-----',
+      'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+      'QyNTUxOQAAACBsYWJmYWtla2V5bGFiZmFrZWtleWxhYmZha2VrZXlsYWIAAAAAAAAAAAAA',
+      '-----END OPENSSH PRIVATE KEY-----',
+      'after the key',
+    ];
+    const t = setup({ playbook: [...PLAYBOOK_OK.slice(0, 3), ...secretLines, ...PLAYBOOK_OK.slice(3)] });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    await t.run();
+    const everything = `${t.reporter.lines.join('\n')}\n${JSON.stringify(t.reporter.events)}`;
+    for (const secret of [
+      'LabFakeSlackToken',
+      'hunter2',
+      'configured-secret-value',
+      'b3BlbnNzaC1rZXkt',
+      'QyNTUxOQAAACBs',
+    ]) {
+      expect(everything).not.toContain(secret);
+    }
+    expect(t.reporter.lines).toContain('after the key');
   });
 
   it('a rejection ends the job and the playbook never runs', async () => {

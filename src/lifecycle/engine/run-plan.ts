@@ -7,7 +7,8 @@ import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
-import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
+import type { LifecycleEvent, PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
+import { createLineRedactor } from '../redact-lines.js';
 import { passApproval } from './approval-gate.js';
 import { loadJobFacts } from './job-facts.js';
 
@@ -21,6 +22,8 @@ export interface EngineDeps {
   readonly approvals: ApprovalDesk;
   readonly reporter: Reporter;
   readonly signal: AbortSignal;
+  /** Scrubs secrets from every line and event the engine emits (playbooks print tokens too). */
+  readonly redact?: ((text: string) => string) | undefined;
 }
 
 export type EngineResult =
@@ -37,8 +40,9 @@ export type EngineResult =
  * so a job resumed after a crash continues where it was; a disruptive step first passes its
  * approval, and while an approval is pending the engine returns "waiting" instead of holding on.
  */
-export async function runPlan(plan: Plan, deps: EngineDeps): Promise<EngineResult> {
-  const { reporter, checkpoints, clock } = deps;
+export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResult> {
+  const deps: EngineDeps = { ...input, reporter: redactingReporter(input.reporter, input.redact) };
+  const { checkpoints, clock, reporter } = deps;
   const cluster = deps.world.clusters[plan.cluster];
   if (!cluster) throw new ClusterBotError('TARGET_UNKNOWN', `unknown cluster ${plan.cluster}`);
   const facts = await loadJobFacts(checkpoints);
@@ -180,6 +184,22 @@ async function finish(
   }
   await deps.reporter.emit({ type: 'plan-finished', outcome, summary, failure });
   return { status: 'finished', outcome, summary };
+}
+
+function redactingReporter(reporter: Reporter, redact: EngineDeps['redact']): Reporter {
+  if (!redact) return reporter;
+  const perStep = new Map<string, (line: string) => string>();
+  return {
+    emit: (event) => reporter.emit(JSON.parse(redact(JSON.stringify(event))) as LifecycleEvent),
+    output(stepId, line) {
+      let redactLine = perStep.get(stepId);
+      if (!redactLine) {
+        redactLine = createLineRedactor(redact);
+        perStep.set(stepId, redactLine);
+      }
+      return reporter.output(stepId, redactLine(line));
+    },
+  };
 }
 
 function toFailure(error: unknown, signal: AbortSignal): StepFailure {

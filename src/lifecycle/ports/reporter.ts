@@ -17,7 +17,7 @@ export interface StepFailure {
   readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
-export type PlanOutcome = 'succeeded' | 'failed' | 'rejected' | 'expired' | 'cancelled' | 'refused';
+export type PlanOutcome = 'succeeded' | 'failed' | 'rejected' | 'expired' | 'cancelled';
 
 export type LifecycleEvent =
   | { readonly type: 'plan-started'; readonly steps: readonly StepView[]; readonly resumed: boolean }
