@@ -89,6 +89,7 @@ export async function startClusterBot(
           prefix: keys.bullPrefix,
           concurrency: 4,
         });
+  if (worker) await queue.syncVerifySchedules(world);
   worker?.on('failed', (job, error) => logger.error({ err: error, jobId: job?.id }, 'job failed'));
 
   const app =

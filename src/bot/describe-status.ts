@@ -18,6 +18,7 @@ export interface StatusDeps {
 export interface LastVerify {
   readonly outcome: string;
   readonly at: number;
+  /** 0 for a scheduled verify, which has no job number. */
   readonly jobNumber: number;
   readonly summary: string;
 }
@@ -43,7 +44,7 @@ export async function describeStatus(deps: StatusDeps, only?: string): Promise<s
       lines.push(`• ${jobTitle(record)}: ${await jobProgress(record, deps.threads)}`);
     lines.push(
       last
-        ? `• last verify: ${last.outcome} at ${new Date(last.at).toISOString().slice(0, 16).replace('T', ' ')} UTC (job #${last.jobNumber}): ${last.summary}`
+        ? `• last verify: ${last.outcome} at ${new Date(last.at).toISOString().slice(0, 16).replace('T', ' ')} UTC (${last.jobNumber ? `job #${last.jobNumber}` : 'scheduled'}): ${last.summary}`
         : '• last verify: none yet',
     );
     sections.push(lines.join('\n'));

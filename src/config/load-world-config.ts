@@ -66,6 +66,7 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
       allowSelfApproval: cluster.allowSelfApproval,
       approvalTimeoutMs: cluster.approvalTimeout,
       verifyEveryMs: cluster.verifyEvery,
+      verifyAlertRepeatMs: cluster.verifyAlertRepeat,
       extraVars: cluster.extraVars,
       nodeSsh: {
         user: cluster.nodeSsh.user ?? world.ops.user,

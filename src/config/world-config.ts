@@ -23,6 +23,7 @@ export interface ClusterConfig {
   readonly allowSelfApproval: boolean;
   readonly approvalTimeoutMs: number;
   readonly verifyEveryMs?: number | undefined;
+  readonly verifyAlertRepeatMs: number;
   readonly extraVars: Readonly<Record<string, string>>;
   readonly nodeSsh: SshCredentials;
   readonly homeExitIps: readonly string[];

@@ -75,6 +75,8 @@ const clusterSchema = z
     allowSelfApproval: z.boolean().default(false),
     approvalTimeout: duration.prefault('30m'),
     verifyEvery: duration.optional(),
+    /** A scheduled verify repeats an alert for a gate that stays failing at most this often. */
+    verifyAlertRepeat: duration.prefault('1h'),
     extraVars: z
       .record(
         z.string().regex(ANSIBLE_VAR, 'expected an Ansible variable name'),

@@ -19,9 +19,10 @@ import type { JobRecords } from './job-record.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import type { RedisKeys } from './redis-keys.js';
 import { cancelledBy } from './request-cancel.js';
+import { runScheduledVerify, type ScheduledVerifyDeps } from './run-scheduled-verify.js';
 import { createThreadStore } from './thread-store.js';
 
-export interface JobProcessorDeps {
+export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly world: WorldConfig;
   readonly redis: Redis;
   readonly keys: RedisKeys;
@@ -53,6 +54,7 @@ const QUEUED_RETRY_MS = 2_000;
 export function createJobProcessor(deps: JobProcessorDeps) {
   const threads = createThreadStore(deps.redis, deps.keys, deps.world.slack.alertsChannel);
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
+    if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
     const record = await deps.records.get(job.data.jobId);
     if (!record) throw new Error(`job ${job.data.jobId} has no record`);
     const cluster = deps.world.clusters[record.command.cluster]!;

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { WorldConfig } from '../config/world-config.js';
 import { isMutating, type LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { JobRecord, JobRecords } from './job-record.js';
@@ -10,9 +11,10 @@ export const QUEUE_NAME = 'cluster-jobs';
 /** Until a worker picks a new job up and renews it, its cluster lease lasts this long. */
 export const ENQUEUED_LEASE_MS = 10 * 60_000;
 
-export interface JobData {
-  readonly jobId: string;
-}
+/** A command's job, or a scheduled verify of a cluster (created by the job scheduler, no record). */
+export type JobData = { readonly jobId: string } | { readonly scheduledVerify: string };
+
+export const scheduledVerifyId = (cluster: string) => `verify-${cluster}`;
 
 export interface EnqueueRequest {
   readonly command: LifecycleCommand;
@@ -73,6 +75,24 @@ export function createJobQueue(
     async promote(jobId: string): Promise<void> {
       const job = await queue.getJob(jobId);
       await job?.promote().catch(() => undefined);
+    },
+    /** One job scheduler entry per cluster with verifyEvery; entries of clusters without it go. */
+    async syncVerifySchedules(world: WorldConfig): Promise<void> {
+      for (const cluster of Object.values(world.clusters)) {
+        const id = scheduledVerifyId(cluster.name);
+        if (cluster.verifyEveryMs === undefined) await queue.removeJobScheduler(id);
+        else {
+          await queue.upsertJobScheduler(
+            id,
+            { every: cluster.verifyEveryMs },
+            {
+              name: 'scheduled-verify',
+              data: { scheduledVerify: cluster.name },
+              opts: { removeOnComplete: 100, removeOnFail: 100 },
+            },
+          );
+        }
+      }
     },
     close: () => queue.close(),
   };

@@ -13,6 +13,8 @@ export function redisKeys(prefix: string) {
     lock: (cluster: string) => `${prefix}:lock:${cluster}`,
     waiting: (cluster: string) => `${prefix}:lock:${cluster}:waiting`,
     lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,
+    verifyAlerts: (cluster: string) => `${prefix}:verify:${cluster}:alerts`,
+    verifyRunning: (cluster: string) => `${prefix}:verify:${cluster}:running`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
   };
 }

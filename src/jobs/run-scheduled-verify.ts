@@ -1,0 +1,96 @@
+import type { Redis } from 'ioredis';
+import type { SlackPoster } from '../bot/slack-poster.js';
+import type { WorldConfig } from '../config/world-config.js';
+import { runPlan } from '../lifecycle/engine/run-plan.js';
+import { buildPlan } from '../lifecycle/plans/build-plan.js';
+import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
+import type { Clock } from '../lifecycle/ports/clock.js';
+import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
+import type { Logger } from '../log/create-logger.js';
+import { type AlertState, compareGateAlerts } from './compare-gate-alerts.js';
+import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
+import type { RedisKeys } from './redis-keys.js';
+
+export interface ScheduledVerifyDeps {
+  readonly world: WorldConfig;
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly poster: SlackPoster;
+  readonly shell: RemoteShell;
+  readonly kubeFor: (cluster: string) => KubeGateway;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly redact: (text: string) => string;
+}
+
+const NO_APPROVALS: ApprovalDesk = {
+  state: async () => ({ status: 'none' }),
+  request: async () => {
+    throw new Error('a verify plan has no disruptive step');
+  },
+  expire: async () => undefined,
+  void: async () => undefined,
+};
+
+/**
+ * The verify plan on a schedule, quietly: no thread per run, only transitions go to the alerts
+ * channel (pass → fail, a reminder at most every verifyAlertRepeat, fail → pass). One run per
+ * cluster at a time; a run that finds another still going skips.
+ */
+export async function runScheduledVerify(clusterName: string, deps: ScheduledVerifyDeps): Promise<string> {
+  const cluster = deps.world.clusters[clusterName];
+  if (!cluster) return `unknown cluster ${clusterName}`;
+  const guard = deps.keys.verifyRunning(clusterName);
+  const guardMs = cluster.timeouts.gate + 60_000;
+  if ((await deps.redis.set(guard, '1', 'PX', guardMs, 'NX')) !== 'OK')
+    return 'skipped: a verify is still running';
+  try {
+    const failingNow: Record<string, string> = {};
+    const result = await runPlan(buildPlan({ verb: 'verify', cluster: clusterName }, deps.world), {
+      jobId: `scheduled-verify-${clusterName}`,
+      world: deps.world,
+      shell: deps.shell,
+      kube: deps.kubeFor(clusterName),
+      clock: deps.clock,
+      checkpoints: createMemoryCheckpointStore(),
+      approvals: NO_APPROVALS,
+      reporter: {
+        async emit(event) {
+          if (event.type === 'gate-failed') failingNow[event.gate] = event.observed;
+        },
+        output: () => undefined,
+      },
+      signal: new AbortController().signal,
+      redact: deps.redact,
+    });
+    const now = deps.clock.now();
+    const raw = await deps.redis.get(deps.keys.verifyAlerts(clusterName));
+    const previous = raw ? (JSON.parse(raw) as AlertState) : {};
+    const plan = compareGateAlerts(previous, failingNow, now, cluster.verifyAlertRepeatMs);
+    for (const alert of plan.failing) {
+      const prefix = alert.repeat ? 'still failing' : 'failed';
+      await deps.poster.post({
+        channel: deps.world.slack.alertsChannel,
+        text: `🚨 ${clusterName}: gate *${alert.gate}* ${prefix} (scheduled verify): ${alert.observed}`,
+      });
+    }
+    for (const gate of plan.recovered) {
+      await deps.poster.post({
+        channel: deps.world.slack.alertsChannel,
+        text: `✅ ${clusterName}: gate *${gate}* passes again (scheduled verify)`,
+      });
+    }
+    await deps.redis.set(deps.keys.verifyAlerts(clusterName), JSON.stringify(plan.next));
+    const outcome = result.status === 'finished' ? result.outcome : 'waiting';
+    const summary = result.status === 'finished' ? result.summary : '';
+    await deps.redis.set(
+      deps.keys.lastVerify(clusterName),
+      JSON.stringify({ outcome, at: now, jobNumber: 0, summary }),
+    );
+    deps.logger.info({ cluster: clusterName, outcome, failing: Object.keys(failingNow) }, 'scheduled verify');
+    return outcome;
+  } finally {
+    await deps.redis.del(guard);
+  }
+}
