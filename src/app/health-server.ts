@@ -1,16 +1,50 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-/** `GET /healthz`: the process is up. Served by Bolt's receiver over HTTP, by this server otherwise. */
-export function answerHealth(_request: IncomingMessage, response: ServerResponse): void {
-  response.writeHead(200, { 'content-type': 'text/plain' });
-  response.end('ok\n');
+export interface OpsEndpoints {
+  /** Redis reachable and Slack auth ok; resolves to the problems found (none = ready). */
+  readiness(): Promise<string[]>;
+  metrics(): Promise<{ contentType: string; body: string }>;
 }
 
-/** For Socket Mode and worker-only processes, which have no Slack HTTP receiver to carry /healthz. */
-export async function startHealthServer(port: number): Promise<Server> {
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** `/healthz` (process up), `/readyz` (dependencies answer), `/metrics` (Prometheus text). */
+export function opsRoutes(endpoints: OpsEndpoints): { path: string; handler: Handler }[] {
+  return [
+    {
+      path: '/healthz',
+      handler: (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      },
+    },
+    {
+      path: '/readyz',
+      handler: (_request, response) => {
+        void endpoints.readiness().then((problems) => {
+          response
+            .writeHead(problems.length === 0 ? 200 : 503, { 'content-type': 'text/plain' })
+            .end(problems.length === 0 ? 'ready\n' : `${problems.join('\n')}\n`);
+        });
+      },
+    },
+    {
+      path: '/metrics',
+      handler: (_request, response) => {
+        void endpoints.metrics().then(({ contentType, body }) => {
+          response.writeHead(200, { 'content-type': contentType }).end(body);
+        });
+      },
+    },
+  ];
+}
+
+/** For Socket Mode and worker-only processes, which have no Slack HTTP receiver to carry the routes. */
+export async function startHealthServer(port: number, endpoints: OpsEndpoints): Promise<Server> {
+  const routes = opsRoutes(endpoints);
   const server = createServer((request, response) => {
-    if (request.method === 'GET' && request.url === '/healthz') return answerHealth(request, response);
-    response.writeHead(404).end();
+    const route = request.method === 'GET' ? routes.find((r) => r.path === request.url) : undefined;
+    if (route) route.handler(request, response);
+    else response.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,4 +1,4 @@
-import { WebClient } from '@slack/web-api';
+import { WebClient, WebClientEvent } from '@slack/web-api';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createSlackAnnouncer } from '../bot/create-slack-announcer.js';
@@ -17,9 +17,11 @@ import { createLazyKubeGateway } from '../kube/create-lazy-kube-gateway.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
+import { createMetrics } from '../metrics/create-metrics.js';
+import { meterRemoteShell } from '../metrics/meter-remote-shell.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
-import { answerHealth, startHealthServer } from './health-server.js';
+import { type OpsEndpoints, opsRoutes, startHealthServer } from './health-server.js';
 
 export interface ClusterBot {
   stop(): Promise<void>;
@@ -43,7 +45,28 @@ export async function startClusterBot(
     retryConfig: { retries: 10, factor: 1.6, minTimeout: 500, maxTimeout: 30_000 },
   });
   const auth = await client.auth.test();
-  const poster = createWebApiPoster(client, redact, String(auth.url ?? 'https://slack.com/'));
+  const metrics = createMetrics();
+  client.on(WebClientEvent.RATE_LIMITED, (_retryAfter: number, request: { url?: string }) => {
+    metrics.slackRateLimited.inc({
+      method:
+        String(request?.url ?? 'unknown')
+          .split('/')
+          .pop() ?? 'unknown',
+    });
+  });
+  const endpoints: OpsEndpoints = {
+    async readiness() {
+      const problems: string[] = [];
+      await redis.ping().catch((error: Error) => problems.push(`redis: ${error.message}`));
+      await client.auth.test().catch((error: Error) => problems.push(`slack auth: ${error.message}`));
+      return problems;
+    },
+    metrics: async () => ({
+      contentType: metrics.registry.contentType,
+      body: await metrics.registry.metrics(),
+    }),
+  };
+  const poster = createWebApiPoster(client, redact, String(auth.url ?? 'https://slack.com/'), metrics);
   const threads = createThreadStore(redis, keys, world.slack.alertsChannel);
   const kubes = new Map<string, KubeGateway>();
   const kubeFor = (cluster: string) => {
@@ -74,7 +97,8 @@ export async function startClusterBot(
     audit,
     poster,
     announcer,
-    shell: createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }),
+    shell: meterRemoteShell(createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }), metrics),
+    metrics,
     kubeFor,
     clock: systemClock,
     logger,
@@ -106,6 +130,7 @@ export async function startClusterBot(
           threads,
           lock,
           audit,
+          metrics,
           poster,
           threadOf,
           now: systemClock.now,
@@ -118,11 +143,11 @@ export async function startClusterBot(
               return [];
             }
           },
-          customRoutes: [{ path: '/healthz', method: ['GET'], handler: answerHealth }],
+          customRoutes: opsRoutes(endpoints).map((route) => ({ ...route, method: ['GET'] })),
         });
   await app?.start(env.PORT);
   const receiverServesHttp = app !== undefined && env.SLACK_APP_TOKEN === undefined;
-  const health = receiverServesHttp ? undefined : await startHealthServer(env.PORT);
+  const health = receiverServesHttp ? undefined : await startHealthServer(env.PORT, endpoints);
   logger.info(
     { role: env.CLUSTER_BOT_ROLE, port: env.PORT, socketMode: Boolean(env.SLACK_APP_TOKEN) },
     'cluster-bot started',

@@ -1,15 +1,23 @@
 import type { WebClient } from '@slack/web-api';
 import type { Redact } from '../log/create-redactor.js';
+import type { Metrics } from '../metrics/create-metrics.js';
 import type { SlackPoster } from './slack-poster.js';
 
 /**
  * SlackPoster over the Web API client, which honours 429 Retry-After and retries 5xx itself.
  * Every text that leaves goes through the redactor first.
  */
-export function createWebApiPoster(client: WebClient, redact: Redact, workspaceUrl: string): SlackPoster {
+export function createWebApiPoster(
+  client: WebClient,
+  redact: Redact,
+  workspaceUrl: string,
+  metrics?: Metrics,
+): SlackPoster {
+  const count = (method: string) => metrics?.slackCalls.inc({ method });
   const scrub = <T>(value: T): T => JSON.parse(redact(JSON.stringify(value))) as T;
   return {
     async post(message) {
+      count('chat.postMessage');
       const result = await client.chat.postMessage({
         channel: message.channel,
         text: redact(message.text),
@@ -20,6 +28,7 @@ export function createWebApiPoster(client: WebClient, redact: Redact, workspaceU
       return result.ts as string;
     },
     async update(message) {
+      count('chat.update');
       await client.chat.update({
         channel: message.channel,
         ts: message.ts,
@@ -28,6 +37,7 @@ export function createWebApiPoster(client: WebClient, redact: Redact, workspaceU
       });
     },
     async ephemeral(message) {
+      count('chat.postEphemeral');
       await client.chat.postEphemeral({
         channel: message.channel,
         user: message.user,
@@ -37,6 +47,7 @@ export function createWebApiPoster(client: WebClient, redact: Redact, workspaceU
       });
     },
     async upload(file) {
+      count('files.uploadV2');
       await client.filesUploadV2({
         channel_id: file.channel,
         thread_ts: file.threadTs,

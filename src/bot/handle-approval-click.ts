@@ -7,6 +7,7 @@ import type { JobRecords } from '../jobs/job-record.js';
 import { recordApprovalClick } from '../jobs/record-approval-click.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { Logger } from '../log/create-logger.js';
+import type { Metrics } from '../metrics/create-metrics.js';
 import { type GroupMembers, isMember } from './access-policy.js';
 import { renderDecision } from './render-decision.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -30,6 +31,7 @@ export interface ApprovalClickDeps {
   readonly logger: Logger;
   readonly now: () => number;
   readonly audit: AuditLog;
+  readonly metrics: Metrics;
   readonly threadOf: (jobId: string) => Promise<{ channel: string; threadTs?: string | undefined }>;
 }
 
@@ -73,6 +75,12 @@ export async function handleApprovalClick(
       return undefined;
     case 'approved':
     case 'rejected': {
+      if (stored?.requestedAt !== undefined) {
+        deps.metrics.approvalWait.observe(
+          { decision: verdict.kind },
+          (deps.now() - stored.requestedAt) / 1_000,
+        );
+      }
       if (stored) {
         await deps.poster.update({
           channel: click.channel,

@@ -10,6 +10,7 @@ import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
+import { meterEvent } from '../metrics/meter-event.js';
 import type { AuditLog } from './audit-log.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { JobData } from './create-job-queue.js';
@@ -112,6 +113,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     const reporter: typeof threadReporter = {
       ...threadReporter,
       async emit(event) {
+        meterEvent(deps.metrics, record.command.verb, cluster.name, event);
         if (event.type === 'plan-finished') await settle(event.outcome, event.summary);
         await threadReporter.emit(event);
       },

@@ -9,6 +9,7 @@ export interface StoredApproval {
   readonly messageTs?: string | undefined;
   readonly approvals?: readonly string[] | undefined;
   readonly decidedAt?: number | undefined;
+  readonly requestedAt?: number | undefined;
 }
 
 export interface ApprovalAnnouncer {

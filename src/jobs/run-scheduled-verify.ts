@@ -8,6 +8,8 @@ import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
+import type { Metrics } from '../metrics/create-metrics.js';
+import { meterEvent } from '../metrics/meter-event.js';
 import { type AlertState, compareGateAlerts } from './compare-gate-alerts.js';
 import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -22,6 +24,7 @@ export interface ScheduledVerifyDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly redact: (text: string) => string;
+  readonly metrics: Metrics;
 }
 
 const NO_APPROVALS: ApprovalDesk = {
@@ -57,6 +60,7 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
       approvals: NO_APPROVALS,
       reporter: {
         async emit(event) {
+          meterEvent(deps.metrics, 'scheduled-verify', clusterName, event);
           if (event.type === 'gate-failed') failingNow[event.gate] = event.observed;
         },
         output: () => undefined,

@@ -45,7 +45,7 @@ const ephemeralTexts = (slack: Awaited<ReturnType<typeof startFakeSlack>>) =>
 
 describe('walking skeleton: the real bot process, fake Slack, kube-sim, real Redis', () => {
   it('answers help, runs verify dev as a job and reports it in a thread', async () => {
-    const { slack, driver } = await startWorld();
+    const { slack, driver, bot } = await startWorld();
     const help = await driver.slash('help', { userId: 'U0ALICE', channelId: 'C0OPS' });
     expect(help.status).toBe(200);
     await slack.waitFor(() => ephemeralTexts(slack).find((t) => t.includes('*/cluster* runs the life')), {
@@ -83,6 +83,13 @@ describe('walking skeleton: the real bot process, fake Slack, kube-sim, real Red
       },
     );
     expect(slack.messages('C0ALERTS')).toEqual([]);
+
+    const ready = await fetch(`http://127.0.0.1:${bot.port}/readyz`);
+    expect(ready.status).toBe(200);
+    const metrics = await (await fetch(`http://127.0.0.1:${bot.port}/metrics`)).text();
+    expect(metrics).toContain('cluster_bot_jobs_total{command="verify",outcome="succeeded"} 1');
+    expect(metrics).toMatch(/cluster_bot_step_duration_seconds_count\{step="verify",status="succeeded"\} 1/);
+    expect(metrics).toMatch(/cluster_bot_slack_calls_total\{method="chat.postMessage"\} [1-9]/);
   });
 
   it('alerts the alerts channel with the gate, what it saw and a link when verify fails', async () => {
