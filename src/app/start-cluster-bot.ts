@@ -23,6 +23,8 @@ import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
 import { type OpsEndpoints, opsRoutes, startHealthServer } from './health-server.js';
 
+const SLACK_CHECK_MS = 60_000;
+
 export interface ClusterBot {
   stop(): Promise<void>;
 }
@@ -54,11 +56,21 @@ export async function startClusterBot(
           .pop() ?? 'unknown',
     });
   });
+  let slackCheckedAt = Date.now();
+  let slackProblem: string | undefined;
   const endpoints: OpsEndpoints = {
     async readiness() {
       const problems: string[] = [];
       await redis.ping().catch((error: Error) => problems.push(`redis: ${error.message}`));
-      await client.auth.test().catch((error: Error) => problems.push(`slack auth: ${error.message}`));
+      // Probes come every few seconds per pod; Slack's auth.test is asked at most once a minute.
+      if (Date.now() - slackCheckedAt > SLACK_CHECK_MS) {
+        slackProblem = await client.auth.test().then(
+          () => undefined,
+          (error: Error) => `slack auth: ${error.message}`,
+        );
+        slackCheckedAt = Date.now();
+      }
+      if (slackProblem) problems.push(slackProblem);
       return problems;
     },
     metrics: async () => ({
@@ -156,8 +168,24 @@ export async function startClusterBot(
   return {
     async stop() {
       await app?.stop();
+      if (worker) {
+        // Stop taking jobs and give the running steps the grace period. A step still running then is
+        // left checkpointed as running: closing its SSH connection ends the remote command, and the
+        // job, no longer locked by this worker, is resumed by another one (asking again before a
+        // disruptive step).
+        const closed = worker.close().then(() => true);
+        const graceOver = new Promise<false>((resolve) =>
+          setTimeout(() => resolve(false), env.SHUTDOWN_GRACE_SECONDS * 1_000).unref(),
+        );
+        if (!(await Promise.race([closed, graceOver]))) {
+          logger.warn(
+            { graceSeconds: env.SHUTDOWN_GRACE_SECONDS },
+            'grace period over: leaving running jobs to another worker',
+          );
+          await worker.close(true);
+        }
+      }
       health?.close();
-      await worker?.close();
       await queue.close();
       redis.disconnect();
     },

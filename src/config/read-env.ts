@@ -34,6 +34,12 @@ const envSchema = z
     CLUSTER_BOT_ROLE: z.enum(PROCESS_ROLES).default('all'),
     DATA_DIR: z.string().min(1).default('/tmp/cluster-bot'),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    SHUTDOWN_GRACE_SECONDS: z.coerce
+      .number({ error: 'expected seconds' })
+      .int()
+      .min(0)
+      .max(3_600)
+      .default(30),
   })
   .superRefine((env, ctx) => {
     if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {

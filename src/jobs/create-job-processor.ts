@@ -68,6 +68,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       throw new DelayedError();
     }
     await deps.redis.lrem(deps.keys.waiting(cluster.name), 0, record.id);
+    logger.info({ attempt: job.attemptsMade, pid: process.pid }, 'job started');
 
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });

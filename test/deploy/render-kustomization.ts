@@ -4,6 +4,7 @@ import { applyJsonPatch, type JsonPatchOperation } from './apply-json-patch.js';
 import type { Container, K8sObject } from './k8s-types.js';
 import { KUBERNETES_YAML, parseYamlDocuments } from './parse-yaml-documents.js';
 import { podTemplatesOf } from './pod-templates-of.js';
+import { splitImage } from './split-image.js';
 
 interface Kustomization {
   apiVersion?: string;
@@ -103,13 +104,6 @@ export async function renderKustomization(dir: string): Promise<Rendered> {
     }
   }
   return { objects, files };
-}
-
-/** `registry/name:tag` as [name, tag]; a port in the registry is not a tag. */
-export function splitImage(image: string): [string, string | undefined] {
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  return colon > slash ? [image.slice(0, colon), image.slice(colon + 1)] : [image, undefined];
 }
 
 function matches(

@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# cluster-bot: one image, three roles (CLUSTER_BOT_ROLE=all|bot|worker).
+# Build: docker build -t ghcr.io/homelab/cluster-bot:0.1.0 .
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- build: full dependencies, TypeScript compiled to dist/ ---------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# --- runtime: production dependencies and the compiled output only -------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production DATA_DIR=/var/lib/cluster-bot PORT=3000
+WORKDIR /app
+
+# A fixed numeric uid, so Kubernetes' runAsNonRoot can verify it and host-mounted secrets can be
+# chowned to it (see deploy/README.md).
+RUN groupadd --system --gid 10001 cluster-bot \
+ && useradd --system --uid 10001 --gid 10001 --home-dir /nonexistent --no-create-home \
+      --shell /usr/sbin/nologin cluster-bot \
+ && mkdir -p /var/lib/cluster-bot \
+ && chown 10001:10001 /var/lib/cluster-bot
+
+COPY package.json package-lock.json ./
+# The slim image has no compiler: ssh2's optional native crypto and cpu-features fail to build and
+# ssh2 falls back to its pure JS implementation, which is what the tests exercise too.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# The default world when CLUSTER_BOT_CONFIG is unset (console mode, first run).
+COPY config/example.yaml ./config/example.yaml
+
+USER 10001:10001
+# Job logs are written here before upload; the root filesystem may be read-only.
+VOLUME ["/var/lib/cluster-bot"]
+EXPOSE 3000
+
+# No curl in slim images: Node 20's fetch does the probe. Every role serves /healthz on $PORT.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# Node is PID 1 and handles SIGTERM itself (graceful shutdown in src/main.ts).
+CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -1,0 +1,50 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { findObject } from './find-object.js';
+import type { Workload } from './k8s-types.js';
+import { parseYamlDocuments } from './parse-yaml-documents.js';
+import { readCompose } from './read-compose.js';
+import { renderKustomization } from './render-kustomization.js';
+import { repoPath } from './repo-path.js';
+
+interface SlackManifest {
+  features: { slash_commands: { command: string; url?: string }[]; bot_user: { display_name: string } };
+  oauth_config: { scopes: { bot: string[]; user?: string[] } };
+  settings: { interactivity: { is_enabled: boolean; request_url?: string }; socket_mode_enabled: boolean };
+}
+
+const path = repoPath('deploy/slack-app-manifest.yaml');
+const [manifest] = parseYamlDocuments(await readFile(path, 'utf8'), path) as SlackManifest[];
+
+describe('Slack app manifest', () => {
+  it('declares the /cluster slash command and interactivity (approval buttons)', () => {
+    expect(manifest!.features.slash_commands.map((c) => c.command)).toEqual(['/cluster']);
+    expect(manifest!.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest!.features.bot_user.display_name).toBeTruthy();
+  });
+
+  it('asks for exactly the bot scopes the bot uses, and no user scopes', () => {
+    expect([...manifest!.oauth_config.scopes.bot].sort()).toEqual(
+      ['chat:write', 'commands', 'files:write', 'usergroups:read', 'users:read'].sort(),
+    );
+    expect(manifest!.oauth_config.scopes.user ?? []).toEqual([]);
+  });
+
+  it('uses Socket Mode, so no request URL is needed and the deployments pass SLACK_APP_TOKEN', async () => {
+    const { settings, features } = manifest!;
+    expect(settings.socket_mode_enabled).toBe(true);
+    expect(settings.interactivity.request_url).toBeUndefined();
+    expect(features.slash_commands.map((c) => c.url)).toEqual([undefined]);
+    const { objects } = await renderKustomization(repoPath('deploy/overlays/homelab'));
+    for (const name of ['cluster-bot-bot', 'cluster-bot-worker']) {
+      const env =
+        findObject<Workload>(objects, 'Deployment', name).spec.template.spec.containers[0]!.env ?? [];
+      expect(
+        env.map((v) => v.name),
+        name,
+      ).toContain('SLACK_APP_TOKEN');
+    }
+    const compose = await readCompose();
+    expect(Object.keys(compose.services.bot?.environment ?? {})).toContain('SLACK_APP_TOKEN');
+  });
+});
