@@ -182,7 +182,11 @@ export async function startClusterBot(
             { graceSeconds: env.SHUTDOWN_GRACE_SECONDS },
             'grace period over: leaving running jobs to another worker',
           );
-          await worker.close(true);
+          // Not waiting for the steps: the process exits, its SSH connections drop (ending the
+          // remote commands) and the jobs' BullMQ locks lapse, so another worker picks them up.
+          health?.close();
+          redis.disconnect();
+          return;
         }
       }
       health?.close();

@@ -10,6 +10,8 @@ export interface BotProcess {
   readonly eventsUrl: string;
   readonly child: ChildProcess;
   output(): string;
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startBotProcess(env: Record<string, string>): Promise<BotP
     eventsUrl: `http://127.0.0.1:${port}/slack/events`,
     child,
     output: () => output,
+    exited,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

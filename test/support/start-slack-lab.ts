@@ -19,6 +19,8 @@ export interface SlackLab {
   readonly slack: FakeSlack;
   readonly driver: ReturnType<typeof createSlackDriver>;
   readonly bot: BotProcess;
+  /** Worker-only processes, when the lab was asked for them (the bot then only takes Slack requests). */
+  readonly workers: readonly BotProcess[];
   readonly sim: KubeSimHandle;
   readonly prodSim: KubeSimHandle;
   readonly repo: InfraRepo;
@@ -34,6 +36,8 @@ export interface SlackLabOptions {
   readonly env?: Record<string, string>;
   /** Deliver over Socket Mode (app token) instead of HTTP. */
   readonly socketMode?: boolean;
+  /** Run this many worker processes beside a bot-only process (default: one process doing both). */
+  readonly workers?: number;
 }
 
 /**
@@ -110,7 +114,7 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
         },
       },
     });
-    const bot = await startBotProcess({
+    const processEnv = {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       SLACK_API_URL: slack.apiUrl,
@@ -118,6 +122,16 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
       CLUSTER_BOT_CONFIG: config,
       DATA_DIR: dir,
       ...options.env,
+    };
+    const workers: BotProcess[] = [];
+    for (let i = 0; i < (options.workers ?? 0); i++) {
+      const worker = await startBotProcess({ ...processEnv, CLUSTER_BOT_ROLE: 'worker' });
+      stops.push(() => worker.stop());
+      workers.push(worker);
+    }
+    const bot = await startBotProcess({
+      ...processEnv,
+      ...(workers.length > 0 ? { CLUSTER_BOT_ROLE: 'bot' } : {}),
     });
     stops.push(() => bot.stop());
     if (options.socketMode)
@@ -127,7 +141,7 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
       eventsUrl: options.socketMode ? 'socket' : bot.eventsUrl,
       signingSecret: SIGNING_SECRET,
     });
-    return { slack, driver, bot, sim, prodSim, repo, sshd, stop };
+    return { slack, driver, bot, workers, sim, prodSim, repo, sshd, stop };
   } catch (error) {
     await stop();
     throw error;
