@@ -41,7 +41,8 @@ async function board(slack: FakeSlack, includes: string, status: string) {
   );
 }
 
-describe('approvals through Slack buttons, against the real process and lab', () => {
+// Real ansible runs take seconds each; on two busy cores a bring-up takes about a minute.
+describe('approvals through Slack buttons, against the real process and lab', { timeout: 180_000 }, () => {
   it('cilium dev: the request shows what will run; strangers and forged values change nothing; an approver lets it run', async () => {
     const { slack, driver } = await start();
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
@@ -156,5 +157,35 @@ describe('approvals through Slack buttons, against the real process and lab', ()
     await click('U0CAROL');
     await board(slack, 'cilium prod', 'succeeded');
     expect(slack.message('C0OPS', request.ts)?.text).toMatch(/approved by <@U0BOB>, <@U0CAROL>/);
+  });
+
+  it('up dev: every ⚠ step is approved from its thread and the bring-up runs through to success', async () => {
+    const { slack, driver } = await start();
+    await driver.slash('up dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    for (const title of ['cilium.yml', 'flux-bootstrap.yml']) {
+      const request = await approvalMessage(slack, title);
+      await driver.click({
+        channel: 'C0OPS',
+        where: { ts: request.ts },
+        button: { text: 'Approve' },
+        userId: 'U0BOB',
+      });
+    }
+    const done = await board(slack, 'up dev', 'succeeded');
+    for (const step of [
+      'node-baseline.yml',
+      'k3s.yml',
+      'cilium.yml',
+      'flux-bootstrap.yml',
+      'kube-vip.yml',
+      'vpn.egress.gateway.yml',
+      'VPN egress check',
+    ]) {
+      expect(done.text).toMatch(new RegExp(`✅ \\d+\\. ${step.replace(/\./g, '\\.')}`));
+    }
+    // The cluster is formed (kube-sim answers with nodes), so k3s.yml ran without asking.
+    expect(slack.allMessages('C0OPS').some((m) => m.text.includes('approval needed for k3s.yml'))).toBe(
+      false,
+    );
   });
 });

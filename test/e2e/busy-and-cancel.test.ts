@@ -14,7 +14,7 @@ const ephemeralAfter = (slack: FakeSlack, user: string, includes: string) =>
     description: `ephemeral to ${user} with "${includes}"`,
   });
 
-describe('one mutating job per cluster, status, cancel', () => {
+describe('one mutating job per cluster, status, cancel', { timeout: 180_000 }, () => {
   it('refuses a second mutating job with who holds the cluster; --queue waits; verify and status always run', async () => {
     lab = await startSlackLab();
     const { slack, driver } = lab;

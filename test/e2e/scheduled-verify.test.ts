@@ -7,7 +7,7 @@ afterEach(async () => {
   lab = undefined;
 });
 
-describe('scheduled verify', () => {
+describe('scheduled verify', { timeout: 180_000 }, () => {
   it('alerts once when a gate starts failing, does not repeat within the interval, and posts the recovery once', async () => {
     lab = await startSlackLab({
       dev: { verifyEvery: '2s', verifyAlertRepeat: '1h' },

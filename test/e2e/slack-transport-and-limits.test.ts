@@ -7,7 +7,7 @@ afterEach(async () => {
   lab = undefined;
 });
 
-describe('Slack transport and rate limits', () => {
+describe('Slack transport and rate limits', { timeout: 180_000 }, () => {
   it('Socket Mode: a command arrives over the WebSocket, is acked, and runs as a job', async () => {
     lab = await startSlackLab({ socketMode: true });
     const { slack, driver } = lab;
