@@ -34,6 +34,10 @@ const envSchema = z
     CLUSTER_BOT_ROLE: z.enum(PROCESS_ROLES).default('all'),
     DATA_DIR: z.string().min(1).default('/tmp/cluster-bot'),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    CONSOLE_USER: z
+      .string()
+      .regex(/^[UW][A-Z0-9]{2,}$/, 'expected a Slack user id (U…)')
+      .optional(),
     SHUTDOWN_GRACE_SECONDS: z.coerce
       .number({ error: 'expected seconds' })
       .int()

@@ -15,17 +15,24 @@ export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
 const APP_TOKEN = 'xapp-1-A0LAB-0000-socketmode';
 const PROD_ADDRESSES = ['127.0.0.21', '127.0.0.22', '127.0.0.23'];
 
-export interface SlackLab {
+export interface LabWorld {
   readonly slack: FakeSlack;
-  readonly driver: ReturnType<typeof createSlackDriver>;
-  readonly bot: BotProcess;
-  /** Worker-only processes, when the lab was asked for them (the bot then only takes Slack requests). */
-  readonly workers: readonly BotProcess[];
   readonly sim: KubeSimHandle;
   readonly prodSim: KubeSimHandle;
   readonly repo: InfraRepo;
   readonly sshd: SshdLab;
+  /** The environment a cluster-bot process needs to run against this lab. */
+  readonly processEnv: Record<string, string>;
+  /** Registers something to stop with the lab (last in, first out). */
+  onStop(step: () => Promise<unknown>): void;
   stop(): Promise<void>;
+}
+
+export interface SlackLab extends LabWorld {
+  readonly driver: ReturnType<typeof createSlackDriver>;
+  readonly bot: BotProcess;
+  /** Worker-only processes, when the lab was asked for them (the bot then only takes Slack requests). */
+  readonly workers: readonly BotProcess[];
 }
 
 export interface SlackLabOptions {
@@ -40,11 +47,41 @@ export interface SlackLabOptions {
   readonly workers?: number;
 }
 
-/**
- * Everything a person in Slack would touch, on loopback: the real bot process, fake Slack,
- * kube-sim for dev and prod, a real sshd as ops host and nodes, the infra repo run by ansible.
- */
+/** The real bot process (and workers) against the lab, driven as Slack would. */
 export async function startSlackLab(options: SlackLabOptions = {}): Promise<SlackLab> {
+  const world = await startLabWorld(options);
+  try {
+    const workers: BotProcess[] = [];
+    for (let i = 0; i < (options.workers ?? 0); i++) {
+      const worker = await startBotProcess({ ...world.processEnv, CLUSTER_BOT_ROLE: 'worker' });
+      world.onStop(() => worker.stop());
+      workers.push(worker);
+    }
+    const bot = await startBotProcess({
+      ...world.processEnv,
+      ...(workers.length > 0 ? { CLUSTER_BOT_ROLE: 'bot' } : {}),
+    });
+    world.onStop(() => bot.stop());
+    const { slack } = world;
+    if (options.socketMode)
+      await slack.waitFor(() => slack.socket.openConnections > 0 || undefined, { timeoutMs: 15_000 });
+    const driver = createSlackDriver({
+      slack,
+      eventsUrl: options.socketMode ? 'socket' : bot.eventsUrl,
+      signingSecret: SIGNING_SECRET,
+    });
+    return { ...world, driver, bot, workers };
+  } catch (error) {
+    await world.stop();
+    throw error;
+  }
+}
+
+/**
+ * Everything the bot touches, on loopback: fake Slack, kube-sim for dev and prod, a real sshd as
+ * ops host and nodes, the infra repo run by ansible, a Redis prefix of its own.
+ */
+export async function startLabWorld(options: SlackLabOptions = {}): Promise<LabWorld> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step().catch(() => undefined);
@@ -114,7 +151,7 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
         },
       },
     });
-    const processEnv = {
+    const processEnv: Record<string, string> = {
       SLACK_BOT_TOKEN: BOT_TOKEN,
       ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       SLACK_API_URL: slack.apiUrl,
@@ -123,25 +160,16 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
       DATA_DIR: dir,
       ...options.env,
     };
-    const workers: BotProcess[] = [];
-    for (let i = 0; i < (options.workers ?? 0); i++) {
-      const worker = await startBotProcess({ ...processEnv, CLUSTER_BOT_ROLE: 'worker' });
-      stops.push(() => worker.stop());
-      workers.push(worker);
-    }
-    const bot = await startBotProcess({
-      ...processEnv,
-      ...(workers.length > 0 ? { CLUSTER_BOT_ROLE: 'bot' } : {}),
-    });
-    stops.push(() => bot.stop());
-    if (options.socketMode)
-      await slack.waitFor(() => slack.socket.openConnections > 0 || undefined, { timeoutMs: 15_000 });
-    const driver = createSlackDriver({
+    return {
       slack,
-      eventsUrl: options.socketMode ? 'socket' : bot.eventsUrl,
-      signingSecret: SIGNING_SECRET,
-    });
-    return { slack, driver, bot, workers, sim, prodSim, repo, sshd, stop };
+      sim,
+      prodSim,
+      repo,
+      sshd,
+      processEnv,
+      onStop: (step) => stops.push(step),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,51 @@
+import type { Writable } from 'node:stream';
+import type { SlackMessage, SlackPoster } from '../bot/slack-poster.js';
+import type { Redact } from '../log/create-redactor.js';
+
+export interface ConsoleApproval {
+  readonly value: string;
+  readonly channel: string;
+  readonly ts: string;
+}
+
+/**
+ * The Slack calls, printed to a terminal: the status board, thread events and approval requests
+ * as text, each approval with a short number to answer at the prompt.
+ */
+export function createConsolePoster(output: Writable, redact: Redact) {
+  let next = 0;
+  const approvals = new Map<number, ConsoleApproval>();
+  const lastText = new Map<string, string>();
+  const print = (text: string) => output.write(`${redact(text)}\n`);
+  const buttonValues = (message: SlackMessage): string[] =>
+    [
+      ...JSON.stringify(message.blocks ?? []).matchAll(/"action_id":"cluster_approve","value":"([^"]+)"/g),
+    ].map((match) => match[1]!);
+  const poster: SlackPoster = {
+    async post(message) {
+      const ts = `console.${++next}`;
+      print(message.threadTs ? `  ↳ ${message.text}` : `\n${message.text}`);
+      for (const value of buttonValues(message)) {
+        const number = approvals.size + 1;
+        approvals.set(number, { value, channel: message.channel, ts });
+        print(`  ↳ answer with: approve ${number}   or: reject ${number}`);
+      }
+      lastText.set(ts, message.text);
+      return ts;
+    },
+    async update(message) {
+      // Boards are updated about once a second; only changes are worth a line on a terminal.
+      if (lastText.get(message.ts) === message.text) return;
+      lastText.set(message.ts, message.text);
+      print(`\n${message.text}`);
+    },
+    async ephemeral(message) {
+      print(message.text);
+    },
+    async upload(file) {
+      print(`  ↳ ${file.title}: ${file.content.split('\n').length} lines (kept in the job log)`);
+    },
+    permalink: (channel, ts) => `console:${channel}/${ts}`,
+  };
+  return { poster, approval: (number: number) => approvals.get(number) };
+}

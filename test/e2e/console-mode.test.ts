@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startConsoleProcess } from '../support/start-console-process.js';
+import { type LabWorld, startLabWorld } from '../support/start-slack-lab.js';
+
+let lab: LabWorld | undefined;
+afterEach(async () => {
+  await lab?.stop();
+  lab = undefined;
+});
+
+describe('console mode: no Slack tokens, a terminal instead', { timeout: 180_000 }, () => {
+  it('plans, verifies and runs an approved Cilium rollout from typed lines, under the same rules', async () => {
+    lab = await startLabWorld();
+    const {
+      SLACK_BOT_TOKEN: _bot,
+      SLACK_SIGNING_SECRET: _secret,
+      SLACK_APP_TOKEN: _app,
+      ...env
+    } = lab.processEnv;
+    const console = startConsoleProcess({ ...env, CONSOLE_USER: 'U0BOB' });
+    lab.onStop(() => console.stop());
+    await console.waitFor(/cluster-bot console as U0BOB/);
+
+    console.type('/cluster plan up dev');
+    await console.waitFor(/Plan for `up dev` on dev: 11 steps/);
+    expect(console.stdout()).toContain('4. ⚠ cilium.yml → dev: all nodes');
+
+    console.type('/cluster verify dev');
+    await console.waitFor(/\*verify dev\* · job #1 · asked by <@U0BOB>\nStatus: ✅ succeeded/);
+
+    console.type('/cluster cilium dev');
+    const [, number] = await console.waitFor(/answer with: approve (\d+)/);
+    console.type(`approve ${number}`);
+    await console.waitFor(/\*cilium dev\* · job #2 · asked by <@U0BOB>\nStatus: ✅ succeeded/, 120_000);
+
+    console.type('/cluster frobnicate dev');
+    await console.waitFor(/unknown command "frobnicate"/);
+    console.type('quit');
+    expect(await console.exited).toBe(0);
+  });
+});
