@@ -1,0 +1,29 @@
+/**
+ * `npm run demo`: the test lab (loopback sshd as ops host and nodes, the miniature infra repo run by
+ * the real ansible-playbook, kube-sim) and the console wired to it. Nothing leaves 127.0.0.0/8.
+ * Needs what the tests need: redis on 127.0.0.1:6379, sshd and ansible-playbook (see README).
+ */
+import { spawn } from 'node:child_process';
+import { startLabWorld } from '../test/support/start-slack-lab.js';
+
+const lab = await startLabWorld();
+const {
+  SLACK_BOT_TOKEN: _bot,
+  SLACK_SIGNING_SECRET: _secret,
+  SLACK_APP_TOKEN: _app,
+  ...env
+} = lab.processEnv;
+process.stdout.write(
+  [
+    'cluster-bot demo: a lab on loopback (sshd, infra repo + ansible, kube-sim) is up.',
+    'Try: /cluster plan up dev   /cluster up dev   then approve 1, approve 2 …   /cluster status   quit',
+    '',
+  ].join('\n'),
+);
+const console = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  env: { ...process.env, ...env, CONSOLE_USER: 'U0BOB', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  stdio: 'inherit',
+});
+const code = await new Promise<number | null>((resolve) => console.once('exit', resolve));
+await lab.stop();
+process.exit(code ?? 0);
