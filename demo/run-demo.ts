@@ -7,12 +7,6 @@ import { spawn } from 'node:child_process';
 import { startLabWorld } from '../test/support/start-slack-lab.js';
 
 const lab = await startLabWorld();
-const {
-  SLACK_BOT_TOKEN: _bot,
-  SLACK_SIGNING_SECRET: _secret,
-  SLACK_APP_TOKEN: _app,
-  ...env
-} = lab.processEnv;
 process.stdout.write(
   [
     'cluster-bot demo: a lab on loopback (sshd, infra repo + ansible, kube-sim) is up.',
@@ -21,7 +15,12 @@ process.stdout.write(
   ].join('\n'),
 );
 const console = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  env: { ...process.env, ...env, CONSOLE_USER: 'U0BOB', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  env: {
+    ...process.env,
+    ...lab.consoleEnv,
+    CONSOLE_USER: 'U0BOB',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  },
   stdio: 'inherit',
 });
 const code = await new Promise<number | null>((resolve) => console.once('exit', resolve));

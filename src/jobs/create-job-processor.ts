@@ -1,15 +1,8 @@
 import { DelayedError, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { createThreadReporter } from '../bot/create-thread-reporter.js';
-import type { SlackPoster } from '../bot/slack-poster.js';
-import type { WorldConfig } from '../config/world-config.js';
 import { isMutating } from '../lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
-import type { Clock } from '../lifecycle/ports/clock.js';
-import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
-import type { Logger } from '../log/create-logger.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import type { AuditLog } from './audit-log.js';
 import type { ClusterLock } from './cluster-lock.js';
@@ -18,25 +11,16 @@ import { type ApprovalAnnouncer, createRedisApprovalDesk } from './create-redis-
 import { openJobLog } from './job-log.js';
 import type { JobRecords } from './job-record.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
-import type { RedisKeys } from './redis-keys.js';
 import { cancelledBy } from './request-cancel.js';
 import { runScheduledVerify, type ScheduledVerifyDeps } from './run-scheduled-verify.js';
 import { createThreadStore } from './thread-store.js';
 
+/** What the processor needs beyond what a scheduled verify needs (world, Redis, Slack, SSH, Kubernetes, clock, logs). */
 export interface JobProcessorDeps extends ScheduledVerifyDeps {
-  readonly world: WorldConfig;
-  readonly redis: Redis;
-  readonly keys: RedisKeys;
   readonly records: JobRecords;
   readonly lock: ClusterLock;
   readonly audit: AuditLog;
-  readonly poster: SlackPoster;
   readonly announcer: ApprovalAnnouncer;
-  readonly shell: RemoteShell;
-  readonly kubeFor: (cluster: string) => KubeGateway;
-  readonly clock: Clock;
-  readonly logger: Logger;
-  readonly redact: (text: string) => string;
   readonly dataDir: string;
   readonly updateIntervalMs?: number;
   /** How often a running job checks whether someone cancelled it. */

@@ -11,13 +11,7 @@ afterEach(async () => {
 describe('console mode: no Slack tokens, a terminal instead', { timeout: 180_000 }, () => {
   it('plans, verifies and runs an approved Cilium rollout from typed lines, under the same rules', async () => {
     lab = await startLabWorld();
-    const {
-      SLACK_BOT_TOKEN: _bot,
-      SLACK_SIGNING_SECRET: _secret,
-      SLACK_APP_TOKEN: _app,
-      ...env
-    } = lab.processEnv;
-    const console = startConsoleProcess({ ...env, CONSOLE_USER: 'U0BOB' });
+    const console = startConsoleProcess({ ...lab.consoleEnv, CONSOLE_USER: 'U0BOB' });
     lab.onStop(() => console.stop());
     await console.waitFor(/cluster-bot console as U0BOB/);
 

@@ -23,6 +23,8 @@ export interface LabWorld {
   readonly sshd: SshdLab;
   /** The environment a cluster-bot process needs to run against this lab. */
   readonly processEnv: Record<string, string>;
+  /** The same without Slack tokens: what `npm start` needs to open the console on this lab. */
+  readonly consoleEnv: Record<string, string>;
   /** Registers something to stop with the lab (last in, first out). */
   onStop(step: () => Promise<unknown>): void;
   stop(): Promise<void>;
@@ -167,6 +169,9 @@ export async function startLabWorld(options: SlackLabOptions = {}): Promise<LabW
       repo,
       sshd,
       processEnv,
+      consoleEnv: Object.fromEntries(
+        Object.entries(processEnv).filter(([name]) => !name.startsWith('SLACK_')),
+      ),
       onStop: (step) => stops.push(step),
       stop,
     };
