@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createSlackAnnouncer } from '../bot/create-slack-announcer.js';
 import type { ApprovalClickDeps } from '../bot/handle-approval-click.js';
 import type { CommandDeps } from '../bot/handle-cluster-command.js';
@@ -21,6 +21,7 @@ import type { Metrics } from '../metrics/create-metrics.js';
 import { meterRemoteShell } from '../metrics/meter-remote-shell.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
+import { connectRedis } from './connect-redis.js';
 
 export interface CoreOptions {
   readonly env: Env;
@@ -45,7 +46,7 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { env, world, logger, metrics, poster } = options;
   const keys = redisKeys(env.REDIS_PREFIX);
-  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const redis = connectRedis(env);
   const records = createJobRecords(redis, keys);
   const lock = createClusterLock(redis, keys);
   const audit = createAuditLog(redis, keys, logger);
@@ -92,7 +93,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
       : new Worker(QUEUE_NAME, processor, {
-          connection: new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }),
+          connection: connectRedis(env),
           prefix: keys.bullPrefix,
           concurrency: 4,
         });

@@ -25,6 +25,15 @@ const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
       .default('redis://127.0.0.1:6379'),
+    /** `host:port,host:port`: connect through Redis Sentinel (REDIS_URL then gives password/TLS/db). */
+    REDIS_SENTINELS: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'expected host:port[,host:port…]')
+      .optional(),
+    REDIS_SENTINEL_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/, 'expected a master name')
+      .default('mymaster'),
     REDIS_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected letters, digits, _ . - (no colon)')
