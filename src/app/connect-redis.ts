@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Env } from '../config/read-env.js';
 
@@ -6,11 +7,18 @@ import type { Env } from '../config/read-env.js';
  * or Sentinel when REDIS_SENTINELS is set (the URL then supplies password, TLS and db).
  * BullMQ needs `maxRetriesPerRequest: null` so commands wait out a failover instead of failing.
  */
-export function connectRedis(env: Pick<Env, 'REDIS_URL' | 'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME'>): Redis {
+export function connectRedis(
+  env: Pick<Env, 'REDIS_URL' | 'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_CA_FILE'>,
+): Redis {
   const url = new URL(env.REDIS_URL);
-  const common: RedisOptions = { maxRetriesPerRequest: null };
+  const tls =
+    url.protocol === 'rediss:'
+      ? env.REDIS_CA_FILE
+        ? { ca: readFileSync(env.REDIS_CA_FILE) }
+        : {}
+      : undefined;
+  const common: RedisOptions = { maxRetriesPerRequest: null, ...(tls ? { tls } : {}) };
   if (!env.REDIS_SENTINELS) return new Redis(env.REDIS_URL, common);
-  const tls = url.protocol === 'rediss:' ? {} : undefined;
   return new Redis({
     ...common,
     sentinels: env.REDIS_SENTINELS.split(',').map((entry) => {

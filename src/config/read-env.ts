@@ -30,6 +30,8 @@ const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'expected host:port[,host:port…]')
       .optional(),
+    /** PEM file of the CA that signed Redis's TLS certificate (rediss://), for private CAs. */
+    REDIS_CA_FILE: z.string().min(1).optional(),
     REDIS_SENTINEL_NAME: z
       .string()
       .regex(/^[A-Za-z0-9_.-]+$/, 'expected a master name')

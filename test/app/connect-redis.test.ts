@@ -53,6 +53,7 @@ describe('Redis connections', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       REDIS_SENTINELS: `127.0.0.1:${port}`,
       REDIS_SENTINEL_NAME: prefix.prefix,
+      REDIS_CA_FILE: undefined,
     });
     try {
       await redis.set(`${prefix.prefix}:hello`, 'through sentinel');
