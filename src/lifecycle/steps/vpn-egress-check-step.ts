@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ClusterBotError } from '../../errors.js';
+import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
 import { findNode, hostKeyFactKey, nodeTarget } from '../targets.js';
 import { captureRemote } from './capture-remote.js';
@@ -23,12 +23,18 @@ export function vpnEgressCheckStep(id: string, node: string): Step {
         findNode(ctx.cluster, node),
         ctx.facts.get<string>(hostKeyFactKey(node)),
       );
-      const unit = await captureRemote(ctx, target, ['systemctl', 'is-active', VPN_UNIT]);
+      // A gateway that cannot be asked is a failed gate too: the alert says so.
+      const ask = (argv: readonly string[]) =>
+        captureRemote(ctx, target, argv).catch(async (error: unknown) => {
+          if (isClusterBotError(error, 'CANCELLED')) throw error;
+          return fail(ctx, `cannot check ${node} over SSH: ${(error as Error).message}`);
+        });
+      const unit = await ask(['systemctl', 'is-active', VPN_UNIT]);
       const state = unit.stdout.trim() || unit.stderr.trim() || `exit ${unit.exitCode}`;
       if (unit.exitCode !== 0 || state !== 'active') {
         return fail(ctx, `${VPN_UNIT} on ${node} is ${state}`);
       }
-      const exit = await captureRemote(ctx, target, EXIT_IP_ARGV);
+      const exit = await ask(EXIT_IP_ARGV);
       const ip = exit.stdout.trim();
       if (exit.exitCode !== 0 || isIP(ip) === 0) {
         return fail(
