@@ -82,4 +82,40 @@ describe('forged and hostile Slack requests', { timeout: 180_000 }, () => {
     const busy = answers.filter((t) => /^⛔ (dev|prod) is busy: job #\d+ \(.+\) by <@U0ALICE>/.test(t));
     expect(busy).toHaveLength(198);
   });
+
+  it('a correctly signed click on an approval that already expired is refused and approves nothing', async () => {
+    lab = await startSlackLab({ dev: { approvalTimeout: '4s' } });
+    const { slack, driver } = lab;
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await slack.waitFor(
+      () => slack.allMessages('C0OPS').find((m) => m.text.includes('approval needed for cilium.yml')),
+      { timeoutMs: 60_000 },
+    );
+    // Capture a real approver's click payload without letting it count (its value is broken)...
+    const probe = await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0BOB',
+      editValue: (value) => `${value}-broken`,
+    });
+    await slack.waitFor(() => slack.messages('C0OPS').find((m) => m.text.includes('approval expired')), {
+      timeoutMs: 30_000,
+    });
+    // ...then, once expired, send it with the real value, correctly signed.
+    const body = String(probe.request.body).replace('-broken', '');
+    const late = await driver.sendRaw({ body, headers: driver.signedHeaders(body) });
+    expect(late.status).toBe(200);
+    await slack.waitFor(
+      () =>
+        slack.ephemerals.find((e) => e.user === 'U0BOB' && e.text.includes('no longer pending (expired)')),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    expect(slack.messages('C0OPS').find((m) => m.text.includes('*cilium dev*'))?.text).toContain(
+      'approval expired',
+    );
+    expect(slack.allMessages('C0OPS').some((m) => m.text.includes('approved by'))).toBe(false);
+  });
 });
