@@ -1,11 +1,13 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
 import { createSlackApp } from '../bot/create-slack-app.js';
+import { createSlackPacer } from '../bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import { systemClock } from '../system-clock.js';
 import { type OpsEndpoints, opsRoutes, startHealthServer } from './health-server.js';
 import { startCore } from './start-core.js';
 
@@ -58,7 +60,13 @@ export async function startClusterBot(
       body: await metrics.registry.metrics(),
     }),
   };
-  const poster = createWebApiPoster(client, redact, String(auth.url ?? 'https://slack.com/'), metrics);
+  const poster = createWebApiPoster(
+    client,
+    redact,
+    String(auth.url ?? 'https://slack.com/'),
+    createSlackPacer(systemClock),
+    metrics,
+  );
   const core = await startCore({
     env,
     world,

@@ -26,69 +26,94 @@ export interface ThreadReporterDeps {
   appendLog(line: string): void | Promise<void>;
   /** The full log's text for the final upload. */
   readLog(): Promise<string>;
-  /** Minimum time between two updates of the same message. */
+  /** Minimum time between two live updates (board or output tail) of this job's messages. */
   readonly updateIntervalMs?: number;
 }
 
 const TAIL_LINES = 12;
 
 /**
+ * Events after which the thread is saved: the root message's ts and every step's end state are
+ * what a resumed job needs. Progress, notes and starts are re-emitted or harmless to lose, and
+ * saving them would cost a Redis write per event.
+ */
+const SAVED_AFTER: ReadonlySet<LifecycleEvent['type']> = new Set([
+  'plan-started',
+  'step-waiting',
+  'step-finished',
+  'plan-finished',
+]);
+
+/** One step's live output message: created on its first line, then edited. */
+interface OutputTail {
+  readonly stepId: string;
+  readonly lines: string[];
+  ts: string | undefined;
+  dirty: boolean;
+}
+
+/**
  * Renders lifecycle events into a job's Slack thread: the root message is the status board,
- * replies carry the events, one reply holds a live tail of the output. Updates of the same message
- * are coalesced to about one a second; Slack trouble is logged and never fails the job.
+ * replies carry step results, notes and alerts, and one reply per step holds a live tail of its
+ * output. The engine never waits for Slack: messages leave in order from an outbox, live edits are
+ * coalesced to one call per interval (the board or the tail, whichever waited longer), and Slack
+ * trouble is logged and never fails the job. `flush()` resolves once everything is out.
  */
 export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flush(): Promise<void> } {
   const { poster, thread, logger } = deps;
-  const interval = deps.updateIntervalMs ?? 1_000;
-  const tail: string[] = [];
-  let tailTs: string | undefined;
-  let tailStep: string | undefined;
+  const interval = deps.updateIntervalMs ?? 2_000;
+  let tail: OutputTail | undefined;
   let boardDirty = false;
-  let tailDirty = false;
+  let lastLive: 'board' | 'tail' = 'tail';
   let timer: NodeJS.Timeout | undefined;
-  let flushing: Promise<void> = Promise.resolve();
+  let outbox: Promise<void> = Promise.resolve();
 
-  const safely = async (what: string, action: () => Promise<unknown>) => {
-    try {
-      await action();
-    } catch (error) {
-      logger.warn({ err: error, jobId: thread.jobId }, `slack: ${what} failed`);
-    }
-  };
-  const reply = (text: string, blocks?: unknown[]) =>
-    safely('thread reply', async () => {
-      if (!thread.threadTs) return;
-      await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text, blocks });
+  const send = (what: string, action: () => Promise<unknown>) => {
+    outbox = outbox.then(async () => {
+      try {
+        await action();
+      } catch (error) {
+        logger.warn({ err: error, jobId: thread.jobId }, `thread: ${what} failed`);
+      }
     });
-
-  const flushNow = async () => {
+  };
+  const reply = (text: string) =>
+    send('thread reply', async () => {
+      if (thread.threadTs) await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
+    });
+  const updateBoard = async () => {
+    boardDirty = false;
+    if (thread.threadTs)
+      await poster.update({ channel: thread.channel, ts: thread.threadTs, ...renderBoard(thread.board) });
+  };
+  const updateTail = async (of: OutputTail) => {
+    of.dirty = false;
+    if (!thread.threadTs) return;
+    const text = `\`\`\`${truncate(of.lines.join('\n'), 2_800)}\`\`\``;
+    if (of.ts) await poster.update({ channel: thread.channel, ts: of.ts, text });
+    else of.ts = await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
+  };
+  const liveUpdate = async () => {
     timer = undefined;
-    if (boardDirty && thread.threadTs) {
-      boardDirty = false;
-      const ts = thread.threadTs;
-      await safely('board update', () =>
-        poster.update({ channel: thread.channel, ts, ...renderBoard(thread.board) }),
-      );
-    }
-    if (tailDirty && thread.threadTs) {
-      tailDirty = false;
-      const text = `\`\`\`${truncate(tail.join('\n'), 2_800)}\`\`\``;
-      await safely('output tail', async () => {
-        if (tailTs) await poster.update({ channel: thread.channel, ts: tailTs, text });
-        else tailTs = await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
-      });
-    }
+    const tailDue = tail?.dirty === true;
+    const next = boardDirty && (!tailDue || lastLive === 'tail') ? 'board' : tailDue ? 'tail' : undefined;
+    if (next === 'board') await updateBoard();
+    else if (next === 'tail' && tail) await updateTail(tail);
+    if (next) lastLive = next;
+    if (boardDirty || tail?.dirty) schedule();
   };
   const schedule = () => {
-    if (timer) return;
-    timer = setTimeout(() => {
-      flushing = flushing.then(flushNow);
-    }, interval);
+    timer ??= setTimeout(() => send('live update', liveUpdate), interval);
   };
   const flush = async () => {
-    if (timer) clearTimeout(timer);
-    flushing = flushing.then(flushNow);
-    await flushing;
+    clearTimeout(timer);
+    timer = undefined;
+    const pending = tail;
+    send('board update', async () => {
+      if (boardDirty) await updateBoard();
+      if (pending?.dirty) await updateTail(pending);
+    });
+    await outbox;
   };
   const setStep = (stepId: string, patch: Partial<BoardStep>) => {
     thread.board = {
@@ -96,6 +121,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
       steps: thread.board.steps.map((step) => (step.id === stepId ? { ...step, ...patch } : step)),
     };
     boardDirty = true;
+    schedule();
   };
   const titleOf = (stepId: string) => thread.board.steps.find((step) => step.id === stepId)?.title ?? stepId;
 
@@ -103,14 +129,10 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
     flush,
     async output(stepId, line) {
       await deps.appendLog(line);
-      if (tailStep !== stepId) {
-        tailStep = stepId;
-        tail.length = 0;
-        tailTs = undefined;
-      }
-      tail.push(truncate(line, 300));
-      if (tail.length > TAIL_LINES) tail.shift();
-      tailDirty = true;
+      if (tail?.stepId !== stepId) tail = { stepId, lines: [], ts: undefined, dirty: false };
+      tail.lines.push(truncate(line, 300));
+      if (tail.lines.length > TAIL_LINES) tail.lines.shift();
+      tail.dirty = true;
       schedule();
     },
     async emit(event: LifecycleEvent) {
@@ -124,17 +146,17 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
             };
           }
           if (!thread.threadTs) {
-            await safely('root message', async () => {
+            send('root message', async () => {
               thread.threadTs = await poster.post({ channel: thread.channel, ...renderBoard(thread.board) });
             });
           } else if (event.resumed) {
             boardDirty = true;
+            schedule();
           }
           break;
         }
         case 'step-started':
           setStep(event.stepId, { status: 'running', detail: undefined });
-          await reply(`⏳ ${titleOf(event.stepId)} started`);
           break;
         case 'step-progress':
           setStep(event.stepId, { detail: event.text });
@@ -142,56 +164,66 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
         case 'step-waiting':
           setStep(event.stepId, { status: 'waiting' });
           break;
-        case 'step-finished':
+        case 'step-finished': {
           setStep(event.stepId, {
             status: event.status,
             durationMs: event.durationMs,
             detail: event.summary,
           });
+          // The step's last lines stay readable in its tail, whatever the live cadence skipped.
+          const finished = tail?.stepId === event.stepId && tail.dirty ? tail : undefined;
+          if (finished) send('output tail', () => updateTail(finished));
           if (event.status === 'succeeded') {
-            await reply(
+            reply(
               `✅ ${titleOf(event.stepId)} (${formatDuration(event.durationMs)}): ${truncate(event.summary, 2_500)}`,
             );
           } else if (event.status === 'failed') {
-            await reply(
+            reply(
               `❌ ${titleOf(event.stepId)} failed after ${formatDuration(event.durationMs)}: ${truncate(event.summary, 2_500)}`,
             );
           }
           break;
+        }
         case 'note':
-          await reply(`ℹ️ ${truncate(event.text, 2_800)}`);
+          reply(`ℹ️ ${truncate(event.text, 2_800)}`);
           break;
-        case 'gate-failed': {
-          const link = thread.threadTs ? poster.permalink(thread.channel, thread.threadTs) : undefined;
-          await safely('alert', () =>
-            poster.post({
+        case 'gate-failed':
+          send('alert', async () => {
+            const link = thread.threadTs ? poster.permalink(thread.channel, thread.threadTs) : undefined;
+            await poster.post({
               channel: thread.alertsChannel,
               text: `🚨 ${thread.cluster}: gate *${event.gate}* failed: ${truncate(event.observed, 2_000)}${link ? `\n<${link}|job #${thread.board.jobNumber} thread>` : ''}`,
-            }),
-          );
+            });
+          });
           break;
-        }
         case 'plan-finished': {
           thread.board = { ...thread.board, outcome: event.outcome, summary: event.summary };
           boardDirty = true;
-          await flush();
-          await reply(
-            `${event.outcome === 'succeeded' ? '✅' : '❌'} job #${thread.board.jobNumber} ${event.outcome}: ${truncate(event.summary, 2_800)}`,
-          );
-          await safely('log upload', async () => {
+          clearTimeout(timer);
+          timer = undefined;
+          send('board update', updateBoard);
+          const summary = `${event.outcome === 'succeeded' ? '✅' : '❌'} job #${thread.board.jobNumber} ${event.outcome}: ${truncate(event.summary, 2_800)}`;
+          // One message: the outcome with the log attached; should the upload fail, the outcome alone.
+          send('final report', async () => {
             if (!thread.threadTs) return;
-            await poster.upload({
-              channel: thread.channel,
-              threadTs: thread.threadTs,
-              filename: `job-${thread.board.jobNumber}.log`,
-              title: `job #${thread.board.jobNumber} log (redacted)`,
-              content: await deps.readLog(),
-            });
+            try {
+              await poster.upload({
+                channel: thread.channel,
+                threadTs: thread.threadTs,
+                filename: `job-${thread.board.jobNumber}.log`,
+                title: `job #${thread.board.jobNumber} log (redacted)`,
+                content: await deps.readLog(),
+                comment: summary,
+              });
+            } catch (error) {
+              logger.warn({ err: error, jobId: thread.jobId }, 'thread: log upload failed');
+              await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text: summary });
+            }
           });
           break;
         }
       }
-      await deps.save(thread);
+      if (SAVED_AFTER.has(event.type)) send('thread save', () => deps.save(thread));
     },
   };
 }

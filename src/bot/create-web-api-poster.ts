@@ -1,23 +1,29 @@
 import type { WebClient } from '@slack/web-api';
 import type { Redact } from '../log/create-redactor.js';
 import type { Metrics } from '../metrics/create-metrics.js';
+import type { SlackPacer } from './create-slack-pacer.js';
 import type { SlackPoster } from './slack-poster.js';
 
 /**
- * SlackPoster over the Web API client, which honours 429 Retry-After and retries 5xx itself.
- * Every text that leaves goes through the redactor first.
+ * SlackPoster over the Web API client, which retries 5xx (and a 429, should one still come) itself.
+ * Each call first waits for room under Slack's limits, and every text that leaves goes through the
+ * redactor.
  */
 export function createWebApiPoster(
   client: WebClient,
   redact: Redact,
   workspaceUrl: string,
+  pacer: SlackPacer,
   metrics?: Metrics,
 ): SlackPoster {
-  const count = (method: string) => metrics?.slackCalls.inc({ method });
+  const count = (method: string, channel?: string) => {
+    metrics?.slackCalls.inc({ method });
+    return pacer.take(method, channel);
+  };
   const scrub = <T>(value: T): T => JSON.parse(redact(JSON.stringify(value))) as T;
   return {
     async post(message) {
-      count('chat.postMessage');
+      await count('chat.postMessage', message.channel);
       const result = await client.chat.postMessage({
         channel: message.channel,
         text: redact(message.text),
@@ -28,7 +34,7 @@ export function createWebApiPoster(
       return result.ts as string;
     },
     async update(message) {
-      count('chat.update');
+      await count('chat.update');
       await client.chat.update({
         channel: message.channel,
         ts: message.ts,
@@ -37,7 +43,7 @@ export function createWebApiPoster(
       });
     },
     async ephemeral(message) {
-      count('chat.postEphemeral');
+      await count('chat.postEphemeral');
       await client.chat.postEphemeral({
         channel: message.channel,
         user: message.user,
@@ -47,13 +53,15 @@ export function createWebApiPoster(
       });
     },
     async upload(file) {
-      count('files.uploadV2');
+      await count('files.getUploadURLExternal');
+      await count('files.completeUploadExternal');
       await client.filesUploadV2({
         channel_id: file.channel,
         thread_ts: file.threadTs,
         filename: file.filename,
         title: file.title,
         content: redact(file.content),
+        initial_comment: file.comment === undefined ? undefined : redact(file.comment),
       });
     },
     permalink(channel, ts) {

@@ -16,6 +16,8 @@ export interface SlackPoster {
     filename: string;
     title: string;
     content: string;
+    /** Posted with the file, as one message. */
+    comment?: string | undefined;
   }): Promise<void>;
   /** A link to a message, for alerts that point at a job's thread. */
   permalink(channel: string, ts: string): string;

@@ -43,6 +43,7 @@ export function createConsolePoster(output: Writable, redact: Redact) {
       print(message.text);
     },
     async upload(file) {
+      if (file.comment) print(`  ${file.comment}`);
       print(`  ↳ ${file.title}: ${file.content.split('\n').length} lines (kept in the job log)`);
     },
     permalink: (channel, ts) => `console:${channel}/${ts}`,

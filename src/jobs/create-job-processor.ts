@@ -73,7 +73,14 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       record.id,
       cluster.approvalTimeoutMs,
       deps.clock.now,
-      deps.announcer,
+      {
+        ...deps.announcer,
+        // The request goes into the job's thread: its root message must be out (and saved) first.
+        async announce(...request) {
+          await threadReporter.flush();
+          return deps.announcer.announce(...request);
+        },
+      },
     );
     // A job has ended once the engine says so: its record, approvals and lease settle before the
     // (possibly rate-limited) final Slack report, so nobody sees "cancelled" and then "busy".
@@ -99,6 +106,8 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       ...threadReporter,
       async emit(event) {
         meterEvent(deps.metrics, record.command.verb, cluster.name, event);
+        // Step boundaries in the JSON logs let an operator (and the benchmark) time a job without Slack.
+        if (event.type === 'step-started') logger.info({ stepId: event.stepId }, 'step started');
         if (event.type === 'plan-finished') await settle(event.outcome, event.summary);
         await threadReporter.emit(event);
       },
@@ -145,19 +154,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         if (decided || (await cancelledBy(deps.redis, deps.keys, record.id))) await job.promote();
         throw new DelayedError();
       }
-      await approvals.closePending(`job ${result.outcome}`);
-      await deps.records.update(record.id, { outcome: result.outcome, finishedAt: deps.clock.now() });
-      if (record.command.verb === 'verify') {
-        await deps.redis.set(
-          deps.keys.lastVerify(cluster.name),
-          JSON.stringify({
-            outcome: result.outcome,
-            at: deps.clock.now(),
-            jobNumber: record.number,
-            summary: result.summary,
-          }),
-        );
-      }
+      // The record, approvals and lease were settled when the engine reported plan-finished.
       logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;
     } finally {

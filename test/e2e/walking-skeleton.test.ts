@@ -83,6 +83,12 @@ describe('walking skeleton: the real bot process, fake Slack, kube-sim, real Red
       },
     );
     expect(slack.messages('C0ALERTS')).toEqual([]);
+    // The JSON logs mark each step's start, so an operator can time a job without Slack.
+    const stepStarted = bot
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"step started"'));
+    expect(stepStarted).toEqual([expect.stringMatching(/"jobId":"job-1".*"stepId":"1-verify"/)]);
 
     const ready = await fetch(`http://127.0.0.1:${bot.port}/readyz`);
     expect(ready.status).toBe(200);

@@ -230,6 +230,21 @@ describe('lab infra repo: real ansible-playbook runs', () => {
     expect(result.outcome.lineCount).toBe(seen.lines);
   });
 
+  it('streams lab_stream_mb of lines while the report step runs, and the play still passes', async () => {
+    const repo = await labRepo({ lab: { lab_stream_mb: 2 } });
+    let streamed = 0;
+    const result = await playbook(repo, ['playbooks/verify.yml'], {
+      keepOutput: false,
+      onLine(line) {
+        if (line.startsWith('lab stream line ')) streamed += line.length + 1;
+      },
+    });
+
+    expect(result.outcome.ok).toBe(true);
+    expect(streamed).toBeGreaterThanOrEqual(2 * 1024 * 1024);
+    expect(streamed).toBeLessThan(2 * 1024 * 1024 + 256 * 1024);
+  });
+
   it('a full prod baseline with BLOCKED placeholders fails on the assert naming the placeholder', async () => {
     const repo = await labRepo();
     const result = await playbook(repo, ['playbooks/node-baseline.yml', '-e', 'k3s_hosts=k3s_prod']);

@@ -37,6 +37,8 @@ export interface LabVars {
   lab_unreachable?: string[];
   /** Extra lines printed by each play's report step. */
   lab_output_lines?: number;
+  /** Megabytes of lines each play's report step streams while it runs (not held by ansible). */
+  lab_stream_mb?: number;
   /** Seconds each play's report step sleeps. */
   lab_sleep_seconds?: number;
   /** Print a fake Slack token, a password line and an OpenSSH private key block. */

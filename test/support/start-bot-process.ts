@@ -15,10 +15,17 @@ export interface BotProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the real `src/main.ts` as its own process, as `npm start` would, and waits for /healthz. */
-export async function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
+/**
+ * Starts the bot as its own process and waits for /healthz: `src/main.ts` through tsx, or with
+ * `built` the compiled `dist/main.js` exactly as `npm start` runs it (what the benchmark measures).
+ */
+export async function startBotProcess(
+  env: Record<string, string>,
+  options: { readonly built?: boolean } = {},
+): Promise<BotProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const entry = options.built ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

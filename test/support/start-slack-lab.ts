@@ -47,6 +47,8 @@ export interface SlackLabOptions {
   readonly socketMode?: boolean;
   /** Run this many worker processes beside a bot-only process (default: one process doing both). */
   readonly workers?: number;
+  /** Run the compiled `dist/main.js` (after `npm run build`) instead of the sources through tsx. */
+  readonly built?: boolean;
 }
 
 /** The real bot process (and workers) against the lab, driven as Slack would. */
@@ -55,14 +57,17 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
   try {
     const workers: BotProcess[] = [];
     for (let i = 0; i < (options.workers ?? 0); i++) {
-      const worker = await startBotProcess({ ...world.processEnv, CLUSTER_BOT_ROLE: 'worker' });
+      const worker = await startBotProcess(
+        { ...world.processEnv, CLUSTER_BOT_ROLE: 'worker' },
+        { built: options.built },
+      );
       world.onStop(() => worker.stop());
       workers.push(worker);
     }
-    const bot = await startBotProcess({
-      ...world.processEnv,
-      ...(workers.length > 0 ? { CLUSTER_BOT_ROLE: 'bot' } : {}),
-    });
+    const bot = await startBotProcess(
+      { ...world.processEnv, ...(workers.length > 0 ? { CLUSTER_BOT_ROLE: 'bot' } : {}) },
+      { built: options.built },
+    );
     world.onStop(() => bot.stop());
     const { slack } = world;
     if (options.socketMode)

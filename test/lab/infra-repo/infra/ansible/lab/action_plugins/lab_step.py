@@ -19,6 +19,9 @@ import os
 import time
 
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
+
+display = Display()
 
 
 def _fake_secret_lines():
@@ -33,6 +36,23 @@ def _fake_secret_lines():
         'QyNTUxOQAAACBsYWJmYWtla2V5bGFiZmFrZWtleWxhYmZha2VrZXlsYWIAAAAAAAAAAAAA',
         '-----END ' + marker,
     ]
+
+
+def _stream_output(megabytes, host):
+    # Through ansible's own display (proxied from this worker to the controller) in chunks, as a
+    # verbose task's output streams, so a benchmark can push gigabytes without ansible holding them.
+    remaining = int(megabytes * 1024 * 1024)
+    number = 0
+    while remaining > 0:
+        lines = []
+        size = 0
+        while size < 256 * 1024 and size < remaining:
+            number += 1
+            line = 'lab stream line %d from %s: the quick brown fox jumps over the lazy dog' % (number, host)
+            lines.append(line)
+            size += len(line) + 1
+        display.display('\n'.join(lines))
+        remaining -= size
 
 
 def _sleep_unless_orphaned(seconds):
@@ -156,6 +176,7 @@ class ActionModule(ActionBase):
                 events.writelines('%s %s\n' % (args['report'], done) for done in batch)
 
         _sleep_unless_orphaned(float(task_vars.get('lab_sleep_seconds') or 0))
+        _stream_output(float(task_vars.get('lab_stream_mb') or 0), host)
 
         lines = []
         count = int(task_vars.get('lab_output_lines') or 0)

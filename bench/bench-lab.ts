@@ -1,0 +1,82 @@
+import type { DriverResponse, FakeSlack } from '../test/lab/fake-slack/index.js';
+import type { BotProcess } from '../test/support/start-bot-process.js';
+import { type SlackLab, type SlackLabOptions, startSlackLab } from '../test/support/start-slack-lab.js';
+
+/** One line of a bot process's JSON log (pino), with the fields the benchmark reads. */
+export interface LogEntry {
+  readonly at: number;
+  readonly msg: string;
+  readonly jobId?: string;
+  readonly stepId?: string;
+  readonly outcome?: string;
+}
+
+export interface BenchLab extends SlackLab {
+  /** Every log line the bot and worker processes have printed so far, parsed, oldest first. */
+  logEntries(): readonly LogEntry[];
+  /** Sends a signed slash command as U0ALICE in #ops and returns when Slack got the ack. */
+  command(text: string): Promise<DriverResponse & { readonly sentAt: number }>;
+  /** The job a command created, from the "Queued as job #N" reply on its response_url. */
+  jobIdOf(response: DriverResponse): Promise<string>;
+  /** Resolves with the job's outcome log line. */
+  outcome(jobId: string, timeoutMs?: number): Promise<LogEntry>;
+}
+
+/**
+ * The lab as deployed: a bot-only process taking Slack requests and a worker process running jobs,
+ * both from the compiled `dist/` (run `npm run build` first), against real Redis, sshd and ansible,
+ * fake Slack with its rate limits, and kube-sim.
+ */
+export async function startBenchLab(options: SlackLabOptions = {}): Promise<BenchLab> {
+  const lab = await startSlackLab({ workers: 1, built: true, ...options });
+  const readLog = createLogReader([lab.bot, ...lab.workers]);
+  return {
+    ...lab,
+    logEntries: readLog,
+    async command(text) {
+      const sentAt = Date.now();
+      const response = await lab.driver.slash(text, { userId: 'U0ALICE', channelId: 'C0OPS' });
+      return { ...response, sentAt };
+    },
+    jobIdOf: (response) => queuedJobId(lab.slack, response),
+    outcome: (jobId, timeoutMs = 600_000) =>
+      lab.slack.waitFor(() => readLog().find((entry) => entry.jobId === jobId && entry.outcome), {
+        timeoutMs,
+        intervalMs: 10,
+        description: `the outcome of ${jobId}`,
+      }),
+  };
+}
+
+async function queuedJobId(slack: FakeSlack, response: DriverResponse): Promise<string> {
+  const post = await slack.waitFor(
+    () =>
+      slack.responseUrlPosts.find(
+        (candidate) =>
+          response.responseUrl.endsWith(`/${candidate.id}`) &&
+          /Queued as job #\d+/.test(String(candidate.body.text)),
+      ),
+    { timeoutMs: 30_000, intervalMs: 5, description: 'the "Queued as job" reply' },
+  );
+  return `job-${/Queued as job #(\d+)/.exec(String(post.body.text))![1]}`;
+}
+
+/** Parses each process's output once, as it grows. */
+function createLogReader(processes: readonly BotProcess[]): () => readonly LogEntry[] {
+  const offsets = processes.map(() => 0);
+  const entries: LogEntry[] = [];
+  return () => {
+    processes.forEach((process, index) => {
+      const fresh = process.output().slice(offsets[index]);
+      const end = fresh.lastIndexOf('\n');
+      if (end < 0) return;
+      offsets[index]! += end + 1;
+      for (const line of fresh.slice(0, end).split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const { time, ...fields } = JSON.parse(line) as { time: string } & Omit<LogEntry, 'at'>;
+        entries.push({ ...fields, at: Date.parse(time) });
+      }
+    });
+    return entries;
+  };
+}

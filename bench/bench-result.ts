@@ -1,0 +1,17 @@
+import type { Machine } from './machine.js';
+import type { AckFigures, measureAckUnderLoad } from './measure-acks.js';
+import type { MemoryFigures } from './measure-memory.js';
+import type { OverheadFigures } from './measure-overhead.js';
+import type { SlackCallFigures } from './measure-slack-calls.js';
+import type { ThroughputFigures } from './measure-throughput.js';
+
+/** The JSON `npm run bench -- --json` prints; a figure is absent when its section did not run (--only). */
+export type BenchResult = Partial<
+  AckFigures &
+    Awaited<ReturnType<typeof measureAckUnderLoad>> & {
+      firstPost: { p50: number; p99: number; n: number };
+    } & Pick<SlackCallFigures, 'slack'> &
+    Pick<OverheadFigures, 'overhead'> &
+    MemoryFigures &
+    ThroughputFigures & { approvalResume: { p50: number; n: number } }
+> & { machine: Machine };

@@ -1,0 +1,90 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type BenchLab, startBenchLab } from './bench-lab.js';
+import { runLanes } from './run-lanes.js';
+import { percentile, round } from './stats.js';
+import { waitForIdleQueue } from './wait-for-idle-queue.js';
+
+const COMMANDS = 200;
+const IN_FLIGHT = 20;
+/** "lab stream line N from k3s-dev-1: the quick brown fox…" is about 83 bytes: 100k lines. */
+const STREAM_LINES = 100_000;
+const STREAM_MB = (STREAM_LINES * 83) / 2 ** 20;
+
+export interface AckFigures {
+  readonly ack: { p50: number; p99: number; n: number };
+  readonly ackBurst: { max: number; p99: number; n: number; over3s: number };
+}
+
+/** Signed `/cluster verify dev` to the HTTP receiver: 200 at 20 in flight, then 200 at once. */
+export async function measureAcks(): Promise<AckFigures> {
+  const lab = await startBenchLab();
+  try {
+    const paced = await runLanes(COMMANDS, IN_FLIGHT, () => acked(lab));
+    await waitForIdleQueue(lab.processEnv.REDIS_PREFIX!);
+    const burst = await Promise.all(Array.from({ length: COMMANDS }, () => acked(lab)));
+    await waitForIdleQueue(lab.processEnv.REDIS_PREFIX!);
+    return {
+      ack: { p50: round(percentile(paced, 50)), p99: round(percentile(paced, 99)), n: paced.length },
+      ackBurst: {
+        max: round(Math.max(...burst)),
+        p99: round(percentile(burst, 99)),
+        n: burst.length,
+        over3s: burst.filter((latency) => latency >= 3_000).length,
+      },
+    };
+  } finally {
+    await lab.stop();
+  }
+}
+
+/**
+ * 20 in flight for as long as the worker streams a 100k-line playbook (`packages k3s-dev-1`, whose
+ * one play streams the lines through ansible's display).
+ */
+export async function measureAckUnderLoad(): Promise<{
+  ackUnderLoad: { p99: number; p50: number; n: number; streamedLines: number; streamSeconds: number };
+}> {
+  const lab = await startBenchLab({ labVars: { lab_stream_mb: STREAM_MB } });
+  try {
+    const jobId = await lab.jobIdOf(await lab.command('packages k3s-dev-1'));
+    const logPath = join(lab.processEnv.DATA_DIR!, 'jobs', `${jobId}.log`);
+    await lab.slack.waitFor(() => stat(logPath).then((file) => file.size > 64 * 1024), {
+      timeoutMs: 120_000,
+      intervalMs: 5,
+      description: 'the playbook output to start streaming',
+    });
+    const streamStart = Date.now();
+    let streaming = true;
+    const outcome = lab.outcome(jobId).then((entry) => {
+      streaming = false;
+      return entry;
+    });
+    const latencies: number[] = [];
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (streaming) latencies.push(await acked(lab));
+      }),
+    );
+    const streamSeconds = ((await outcome).at - streamStart) / 1000;
+    const streamedLines = (await readFile(logPath, 'utf8')).match(/lab stream line /g)?.length ?? 0;
+    await waitForIdleQueue(lab.processEnv.REDIS_PREFIX!);
+    return {
+      ackUnderLoad: {
+        p50: round(percentile(latencies, 50)),
+        p99: round(percentile(latencies, 99)),
+        n: latencies.length,
+        streamedLines,
+        streamSeconds: round(streamSeconds),
+      },
+    };
+  } finally {
+    await lab.stop();
+  }
+}
+
+async function acked(lab: BenchLab): Promise<number> {
+  const response = await lab.command('verify dev');
+  if (response.status !== 200) throw new Error(`ack was HTTP ${response.status}: ${response.body}`);
+  return response.latencyMs;
+}

@@ -1,0 +1,169 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Processor, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createSlackAnnouncer } from '../src/bot/create-slack-announcer.js';
+import type { SlackPoster } from '../src/bot/slack-poster.js';
+import type { WorldConfig } from '../src/config/world-config.js';
+import { createAuditLog } from '../src/jobs/audit-log.js';
+import { createClusterLock } from '../src/jobs/cluster-lock.js';
+import { createJobProcessor } from '../src/jobs/create-job-processor.js';
+import { createJobQueue, QUEUE_NAME } from '../src/jobs/create-job-queue.js';
+import { createJobRecords } from '../src/jobs/job-record.js';
+import { redisKeys } from '../src/jobs/redis-keys.js';
+import type { RemoteShell } from '../src/lifecycle/ports/remote-shell.js';
+import { createLogger } from '../src/log/create-logger.js';
+import { createRedactor } from '../src/log/create-redactor.js';
+import { createMetrics } from '../src/metrics/create-metrics.js';
+import { systemClock } from '../src/system-clock.js';
+import { loadExampleWorld } from '../test/support/example-world.js';
+import { createMemoryKube } from '../test/support/memory-kube.js';
+import { REDIS_URL, uniquePrefix } from '../test/support/redis-prefix.js';
+import { median, round } from './stats.js';
+
+const JOBS = 300;
+const ROUNDS = 3;
+const CONCURRENCY = 4;
+
+export interface ThroughputFigures {
+  readonly throughput: {
+    jobsPerSec: number;
+    bareBullmqJobsPerSec: number;
+    ratio: number;
+    jobs: number;
+    rounds: number;
+  };
+}
+
+/**
+ * Jobs per second through the whole job layer (records, thread reporter, checkpoints, audit, job
+ * log) running a plan that touches nothing (`verify dev` against an in-memory healthy cluster, Slack
+ * posts answered at once), against a bare BullMQ worker doing nothing: same Redis, same
+ * concurrency (4), rounds alternated, medians compared.
+ */
+export async function measureThroughput(): Promise<ThroughputFigures> {
+  const world = await loadExampleWorld();
+  const engine: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    engine.push(await engineRound(world));
+    bare.push(await bareRound());
+  }
+  return {
+    throughput: {
+      jobsPerSec: round(median(engine)),
+      bareBullmqJobsPerSec: round(median(bare)),
+      ratio: round(median(engine) / median(bare), 3),
+      jobs: JOBS,
+      rounds: ROUNDS,
+    },
+  };
+}
+
+async function engineRound(world: WorldConfig): Promise<number> {
+  const { prefix, cleanup } = uniquePrefix('bench-engine');
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
+  const keys = redisKeys(prefix);
+  const records = createJobRecords(redis, keys);
+  const lock = createClusterLock(redis, keys);
+  const queue = createJobQueue(redis, keys, records, lock, Date.now);
+  const logger = createLogger({ level: 'silent', redact: createRedactor() });
+  try {
+    for (let i = 0; i < JOBS; i++) {
+      await queue.enqueue({
+        command: { verb: 'verify', cluster: 'dev' },
+        requestedBy: 'U0BENCH',
+        channel: 'C0OPS',
+        queueIfBusy: false,
+      });
+    }
+    const poster = answeringPoster();
+    const kube = createMemoryKube().kube;
+    const processor = createJobProcessor({
+      world,
+      redis,
+      keys,
+      records,
+      lock,
+      audit: createAuditLog(redis, keys, logger),
+      poster,
+      announcer: createSlackAnnouncer(
+        poster,
+        records,
+        async () => ({ channel: 'C0OPS' }),
+        () => 60_000,
+      ),
+      shell: unusedShell,
+      metrics: createMetrics(),
+      kubeFor: () => kube,
+      clock: systemClock,
+      logger,
+      redact: createRedactor(),
+      dataDir,
+    });
+    return await drain(prefix, processor);
+  } finally {
+    await queue.close();
+    redis.disconnect();
+    await cleanup();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function bareRound(): Promise<number> {
+  const { prefix, cleanup } = uniquePrefix('bench-bare');
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue(QUEUE_NAME, { connection, prefix });
+  try {
+    for (let i = 0; i < JOBS; i++) await queue.add('noop', { i });
+    return await drain(prefix, async () => 'ok');
+  } finally {
+    await queue.close();
+    connection.disconnect();
+    await cleanup();
+  }
+}
+
+/** Starts a worker on a filled queue and returns jobs per second until the last one completed. */
+async function drain<Data>(prefix: string, processor: Processor<Data>): Promise<number> {
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  let completed = 0;
+  let failed = 0;
+  const started = performance.now();
+  const worker = new Worker<Data>(QUEUE_NAME, processor, { connection, prefix, concurrency: CONCURRENCY });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.on('completed', () => {
+        if (++completed === JOBS) resolve();
+      });
+      worker.on('failed', (_job, error) => {
+        failed++;
+        reject(new Error(`a benchmark job failed (${failed}): ${error.message}`));
+      });
+    });
+    return JOBS / ((performance.now() - started) / 1000);
+  } finally {
+    await worker.close();
+    connection.disconnect();
+  }
+}
+
+/** Slack stubbed out: every post answered at once, as if Slack took no time. */
+function answeringPoster(): SlackPoster {
+  let ts = 0;
+  return {
+    post: async () => `1764400000.${String(++ts).padStart(6, '0')}`,
+    update: async () => undefined,
+    ephemeral: async () => undefined,
+    upload: async () => undefined,
+    permalink: (channel, messageTs) => `https://slack.invalid/archives/${channel}/p${messageTs}`,
+  };
+}
+
+/** A verify plan runs nothing remote; a call here would mean the benchmark measures the wrong thing. */
+const unusedShell: RemoteShell = {
+  exec: () => Promise.reject(new Error('the throughput benchmark runs no remote command')),
+  probeHostKey: () => Promise.reject(new Error('the throughput benchmark dials no host')),
+};

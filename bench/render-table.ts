@@ -1,0 +1,102 @@
+import type { BenchResult } from './bench-result.js';
+
+interface Row {
+  readonly figure: string;
+  readonly measured: string;
+  readonly target: string;
+  readonly met: boolean;
+}
+
+const ms = (value: number) => `${value} ms`;
+const mark = (met: boolean) => (met ? '✅' : '❌ missed');
+
+/** Each figure the run produced, what it measured and whether it met the target. */
+export function benchRows(result: BenchResult): Row[] {
+  const rows: Row[] = [];
+  const { ack, ackBurst, ackUnderLoad, firstPost, slack, overhead, memory, throughput, approvalResume } =
+    result;
+  if (ack)
+    rows.push({
+      figure: `ack latency (${ack.n} signed \`/cluster verify dev\`, 20 in flight)`,
+      measured: `p50 ${ms(ack.p50)}, p99 ${ms(ack.p99)}`,
+      target: 'p99 < 100 ms',
+      met: ack.p99 < 100,
+    });
+  if (ackBurst)
+    rows.push({
+      figure: `ack burst (${ackBurst.n} sent at once)`,
+      measured: `max ${ms(ackBurst.max)}, p99 ${ms(ackBurst.p99)}, ${ackBurst.over3s} over 3 s`,
+      target: 'every ack < 3 s, p99 < 1 s',
+      met: ackBurst.max < 3_000 && ackBurst.p99 < 1_000,
+    });
+  if (ackUnderLoad)
+    rows.push({
+      figure: `ack under load (${ackUnderLoad.n} acks while the worker streamed ${ackUnderLoad.streamedLines} lines in ${ackUnderLoad.streamSeconds} s)`,
+      measured: `p50 ${ms(ackUnderLoad.p50)}, p99 ${ms(ackUnderLoad.p99)}`,
+      target: 'p99 < 150 ms',
+      met: ackUnderLoad.p99 < 150,
+    });
+  if (firstPost)
+    rows.push({
+      figure: `command → first thread post (${firstPost.n} jobs, one command every 3 s)`,
+      measured: `p50 ${ms(firstPost.p50)}, p99 ${ms(firstPost.p99)}`,
+      target: 'p50 < 300 ms',
+      met: firstPost.p50 < 300,
+    });
+  if (slack)
+    rows.push({
+      figure: `Slack calls, one \`up dev\` printing ${slack.outputLines} lines (${slack.steps} steps, ${slack.runtimeSeconds} s)`,
+      measured: `${slack.total} calls (${Object.entries(slack.calls)
+        .sort(([, a], [, b]) => b - a)
+        .map(([method, count]) => `${method} ${count}`)
+        .join(', ')}), ${slack.rateLimited} × 429`,
+      target: `≤ ${slack.budget} (3 per step + 1 per 2 s), zero 429s`,
+      met: slack.total <= slack.budget && slack.rateLimited === 0,
+    });
+  if (overhead)
+    rows.push({
+      figure: `orchestration overhead (\`up dev\` by the bot vs its ${overhead.playbookRuns} playbook lines in a shell script, ${overhead.pairs} pairs)`,
+      measured: `ratio ${overhead.ratio} (${overhead.botSeconds} s vs ${overhead.scriptSeconds} s, medians)`,
+      target: 'ratio ≤ 1.05',
+      met: overhead.ratio <= 1.05,
+    });
+  if (memory)
+    rows.push({
+      figure: `worker peak RSS while one job streams ${memory.streamedMb} MB, then ${memory.streamedMbDoubled} MB`,
+      measured: `${memory.peakRssMb} MB, then ${memory.peakRssMbDoubled} MB (${memory.mbPerSecond} MB/s)`,
+      target: '< 200 MB, flat when the output doubles (within 10 %)',
+      met:
+        memory.peakRssMb < 200 &&
+        memory.peakRssMbDoubled < 200 &&
+        memory.peakRssMbDoubled <= memory.peakRssMb * 1.1,
+    });
+  if (throughput)
+    rows.push({
+      figure: `engine throughput (no-op plans, Slack stubbed, concurrency 4, ${throughput.jobs} jobs × ${throughput.rounds} rounds)`,
+      measured: `${throughput.jobsPerSec} jobs/s vs bare BullMQ ${throughput.bareBullmqJobsPerSec} jobs/s: ratio ${throughput.ratio}`,
+      target: 'ratio ≥ 0.5',
+      met: throughput.ratio >= 0.5,
+    });
+  if (approvalResume)
+    rows.push({
+      figure: `approval resume (click → next step started, ${approvalResume.n} clicks)`,
+      measured: `p50 ${ms(approvalResume.p50)}`,
+      target: 'p50 < 250 ms',
+      met: approvalResume.p50 < 250,
+    });
+  return rows;
+}
+
+/** The Markdown table the README carries, with the machine it ran on. */
+export function renderTable(result: BenchResult): string {
+  const { machine } = result;
+  return [
+    '| figure | measured | target | |',
+    '|---|---|---|---|',
+    ...benchRows(result).map(
+      (row) => `| ${row.figure} | ${row.measured} | ${row.target} | ${mark(row.met)} |`,
+    ),
+    '',
+    `Machine: ${machine.cpus} × ${machine.model}, ${machine.memoryGb} GB, Node ${machine.node}; ${machine.at}.`,
+  ].join('\n');
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { createThreadReporter, type JobThread } from '../../src/bot/create-thread-reporter.js';
+import type { SlackPoster } from '../../src/bot/slack-poster.js';
+import { createLogger } from '../../src/log/create-logger.js';
+import { createRedactor } from '../../src/log/create-redactor.js';
+
+interface Sent {
+  readonly call: 'post' | 'update' | 'upload';
+  readonly text: string;
+  readonly threadTs?: string | undefined;
+}
+
+/** A Slack that answers each call only when the test says so, recording what arrived in which order. */
+function heldPoster(options: { failUpload?: boolean } = {}) {
+  const sent: Sent[] = [];
+  const held: (() => void)[] = [];
+  let ts = 0;
+  const arrive = async <T>(entry: Sent, value: T): Promise<T> => {
+    await new Promise<void>((resolve) => held.push(resolve));
+    sent.push(entry);
+    return value;
+  };
+  const poster: SlackPoster = {
+    post: (m) => arrive({ call: 'post', text: m.text, threadTs: m.threadTs }, `100.${++ts}`),
+    update: (m) => arrive({ call: 'update', text: m.text }, undefined),
+    ephemeral: async () => undefined,
+    upload: async (file) => {
+      if (options.failUpload) throw new Error('files are down');
+      await arrive({ call: 'upload', text: file.comment ?? '', threadTs: file.threadTs }, undefined);
+    },
+    permalink: (channel, at) => `https://lab.slack.invalid/archives/${channel}/p${at}`,
+  };
+  return {
+    poster,
+    sent,
+    /** Lets every call made so far (and those they lead to) through. */
+    async release() {
+      for (let round = 0; round < 50; round++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const answer of held.splice(0)) answer();
+      }
+    },
+  };
+}
+
+function reporterWith(poster: SlackPoster, updateIntervalMs = 60_000) {
+  const thread: JobThread = {
+    jobId: 'job-7',
+    channel: 'C0OPS',
+    alertsChannel: 'C0ALERTS',
+    cluster: 'dev',
+    threadTs: undefined,
+    board: { title: 'verify dev', jobNumber: 7, requestedBy: 'U0ALICE', steps: [] },
+  };
+  const saved: (string | undefined)[] = [];
+  const log: string[] = [];
+  const reporter = createThreadReporter({
+    poster,
+    logger: createLogger({ level: 'silent', redact: createRedactor() }),
+    thread,
+    save: async (state) => {
+      saved.push(state.threadTs);
+    },
+    appendLog: (line) => {
+      log.push(line);
+    },
+    readLog: async () => log.join('\n'),
+    updateIntervalMs,
+  });
+  return { reporter, saved };
+}
+
+const step = { id: '1-verify', title: 'verify gates', target: 'dev', disruptive: false };
+
+describe('thread reporter', () => {
+  it('never makes the job wait for Slack, and Slack still sees every message in order', async () => {
+    const slack = heldPoster();
+    const { reporter, saved } = reporterWith(slack.poster);
+
+    await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
+    await reporter.emit({ type: 'step-started', stepId: '1-verify' });
+    await reporter.output('1-verify', 'first line');
+    await reporter.emit({
+      type: 'step-finished',
+      stepId: '1-verify',
+      status: 'succeeded',
+      durationMs: 1200,
+      summary: '3 nodes Ready',
+    });
+    await reporter.emit({ type: 'plan-finished', outcome: 'succeeded', summary: 'all 1 steps done' });
+    expect(slack.sent).toEqual([]); // nothing answered yet, and the engine has gone on regardless
+
+    const flushed = reporter.flush();
+    await slack.release();
+    await flushed;
+    expect(slack.sent.map((s) => [s.call, s.text.split('\n')[0]])).toEqual([
+      ['post', expect.stringContaining('verify dev')],
+      ['post', '```first line```'],
+      ['post', '✅ verify gates (1s): 3 nodes Ready'],
+      ['update', expect.stringContaining('verify dev')],
+      ['upload', '✅ job #7 succeeded: all 1 steps done'],
+    ]);
+    expect(slack.sent.slice(1).every((s) => s.call === 'update' || s.threadTs === '100.1')).toBe(true);
+    // Saved once the root message existed, so a resumed job finds its thread.
+    expect(saved.at(-1)).toBe('100.1');
+  });
+
+  it('coalesces live output into one edit per interval', async () => {
+    const slack = heldPoster();
+    const { reporter } = reporterWith(slack.poster, 20);
+    await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
+    await reporter.emit({ type: 'step-started', stepId: '1-verify' });
+    const flushing = (async () => {
+      for (let i = 1; i <= 1000; i++) await reporter.output('1-verify', `line ${i}`);
+    })();
+    await slack.release();
+    await flushing;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await slack.release();
+    const flushed = reporter.flush();
+    await slack.release();
+    await flushed;
+    expect(slack.sent.length).toBeLessThan(10);
+    expect(slack.sent.at(-1)?.text).toContain('line 1000');
+  });
+
+  it('still posts the outcome when the log upload fails', async () => {
+    const slack = heldPoster({ failUpload: true });
+    const { reporter } = reporterWith(slack.poster);
+    await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
+    await reporter.emit({ type: 'plan-finished', outcome: 'failed', summary: 'verify gates failed' });
+    const flushed = reporter.flush();
+    await slack.release();
+    await flushed;
+    expect(slack.sent.at(-1)).toEqual({
+      call: 'post',
+      text: '❌ job #7 failed: verify gates failed',
+      threadTs: '100.1',
+    });
+  });
+});
