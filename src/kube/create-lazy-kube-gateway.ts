@@ -1,34 +1,41 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { ClusterBotError } from '../errors.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import { createKubeGateway } from './create-kube-gateway.js';
 
 /**
- * Reads a cluster's kubeconfig on first use, so a cluster whose kubeconfig does not exist yet
- * (prod before its init) does not stop the bot; using it fails with a clear reason instead.
+ * A cluster's gateway, made on first use. The kubeconfig is read then, so a cluster whose kubeconfig
+ * does not exist yet (prod before its init) does not stop the bot, and using it fails with a clear
+ * reason (tried again next time). The Kubernetes client is loaded then too: it costs about 80 MB of
+ * memory, which a bot-only process, or a worker that has only run playbooks, never pays.
  */
 export function createLazyKubeGateway(kubeconfigPath: string): KubeGateway {
-  let gateway: KubeGateway | undefined;
-  const get = (): KubeGateway => {
-    if (gateway) return gateway;
-    const config = new KubeConfig();
-    try {
-      config.loadFromFile(kubeconfigPath);
-    } catch (cause) {
-      throw new ClusterBotError(
-        'KUBE_UNREACHABLE',
-        `cannot read kubeconfig ${kubeconfigPath}: ${(cause as Error).message}`,
-        {
-          cause,
-        },
-      );
-    }
-    gateway = createKubeGateway(config);
-    return gateway;
+  let loading: Promise<KubeGateway> | undefined;
+  const real = () => {
+    loading ??= import('./load-kube-gateway.js')
+      .then(({ loadKubeGateway }) => loadKubeGateway(kubeconfigPath))
+      .catch((error: unknown) => {
+        loading = undefined;
+        throw error;
+      });
+    return loading;
   };
-  return new Proxy({} as KubeGateway, {
-    get: (_target, property: keyof KubeGateway) => {
-      return (...args: unknown[]) => (get()[property] as (...a: unknown[]) => unknown)(...args);
+  return {
+    listNodes: async () => (await real()).listNodes(),
+    readDaemonSet: async (namespace, name) => (await real()).readDaemonSet(namespace, name),
+    readDeployment: async (namespace, name) => (await real()).readDeployment(namespace, name),
+    listDaemonSets: async (namespace) => (await real()).listDaemonSets(namespace),
+    listPods: async (query) => (await real()).listPods(query),
+    listRevisionHashes: async (namespace, selector) => (await real()).listRevisionHashes(namespace, selector),
+    setUnschedulable: async (node, unschedulable) => (await real()).setUnschedulable(node, unschedulable),
+    evictPod: async (namespace, name) => (await real()).evictPod(namespace, name),
+    deleteNode: async (name) => (await real()).deleteNode(name),
+    watch(target, onChange, signal) {
+      // Watching only speeds up callers that also poll: when the client cannot be made, their reads
+      // report why, so there is nothing to add here.
+      real().then(
+        (gateway) => {
+          if (!signal.aborted) gateway.watch(target, onChange, signal);
+        },
+        () => undefined,
+      );
     },
-  });
+  };
 }

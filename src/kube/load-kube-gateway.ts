@@ -1,0 +1,19 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterBotError } from '../errors.js';
+import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import { createKubeGateway } from './create-kube-gateway.js';
+
+/** Reads a kubeconfig and returns the gateway over it; a missing or broken file says which and why. */
+export function loadKubeGateway(kubeconfigPath: string): KubeGateway {
+  const config = new KubeConfig();
+  try {
+    config.loadFromFile(kubeconfigPath);
+  } catch (cause) {
+    throw new ClusterBotError(
+      'KUBE_UNREACHABLE',
+      `cannot read kubeconfig ${kubeconfigPath}: ${(cause as Error).message}`,
+      { cause },
+    );
+  }
+  return createKubeGateway(config);
+}

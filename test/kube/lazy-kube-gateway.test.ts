@@ -1,0 +1,33 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLazyKubeGateway } from '../../src/kube/create-lazy-kube-gateway.js';
+import { type KubeSimHandle, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('lazy Kubernetes gateway', () => {
+  it('says which kubeconfig it cannot read, does not throw from watch, and works once the file exists', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cb-lazykube-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const path = join(dir, 'prod.kubeconfig');
+    const kube = createLazyKubeGateway(path);
+
+    await expect(kube.listNodes()).rejects.toMatchObject({
+      code: 'KUBE_UNREACHABLE',
+      message: expect.stringContaining(`cannot read kubeconfig ${path}`),
+    });
+    const watching = new AbortController();
+    cleanups.push(async () => watching.abort());
+    expect(() => kube.watch({ kind: 'nodes' }, () => undefined, watching.signal)).not.toThrow();
+
+    const sim: KubeSimHandle = await startKubeSim({ nodes: ['k3s-prod-1'] });
+    cleanups.push(() => sim.close());
+    await sim.writeKubeconfig(path);
+    expect((await kube.listNodes()).map((node) => node.name)).toEqual(['k3s-prod-1']);
+  });
+});
