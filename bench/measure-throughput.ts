@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Processor, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { connectRedis } from '../src/app/connect-redis.js';
 import { createSlackAnnouncer } from '../src/bot/create-slack-announcer.js';
 import type { SlackPoster } from '../src/bot/slack-poster.js';
+import { readEnv } from '../src/config/read-env.js';
 import type { WorldConfig } from '../src/config/world-config.js';
 import { createAuditLog } from '../src/jobs/audit-log.js';
 import { createClusterLock } from '../src/jobs/cluster-lock.js';
@@ -22,6 +23,8 @@ import { createMemoryKube } from '../test/support/memory-kube.js';
 import { REDIS_URL, uniquePrefix } from '../test/support/redis-prefix.js';
 import { median, round } from './stats.js';
 
+/** Connections made as the bot makes them, from an environment naming the test Redis. */
+const REDIS = readEnv({ REDIS_URL });
 const JOBS = 300;
 const ROUNDS = 3;
 const CONCURRENCY = 4;
@@ -63,7 +66,7 @@ export async function measureThroughput(): Promise<ThroughputFigures> {
 
 async function engineRound(world: WorldConfig): Promise<number> {
   const { prefix, cleanup } = uniquePrefix('bench-engine');
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const redis = connectRedis(REDIS);
   const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
   const keys = redisKeys(prefix);
   const records = createJobRecords(redis, keys);
@@ -114,7 +117,7 @@ async function engineRound(world: WorldConfig): Promise<number> {
 
 async function bareRound(): Promise<number> {
   const { prefix, cleanup } = uniquePrefix('bench-bare');
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = connectRedis(REDIS);
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
   try {
     for (let i = 0; i < JOBS; i++) await queue.add('noop', { i });
@@ -128,7 +131,7 @@ async function bareRound(): Promise<number> {
 
 /** Starts a worker on a filled queue and returns jobs per second until the last one completed. */
 async function drain<Data>(prefix: string, processor: Processor<Data>): Promise<number> {
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = connectRedis(REDIS);
   let completed = 0;
   let failed = 0;
   const started = performance.now();

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --json] [-- --only acks,overhead]`: measures the bot against the lab (real
  * Redis, sshd and ansible-playbook; fake Slack with its rate limits; kube-sim) and prints a table,
- * or one JSON object. It reports; it never fails on a missed target.
+ * or one JSON object (the table then goes to stderr). It reports; it never fails on a missed target.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -63,7 +63,11 @@ async function main(): Promise<void> {
   }
   if (resumeMs.length > 0)
     result.approvalResume = { p50: round(percentile(resumeMs, 50)), n: resumeMs.length };
-  process.stdout.write(argv.includes('--json') ? `${JSON.stringify(result)}\n` : `${renderTable(result)}\n`);
+  // With --json the JSON is the output and the table goes to stderr, so one run feeds both.
+  if (argv.includes('--json')) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.stderr.write(`${renderTable(result)}\n`);
+  } else process.stdout.write(`${renderTable(result)}\n`);
 }
 
 await main();

@@ -35,6 +35,8 @@ export function createSlackApp(deps: SlackAppDeps): App {
     clientOptions: { slackApiUrl: env.SLACK_API_URL },
     logLevel: LogLevel.WARN,
     processBeforeResponse: false,
+    // Bolt's per-request conversation-context middleware: nothing here reads it, every request paid for it.
+    convoStore: false,
   });
 
   app.command('/cluster', async ({ command, ack, respond }) => {
