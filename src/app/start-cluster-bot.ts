@@ -1,5 +1,4 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
-import { createSlackApp } from '../bot/create-slack-app.js';
 import { createSlackPacer } from '../bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import type { Env } from '../config/read-env.js';
@@ -86,10 +85,11 @@ export async function startClusterBot(
   });
   const { redis } = core;
 
+  // Loaded only where Slack requests are taken: a worker never pays Bolt's memory.
   const app =
     env.CLUSTER_BOT_ROLE === 'worker'
       ? undefined
-      : createSlackApp({
+      : (await import('../bot/create-slack-app.js')).createSlackApp({
           ...core.deps,
           env,
           customRoutes: opsRoutes(endpoints).map((route) => ({ ...route, method: ['GET'] })),

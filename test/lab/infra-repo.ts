@@ -39,6 +39,8 @@ export interface LabVars {
   lab_output_lines?: number;
   /** Megabytes of lines each play's report step streams while it runs (not held by ansible). */
   lab_stream_mb?: number;
+  /** Seconds cilium.yml's rollout wait blocks (as `rollout status` does while an agent is stuck). */
+  lab_rollout_wait_seconds?: number;
   /** Seconds each play's report step sleeps. */
   lab_sleep_seconds?: number;
   /** Print a fake Slack token, a password line and an OpenSSH private key block. */

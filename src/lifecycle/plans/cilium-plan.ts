@@ -1,7 +1,7 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
-import { ciliumRolloutStep } from '../steps/cilium-rollout-step.js';
+import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { CILIUM_REASON } from './reasons.js';
@@ -16,6 +16,7 @@ export function ciliumPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'cilium.yml', extraVars: cluster.extraVars },
       target: `${cluster.name}: all nodes`,
       approval: { reason: CILIUM_REASON },
+      alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),
     verifyGatesStep(id('verify'), cluster.name),

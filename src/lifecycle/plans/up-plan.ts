@@ -1,7 +1,7 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
-import { ciliumRolloutStep } from '../steps/cilium-rollout-step.js';
+import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { prodPreconditionsStep } from '../steps/prod-preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
@@ -43,6 +43,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'cilium.yml', extraVars },
       target: all,
       approval: { reason: CILIUM_REASON },
+      alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),
     verifyGatesStep(id('verify'), cluster.name),

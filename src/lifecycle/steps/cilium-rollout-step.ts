@@ -9,6 +9,62 @@ import { CILIUM_BASELINE_FACT, type CiliumBaseline } from './cilium-baseline.js'
 import { describePodProblem } from './describe-pod-problem.js';
 
 const POLL_MS = 1_000;
+const CILIUM_WATCHES = [
+  { kind: 'daemonset', namespace: CILIUM.namespace, name: CILIUM.name },
+  { kind: 'pods', namespace: CILIUM.namespace, labelSelector: CILIUM.selector },
+] as const;
+
+/**
+ * Runs beside cilium.yml until the signal ends it. The role waits on `rollout status` for up to
+ * 10 minutes, so an agent that never comes up would hold the playbook that long and then fail it
+ * without a name; this stops at the first agent of the newest revision not Ready within
+ * agentReady, naming pod, node and container. A Kubernetes API blip is not a reason to stop.
+ */
+export async function watchForStuckAgent(ctx: StepContext): Promise<void> {
+  const stuckFor = createStuckAgentClock(ctx.cluster.timeouts.agentReady);
+  const waiter = watchForChanges(ctx.kube, ctx.clock, CILIUM_WATCHES, ctx.signal);
+  try {
+    while (!ctx.signal.aborted) {
+      const agents = await readAgents(ctx).catch(() => undefined);
+      const now = ctx.clock.now();
+      for (const pod of agents?.updated ?? []) {
+        const waited = stuckFor(pod, now);
+        if (waited !== undefined) await stopAtAgent(ctx, pod, waited);
+      }
+      await waiter.wait(POLL_MS);
+    }
+  } finally {
+    waiter.close();
+  }
+}
+
+/** How long each agent has been seen not Ready, once that reaches `timeoutMs`; undefined before. */
+function createStuckAgentClock(timeoutMs: number): (pod: PodState, now: number) => number | undefined {
+  const firstSeenNotReady = new Map<string, number>();
+  return (pod, now) => {
+    if (pod.ready) {
+      firstSeenNotReady.delete(pod.name);
+      return undefined;
+    }
+    const since = firstSeenNotReady.get(pod.name) ?? now;
+    firstSeenNotReady.set(pod.name, since);
+    return now - since >= timeoutMs ? now - since : undefined;
+  };
+}
+
+/** The agents not being deleted, and those of the newest revision in creation order. */
+async function readAgents(ctx: StepContext) {
+  const revisions = await ctx.kube.listRevisionHashes(CILIUM.namespace, CILIUM.selector);
+  const newest = revisions.at(-1);
+  const pods = (
+    await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector })
+  ).filter((pod) => !pod.deleting);
+  // In creation order: agents that became Ready between two reads are still told one by one, as they rolled.
+  const updated = pods
+    .filter((pod) => pod.revisionHash === newest)
+    .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
+  return { revisions, newest, pods, updated };
+}
 
 /**
  * Follows the Cilium DaemonSet rollout agent by agent and stops at the first agent that is not
@@ -22,15 +78,7 @@ export function ciliumRolloutStep(id: string, cluster: string): Step {
     target: `${cluster}: DaemonSet kube-system/cilium, one agent at a time`,
     async run(ctx) {
       const baseline = ctx.facts.get<CiliumBaseline>(CILIUM_BASELINE_FACT);
-      const waiter = watchForChanges(
-        ctx.kube,
-        ctx.clock,
-        [
-          { kind: 'daemonset', namespace: CILIUM.namespace, name: CILIUM.name },
-          { kind: 'pods', namespace: CILIUM.namespace, labelSelector: CILIUM.selector },
-        ],
-        ctx.signal,
-      );
+      const waiter = watchForChanges(ctx.kube, ctx.clock, CILIUM_WATCHES, ctx.signal);
       try {
         return await followRollout(ctx, baseline, (ms) => waiter.wait(ms));
       } finally {
@@ -46,7 +94,7 @@ async function followRollout(
   wait: (ms: number) => Promise<void>,
 ): Promise<{ status: 'succeeded'; summary: string }> {
   const timeout = ctx.cluster.timeouts.agentReady;
-  const firstSeenNotReady = new Map<string, number>();
+  const stuckFor = createStuckAgentClock(timeout);
   const reportedReady = new Set<string>();
   let lastProgressAt = ctx.clock.now();
   let lastObserved = '';
@@ -54,31 +102,17 @@ async function followRollout(
     const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
     if (!ds)
       throw new ClusterBotError('GATE_FAILED', 'DaemonSet kube-system/cilium not found after the playbook');
-    const revisions = await ctx.kube.listRevisionHashes(CILIUM.namespace, CILIUM.selector);
-    const newest = revisions.at(-1);
-    const pods = (
-      await ctx.kube.listPods({ namespace: CILIUM.namespace, labelSelector: CILIUM.selector })
-    ).filter((pod) => !pod.deleting);
+    const { revisions, newest, pods, updated } = await readAgents(ctx);
     const now = ctx.clock.now();
     lastObserved = describeDaemonSet(ds);
 
-    // In creation order: agents that became Ready between two reads are still told one by one, as they rolled.
-    const updated = pods
-      .filter((p) => p.revisionHash === newest)
-      .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
     for (const pod of updated) {
-      if (pod.ready) {
-        firstSeenNotReady.delete(pod.name);
-        if (!reportedReady.has(pod.name)) {
-          reportedReady.add(pod.name);
-          lastProgressAt = now;
-          await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`);
-        }
-        continue;
+      if (pod.ready && !reportedReady.has(pod.name)) {
+        reportedReady.add(pod.name);
+        lastProgressAt = now;
+        await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`);
       }
-      const since = firstSeenNotReady.get(pod.name) ?? now;
-      firstSeenNotReady.set(pod.name, since);
-      if (now - since >= timeout) await stopAtAgent(ctx, pod, timeout);
+      if (stuckFor(pod, now) !== undefined) await stopAtAgent(ctx, pod, timeout);
     }
 
     if (isRolledOut(ds) && pods.every((pod) => pod.ready && pod.revisionHash === newest)) {

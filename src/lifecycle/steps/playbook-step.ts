@@ -21,6 +21,11 @@ export interface PlaybookStepSpec {
   readonly invocation: PlaybookInvocation;
   readonly target: string;
   readonly approval?: PlaybookApproval | undefined;
+  /**
+   * Watches the cluster while the playbook runs, until its signal ends; if it fails, the playbook
+   * is stopped and the step fails with the watcher's reason (it knows more than the playbook).
+   */
+  readonly alongside?: ((ctx: StepContext) => Promise<void>) | undefined;
 }
 
 /** One ansible-playbook run on the ops host; a disruptive one is approved for one commit + argv. */
@@ -34,10 +39,35 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     commandLine: opsCommandLine(world, cwd, argv),
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
     async run(ctx) {
-      const outcome = await runPlaybook(ctx, spec.invocation);
+      const outcome = spec.alongside
+        ? await runWatched(ctx, spec.invocation, spec.alongside)
+        : await runPlaybook(ctx, spec.invocation);
       return { status: 'succeeded', summary: outcome };
     },
   };
+}
+
+async function runWatched(
+  ctx: StepContext,
+  invocation: PlaybookInvocation,
+  watch: (ctx: StepContext) => Promise<void>,
+): Promise<string> {
+  const done = new AbortController();
+  const watched = { ...ctx, signal: AbortSignal.any([ctx.signal, done.signal]) };
+  let verdict: { readonly error: unknown } | undefined;
+  const watching = watch(watched).catch((error: unknown) => {
+    if (done.signal.aborted || ctx.signal.aborted) return;
+    verdict = { error };
+    done.abort(error);
+  });
+  try {
+    return await runPlaybook(watched, invocation);
+  } catch (error) {
+    throw verdict ? verdict.error : error;
+  } finally {
+    done.abort();
+    await watching;
+  }
 }
 
 function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv: string[]): ApprovalPolicy {

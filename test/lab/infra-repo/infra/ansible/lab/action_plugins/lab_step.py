@@ -2,7 +2,8 @@
 
 A real module costs about half a second per host on these machines, so most steps are
 simulated on the controller while keeping ansible's own result shapes:
-  lab_step: {run: "swapoff -a"}                 ok (skipped in check mode, like command)
+  lab_step: {run: "swapoff -a"}                 ok (skipped in check mode, like command);
+                                                with sleep: S it takes S seconds
   lab_step: {write: /path, content: "..."}      changed/ok with a real diff, written on the
                                                 controller (every lab host is local)
   lab_step: {module: ansible.builtin.uri, args: {...}}   runs the real module
@@ -85,6 +86,8 @@ class ActionModule(ActionBase):
             return self._run_module(task_vars)
         if self._task.check_mode:
             return {'changed': False, 'skipped': True, 'msg': 'Command would have run if not in check mode'}
+        # A command that blocks for a while (as `rollout status` does while agents come up).
+        _sleep_unless_orphaned(float(args.get('sleep') or 0))
         return {'changed': False, 'cmd': args.get('run', 'true'), 'rc': 0}
 
     def _find_fault(self, task_vars, host):
