@@ -1,11 +1,11 @@
-import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterBotError } from '../errors.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import { createKubeGateway } from './create-kube-gateway.js';
+import { KeepAliveKubeConfig } from './keep-alive-kube-config.js';
 
 /** Reads a kubeconfig and returns the gateway over it; a missing or broken file says which and why. */
 export function loadKubeGateway(kubeconfigPath: string): KubeGateway {
-  const config = new KubeConfig();
+  const config = new KeepAliveKubeConfig();
   try {
     config.loadFromFile(kubeconfigPath);
   } catch (cause) {

@@ -30,4 +30,20 @@ describe('lazy Kubernetes gateway', () => {
     await sim.writeKubeconfig(path);
     expect((await kube.listNodes()).map((node) => node.name)).toEqual(['k3s-prod-1']);
   });
+
+  it('reuses its TLS connection to the API server instead of opening one per request', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cb-lazykube-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const sim = await startKubeSim();
+    cleanups.push(() => sim.close());
+    const path = join(dir, 'dev.kubeconfig');
+    await sim.writeKubeconfig(path);
+    const kube = createLazyKubeGateway(path);
+
+    for (let i = 0; i < 20; i++) await kube.listNodes();
+    await kube.readDaemonSet('kube-system', 'cilium');
+
+    expect(sim.requests.length).toBeGreaterThanOrEqual(21);
+    expect(sim.connectionCount).toBeLessThanOrEqual(2);
+  });
 });

@@ -33,6 +33,8 @@ export interface KubeSimHandle {
   readonly caPem: string;
   /** Every request received, in order. */
   readonly requests: readonly KubeSimRequest[];
+  /** TCP connections accepted so far (a client that reuses connections opens few). */
+  readonly connectionCount: number;
   writeKubeconfig(path: string): Promise<void>;
   setNodeReady(name: string, ready: boolean): void;
   /** Changes the cilium agent template (a Helm upgrade); returns the new controller-revision-hash. */
@@ -58,6 +60,7 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
   const sockets = new Set<Socket>();
   const requests: KubeSimRequest[] = [];
   let unreachable = false;
+  let connectionCount = 0;
 
   const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
     const url = new URL(req.url ?? '/', `https://${req.headers.host ?? '127.0.0.1'}`);
@@ -82,6 +85,7 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
       socket.destroy();
       return;
     }
+    connectionCount++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -98,6 +102,9 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     token: resolved.token,
     caPem: tls.caPem,
     requests,
+    get connectionCount() {
+      return connectionCount;
+    },
     writeKubeconfig: (path) => writeFile(path, kubeconfig, { mode: 0o600 }),
     setNodeReady: (name, ready) => sim.setNodeReady(name, ready),
     startCiliumRollout: () => sim.startCiliumRollout(),
