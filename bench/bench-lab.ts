@@ -20,6 +20,11 @@ export interface BenchLab extends SlackLab {
   jobIdOf(response: DriverResponse): Promise<string>;
   /** Resolves with the job's outcome log line. */
   outcome(jobId: string, timeoutMs?: number): Promise<LogEntry>;
+  /**
+   * Runs one `verify dev` to its end, so one-off costs (loading the Kubernetes client, first
+   * connections) are paid before anything is measured; returns the worker's pid.
+   */
+  warmUp(): Promise<number>;
 }
 
 /**
@@ -30,21 +35,28 @@ export interface BenchLab extends SlackLab {
 export async function startBenchLab(options: SlackLabOptions = {}): Promise<BenchLab> {
   const lab = await startSlackLab({ workers: 1, built: true, ...options });
   const readLog = createLogReader([lab.bot, ...lab.workers]);
+  const outcome = (jobId: string, timeoutMs = 600_000) =>
+    lab.slack.waitFor(() => readLog().find((entry) => entry.jobId === jobId && entry.outcome), {
+      timeoutMs,
+      intervalMs: 10,
+      description: `the outcome of ${jobId}`,
+    });
+  const command = async (text: string) => {
+    const sentAt = Date.now();
+    const response = await lab.driver.slash(text, { userId: 'U0ALICE', channelId: 'C0OPS' });
+    return { ...response, sentAt };
+  };
   return {
     ...lab,
     logEntries: readLog,
-    async command(text) {
-      const sentAt = Date.now();
-      const response = await lab.driver.slash(text, { userId: 'U0ALICE', channelId: 'C0OPS' });
-      return { ...response, sentAt };
-    },
+    command,
     jobIdOf: (response) => queuedJobId(lab.slack, response),
-    outcome: (jobId, timeoutMs = 600_000) =>
-      lab.slack.waitFor(() => readLog().find((entry) => entry.jobId === jobId && entry.outcome), {
-        timeoutMs,
-        intervalMs: 10,
-        description: `the outcome of ${jobId}`,
-      }),
+    outcome,
+    async warmUp() {
+      const done = await outcome(await queuedJobId(lab.slack, await command('verify dev')));
+      if (done.outcome !== 'succeeded') throw new Error(`warm-up verify dev ${done.outcome}: ${done.msg}`);
+      return (lab.workers[0] ?? lab.bot).child.pid!;
+    },
   };
 }
 

@@ -16,6 +16,7 @@ const CADENCE_MS = 3_000;
 export async function measureFirstPost(): Promise<{ firstPost: { p50: number; p99: number; n: number } }> {
   const lab = await startBenchLab();
   try {
+    await lab.warmUp();
     const latencies: number[] = [];
     for (let i = 0; i < JOBS; i++) {
       const due = Date.now() + CADENCE_MS;

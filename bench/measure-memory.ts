@@ -43,9 +43,7 @@ export async function measureMemory(): Promise<MemoryFigures> {
 async function streamThroughWorker(megabytes: number) {
   const lab = await startBenchLab({ labVars: { lab_stream_mb: megabytes } });
   try {
-    const pid = lab.workers[0]!.child.pid!;
-    const warmUp = await lab.outcome(await lab.jobIdOf(await lab.command('verify dev')));
-    if (warmUp.outcome !== 'succeeded') throw new Error(`verify dev ${warmUp.outcome}: ${warmUp.msg}`);
+    const pid = await lab.warmUp();
     const warmRssMb = await rssMb(pid, 'VmRSS');
     // Linux: "5" resets the peak RSS to the current RSS (proc(5), /proc/pid/clear_refs).
     await writeFile(`/proc/${pid}/clear_refs`, '5');
