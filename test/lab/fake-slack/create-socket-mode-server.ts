@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import type { SlackState } from './create-slack-state.js';
 import type { SocketAck } from './fake-slack-types.js';
-import { loadWsServer, type WsConnection, wsOpen } from './load-ws-server.js';
 
 export type EnvelopeType = 'slash_commands' | 'interactive' | 'events_api';
 
@@ -29,15 +29,16 @@ export type SocketModeServer = ReturnType<typeof createSocketModeServer>;
 /** The Socket Mode side of Slack: tickets from apps.connections.open, hello, envelopes, acks. */
 export function createSocketModeServer(options: { state: SlackState; now: () => number }) {
   const { state, now } = options;
-  const wss = loadWsServer();
+  // noServer: upgraded from the fake's own HTTP server.
+  const wss = new WebSocketServer({ noServer: true });
   const tickets = new Set<string>();
-  const connections: WsConnection[] = [];
+  const connections: WebSocket[] = [];
   const waiters = new Map<string, (ack: SocketAck) => void>();
 
-  function onMessage(data: Buffer) {
+  function onMessage(data: RawData) {
     let message: { envelope_id?: unknown; payload?: unknown };
     try {
-      message = JSON.parse(data.toString('utf8'));
+      message = JSON.parse(String(data));
     } catch {
       return;
     }
@@ -50,7 +51,7 @@ export function createSocketModeServer(options: { state: SlackState; now: () => 
     waiters.get(ack.envelope_id)?.(ack);
   }
 
-  function accept(connection: WsConnection) {
+  function accept(connection: WebSocket) {
     connections.push(connection);
     connection.on('message', (data) => onMessage(data));
     connection.on('close', () => {
@@ -67,8 +68,8 @@ export function createSocketModeServer(options: { state: SlackState; now: () => 
     );
   }
 
-  function current(): WsConnection {
-    const open = connections.filter((c) => c.readyState === wsOpen);
+  function current(): WebSocket {
+    const open = connections.filter((c) => c.readyState === WebSocket.OPEN);
     const connection = open[open.length - 1];
     if (!connection) throw new Error('fake Slack: no open Socket Mode connection to deliver to');
     return connection;
@@ -91,7 +92,7 @@ export function createSocketModeServer(options: { state: SlackState; now: () => 
       wss.handleUpgrade(req, socket, head, accept);
     },
     get openConnections(): number {
-      return connections.filter((c) => c.readyState === wsOpen).length;
+      return connections.filter((c) => c.readyState === WebSocket.OPEN).length;
     },
     async deliver(type: EnvelopeType, payload: unknown, options: DeliverOptions = {}): Promise<Delivery> {
       const envelopeId = options.envelopeId ?? randomUUID();
@@ -123,14 +124,14 @@ export function createSocketModeServer(options: { state: SlackState; now: () => 
     /** Slack asks clients to reconnect this way (e.g. before a server restart). */
     disconnect(reason = 'refresh_requested'): void {
       for (const connection of connections) {
-        if (connection.readyState !== wsOpen) continue;
+        if (connection.readyState !== WebSocket.OPEN) continue;
         connection.send(JSON.stringify({ type: 'disconnect', reason, debug_info: { host: 'fake-slack' } }));
       }
     },
     /** Closes like a server going away (1001), then cuts whatever did not finish the handshake. */
     async close(graceMs = 1_000): Promise<void> {
       for (const connection of connections) {
-        if (connection.readyState === wsOpen) connection.close(1001, 'server shutting down');
+        if (connection.readyState === WebSocket.OPEN) connection.close(1001, 'server shutting down');
       }
       const deadline = Date.now() + graceMs;
       while (connections.length > 0 && Date.now() < deadline) await sleep(10);
