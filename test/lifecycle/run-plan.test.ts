@@ -257,6 +257,16 @@ describe('engine: cilium dev with fakes of every port', () => {
     );
   });
 
+  it('the preflight refuses a HelmRelease that marks no parity field: nothing would hold the files together', async () => {
+    const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replaceAll('[parity]', '');
+    const t = setup({ files: { 'platform/cilium/helmrelease.yaml': helmrelease } });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.texts().join('\n')).toContain(
+      'platform/cilium/helmrelease.yaml marks no field # [parity]',
+    );
+  });
+
   it('the preflight refuses a live DaemonSet at maxUnavailable 2 and a parity drift', async () => {
     const values = CILIUM_FILES['platform/cilium/values.yaml']!.replace(
       'k8sServicePort: 6443',

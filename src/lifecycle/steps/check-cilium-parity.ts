@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { normaliseApiHost, PARITY_FIELDS, type ValuesSource, valueAt } from './cilium-values.js';
+import { normaliseApiHost, type ValuesSource, valueAt } from './cilium-values.js';
 
 export const SOURCE_NAMES: Readonly<Record<ValuesSource, string>> = {
   helmrelease: 'platform/cilium/helmrelease.yaml',
@@ -9,11 +9,19 @@ export const SOURCE_NAMES: Readonly<Record<ValuesSource, string>> = {
 
 /**
  * The preflight that would have stopped the incident: k8sServiceHost set in every file, every
- * parity field equal across the three (k8sServiceHost only as two spellings of the API host), and
- * maxUnavailable 1 so a bad render stops at the first agent.
+ * parity field (as the HelmRelease marks them) equal across the three (k8sServiceHost only as two
+ * spellings of the API host), and maxUnavailable 1 so a bad render stops at the first agent.
  */
-export function checkCiliumParity(files: Readonly<Record<ValuesSource, Record<string, unknown>>>): string[] {
+export function checkCiliumParity(
+  files: Readonly<Record<ValuesSource, Record<string, unknown>>>,
+  parityFields: readonly string[],
+): string[] {
   const problems: string[] = [];
+  if (parityFields.length === 0) {
+    problems.push(
+      `${SOURCE_NAMES.helmrelease} marks no field # [parity]: there is nothing to hold the three files together`,
+    );
+  }
   const sources = Object.keys(SOURCE_NAMES) as ValuesSource[];
   for (const source of sources) {
     const host = valueAt(files[source], 'k8sServiceHost');
@@ -29,7 +37,7 @@ export function checkCiliumParity(files: Readonly<Record<ValuesSource, Record<st
       );
     }
   }
-  for (const field of PARITY_FIELDS) {
+  for (const field of parityFields) {
     const values = sources.map((source) => {
       const raw = valueAt(files[source], field);
       return field === 'k8sServiceHost' ? normaliseApiHost(raw) : raw;

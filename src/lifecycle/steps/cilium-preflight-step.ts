@@ -6,6 +6,7 @@ import { captureRemoteOrFail } from './capture-remote.js';
 import { checkCiliumParity } from './check-cilium-parity.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { readCiliumValues, type ValuesSource } from './cilium-values.js';
+import { parityFieldsOf } from './parity-fields.js';
 import { repoPaths } from './repo-paths.js';
 
 /** Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident. */
@@ -22,8 +23,10 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         reference: paths.ciliumReferenceValues,
       };
       const values = {} as Record<ValuesSource, Record<string, unknown>>;
+      let parityFields: string[] = [];
       for (const [source, path] of Object.entries(files) as [ValuesSource, string][]) {
         const text = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['cat', '--', path]);
+        if (source === 'helmrelease') parityFields = parityFieldsOf(text);
         try {
           values[source] = readCiliumValues(source, text);
         } catch (cause) {
@@ -36,7 +39,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
           );
         }
       }
-      const problems = checkCiliumParity(values);
+      const problems = checkCiliumParity(values, parityFields);
       const live = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).catch(() => undefined);
       if (live && live.maxUnavailable !== 1) {
         problems.push(

@@ -1,25 +1,5 @@
 import { parse as parseYaml } from 'yaml';
 
-/** Fields that define cluster networking and must agree between bootstrap (Ansible) and Flux. */
-export const PARITY_FIELDS: readonly string[] = [
-  'kubeProxyReplacement',
-  'k8sServiceHost',
-  'k8sServicePort',
-  'updateStrategy.rollingUpdate.maxUnavailable',
-  'routingMode',
-  'autoDirectNodeRoutes',
-  'ipv4NativeRoutingCIDR',
-  'tunnelProtocol',
-  'ipam.mode',
-  'bpf.masquerade',
-  'gatewayAPI.enabled',
-  'egressGateway.enabled',
-  'l2announcements.enabled',
-  'hubble.enabled',
-  'hubble.relay.enabled',
-  'hubble.ui.enabled',
-];
-
 /** The two spellings of "the k3s API host": Flux's substitution and the Ansible template's. */
 export const API_HOST_SYMBOL = '<k3s API host>';
 const FLUX_API_HOST = /^\$\{K3S_API_HOST\}$/;
