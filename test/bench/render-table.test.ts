@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchResult } from '../../bench/bench-result.js';
+import { benchRows, renderTable } from '../../bench/render-table.js';
+import { percentile } from '../../bench/stats.js';
+
+const machine = {
+  cpus: 2,
+  model: 'Test CPU',
+  memoryGb: 24,
+  node: 'v20.20.2',
+  at: '2026-11-29T00:00:00.000Z',
+};
+
+describe('benchmark report', () => {
+  it('takes nearest-rank percentiles, so p99 of 200 samples is the second largest', () => {
+    const samples = Array.from({ length: 200 }, (_, i) => 200 - i);
+    expect(percentile(samples, 50)).toBe(100);
+    expect(percentile(samples, 99)).toBe(198);
+    expect(percentile([], 50)).toBeNaN();
+  });
+
+  it('marks each figure against its target, and names the machine', () => {
+    const result: BenchResult = {
+      machine,
+      ack: { p50: 40, p99: 120, n: 200 },
+      memory: {
+        peakRssMb: 180,
+        peakRssMbDoubled: 185,
+        streamedMb: 500,
+        streamedMbDoubled: 1000,
+        warmRssMb: 150,
+        mbPerSecond: 10,
+      },
+      throughput: { jobsPerSec: 100, bareBullmqJobsPerSec: 150, ratio: 0.667, jobs: 300, rounds: 3 },
+    };
+    expect(benchRows(result).map((row) => [row.target, row.met])).toEqual([
+      ['p99 < 100 ms', false],
+      ['< 200 MB, flat when the output doubles (within 10 %)', true],
+      ['ratio ≥ 0.5', true],
+    ]);
+    const table = renderTable(result);
+    expect(table).toContain('| p50 40 ms, p99 120 ms | p99 < 100 ms | ❌ missed |');
+    expect(table).toContain('Machine: 2 × Test CPU, 24 GB, Node v20.20.2');
+  });
+
+  it('calls memory that grows with the output a miss even under 200 MB', () => {
+    const rows = benchRows({
+      machine,
+      memory: {
+        peakRssMb: 120,
+        peakRssMbDoubled: 190,
+        streamedMb: 500,
+        streamedMbDoubled: 1000,
+        warmRssMb: 100,
+        mbPerSecond: 10,
+      },
+    });
+    expect(rows[0]?.met).toBe(false);
+  });
+});
