@@ -1,4 +1,8 @@
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
+import { REDIS_URL } from '../support/redis-prefix.js';
 import type { BotProcess } from '../support/start-bot-process.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -39,6 +43,19 @@ describe('crashes and Slack failing', { timeout: 180_000 }, () => {
       () => slack.allMessages('C0OPS').find((m) => m.text.includes('approval needed for cilium.yml')),
       { timeoutMs: 60_000 },
     );
+    // Killed once the job is parked (delayed) for its approval, not in the moment before: that case
+    // is the stalled-job recovery the e2e SIGKILL test covers.
+    const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue(QUEUE_NAME, { connection, prefix: lab.processEnv.REDIS_PREFIX! });
+    try {
+      await slack.waitFor(async () => (await queue.getJobState('job-1')) === 'delayed', {
+        timeoutMs: 30_000,
+        description: 'job #1 parked for its approval',
+      });
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
     const first = workers.find((w) => started(w) > 0)!;
     first.child.kill('SIGKILL');
     await first.exited;
