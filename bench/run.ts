@@ -29,12 +29,11 @@ const SECTIONS: Record<string, Section> = {
 };
 
 function chosenSections(argv: readonly string[]): string[] {
-  const only =
-    argv.find((arg) => arg.startsWith('--only'))?.split('=')[1] ?? argv[argv.indexOf('--only') + 1];
-  if (!argv.some((arg) => arg.startsWith('--only'))) return Object.keys(SECTIONS);
-  const names = (only ?? '').split(',').filter(Boolean);
-  const unknown = names.filter((name) => !(name in SECTIONS));
-  if (names.length === 0 || unknown.length > 0) {
+  const at = argv.findIndex((arg) => arg === '--only' || arg.startsWith('--only='));
+  if (at < 0) return Object.keys(SECTIONS);
+  const list = argv[at] === '--only' ? argv[at + 1] : argv[at]!.slice('--only='.length);
+  const names = (list ?? '').split(',').filter(Boolean);
+  if (names.length === 0 || names.some((name) => !(name in SECTIONS))) {
     process.stderr.write(`bench: --only takes a list of ${Object.keys(SECTIONS).join(', ')}\n`);
     process.exit(2);
   }
