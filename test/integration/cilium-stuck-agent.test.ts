@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { playbookProcesses } from './playbook-processes.js';
 import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
 
@@ -23,10 +22,7 @@ describe('a Cilium agent stuck while cilium.yml still waits on the rollout', () 
       const result = await job.runUntilDone({ approve: true });
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-      const failed = job.reporter.events.find(
-        (event): event is Extract<LifecycleEvent, { type: 'step-finished' }> =>
-          event.type === 'step-finished' && event.status === 'failed',
-      );
+      const failed = job.reporter.failedStep();
       expect(failed?.stepId).toBe('2-cilium');
       expect(failed?.failure?.code).toBe('GATE_FAILED');
       const stuck = lab.sim

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
 
 let lab: LifecycleLab;
@@ -26,10 +25,7 @@ describe('faults in the cluster: a PodDisruptionBudget that blocks, a bad render
         const result = await job.runUntilDone({ approve: true });
 
         expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-        const failure = job.reporter.events.find(
-          (event): event is Extract<LifecycleEvent, { type: 'plan-finished' }> =>
-            event.type === 'plan-finished',
-        )?.failure;
+        const failure = job.reporter.planFailure();
         expect(failure).toMatchObject({
           code: 'GATE_TIMEOUT',
           message:
@@ -56,10 +52,7 @@ describe('faults in the cluster: a PodDisruptionBudget that blocks, a bad render
       expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
       const ciliumPods = lab.sim.state().pods.filter((pod) => pod.metadata.labels?.['k8s-app'] === 'cilium');
       const stuck = ciliumPods.find((pod) => pod.spec.nodeName === 'k3s-dev-2')!;
-      const finished = job.reporter.events.find(
-        (event): event is Extract<LifecycleEvent, { type: 'step-finished' }> =>
-          event.type === 'step-finished' && event.status === 'failed',
-      );
+      const finished = job.reporter.failedStep();
       expect(finished?.stepId).toBe('3-cilium-rollout');
       expect(finished?.failure?.code).toBe('GATE_FAILED');
       const message = finished?.failure?.message ?? '';

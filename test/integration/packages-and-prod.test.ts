@@ -1,7 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import {
   LAB_TEST_TIMEOUT_MS,
@@ -27,10 +26,6 @@ const exists = (path: string) =>
     () => true,
     () => false,
   );
-const planFailure = (events: readonly LifecycleEvent[]) =>
-  events.find(
-    (event): event is Extract<LifecycleEvent, { type: 'plan-finished' }> => event.type === 'plan-finished',
-  )?.failure;
 
 // One file, in order: the prod tests fix the repo step by step.
 describe('packages and up prod against the lab', () => {
@@ -86,7 +81,7 @@ describe('packages and up prod against the lab', () => {
           summary:
             'node-baseline.yml failed: k3s-dev-2: node_baseline : Install base packages: E: Unable to locate package open-iscsi',
         });
-        expect(planFailure(job.reporter.events)).toMatchObject({
+        expect(job.reporter.planFailure()).toMatchObject({
           code: 'PLAYBOOK_FAILED',
           details: {
             playbook: 'node-baseline.yml',
@@ -120,7 +115,7 @@ describe('packages and up prod against the lab', () => {
         expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
         expect(job.approvals.requests).toEqual([]);
         expect(job.texts()).toContain('2-node-baseline skipped: not run');
-        const failure = planFailure(job.reporter.events);
+        const failure = job.reporter.planFailure();
         expect(failure?.code).toBe('PRECONDITION_FAILED');
         return (failure?.details?.failures ?? []) as string[];
       };

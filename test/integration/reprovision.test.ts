@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { waitFor } from '../ssh/wait-for.js';
 import {
@@ -35,10 +34,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         const result = await job.runUntilDone({ approve: true });
 
         expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-        const failure = job.reporter.events.find(
-          (event): event is Extract<LifecycleEvent, { type: 'plan-finished' }> =>
-            event.type === 'plan-finished',
-        )?.failure;
+        const failure = job.reporter.planFailure();
         expect(failure).toMatchObject({
           code: 'PRECONDITION_FAILED',
           message: 'k3s-dev-2 is NotReady: taking k3s-dev-3 away as well would lose etcd quorum',

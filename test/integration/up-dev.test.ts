@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
 
 let lab: LifecycleLab;
@@ -148,10 +147,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         'vpn.egress.gateway.yml k3s-dev-3',
       ]);
 
-      const finished = job.reporter.events.filter(
-        (event): event is Extract<LifecycleEvent, { type: 'step-finished' }> =>
-          event.type === 'step-finished',
-      );
+      const finished = job.reporter.finishedSteps();
       expect(finished.map((event) => event.status)).toEqual(Array(11).fill('succeeded'));
       expect(finished.every((event) => event.durationMs > 0)).toBe(true);
     },
