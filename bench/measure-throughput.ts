@@ -19,6 +19,7 @@ import { createRedactor } from '../src/log/create-redactor.js';
 import { createMetrics } from '../src/metrics/create-metrics.js';
 import { systemClock } from '../src/system-clock.js';
 import { loadExampleWorld } from '../test/support/example-world.js';
+import { answerK3sServer } from '../test/support/k3s-server-replies.js';
 import { createMemoryKube } from '../test/support/memory-kube.js';
 import { REDIS_URL, uniquePrefix } from '../test/support/redis-prefix.js';
 import { median, round } from './stats.js';
@@ -98,7 +99,7 @@ async function engineRound(world: WorldConfig): Promise<number> {
         async () => ({ channel: 'C0OPS' }),
         () => 60_000,
       ),
-      shell: unusedShell,
+      shell: nodesInMemory,
       metrics: createMetrics(),
       kubeFor: () => kube,
       clock: systemClock,
@@ -166,7 +167,13 @@ function answeringPoster(): SlackPoster {
 }
 
 /** A verify plan runs nothing remote; a call here would mean the benchmark measures the wrong thing. */
-const unusedShell: RemoteShell = {
-  exec: () => Promise.reject(new Error('the throughput benchmark runs no remote command')),
+/** A verify reads each server's k3s config over SSH; here those answers come from memory, as the cluster's do. */
+const nodesInMemory: RemoteShell = {
+  async exec(_target, request) {
+    for (const line of answerK3sServer({ target: '', argv: request.argv })?.stdout ?? []) {
+      await request.onLine?.(line, 'stdout');
+    }
+    return { exitCode: 0, signal: null, durationMs: 0 };
+  },
   probeHostKey: () => Promise.reject(new Error('the throughput benchmark dials no host')),
 };

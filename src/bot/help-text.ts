@@ -3,7 +3,7 @@ export const HELP_TEXT = [
   '• `up <cluster>`: bring-up (baseline → k3s → cilium → verify → flux, then kube-vip and the VPN gateway)',
   '• `reprovision <node> [--primary]`: take a node out, rebuild it, re-join it',
   '• `cilium <cluster>`: preflight, approved Cilium rollout watched agent by agent, verify',
-  '• `verify <cluster>`: the verify gates only',
+  '• `verify <cluster>`: one read of the verify gates, reported at once (no waiting)',
   '• `packages <node>`: packages-only node baseline',
   '• `plan <command…>`: print the steps of any command above, run nothing',
   '• `status [cluster]`: who holds each cluster, queued and running jobs, last verify',

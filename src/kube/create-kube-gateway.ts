@@ -65,6 +65,12 @@ export function createKubeGateway(kubeConfig: KubeConfig, options: KubeGatewayOp
       );
       return list.items.map(toDaemonSetState);
     },
+    async readConfigMap(namespace, name) {
+      const configMap = await orUndefinedOn404(`read ConfigMap ${namespace}/${name}`, () =>
+        core.readNamespacedConfigMap({ namespace, name }),
+      );
+      return configMap && (configMap.data ?? {});
+    },
     async readDeployment(namespace, name) {
       const deployment = await orUndefinedOn404(`read Deployment ${namespace}/${name}`, () =>
         apps.readNamespacedDeployment({ namespace, name }),

@@ -22,6 +22,7 @@ export function createLazyKubeGateway(kubeconfigPath: string): KubeGateway {
     readDaemonSet: async (namespace, name) => (await real()).readDaemonSet(namespace, name),
     readDeployment: async (namespace, name) => (await real()).readDeployment(namespace, name),
     listDaemonSets: async (namespace) => (await real()).listDaemonSets(namespace),
+    readConfigMap: async (namespace, name) => (await real()).readConfigMap(namespace, name),
     listPods: async (query) => (await real()).listPods(query),
     listRevisionHashes: async (namespace, selector) => (await real()).listRevisionHashes(namespace, selector),
     setUnschedulable: async (node, unschedulable) => (await real()).setUnschedulable(node, unschedulable),

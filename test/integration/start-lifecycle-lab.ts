@@ -16,6 +16,7 @@ import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { systemClock } from '../../src/system-clock.js';
 import { createInfraRepo, type InfraRepo, type InfraRepoOptions, type LabVars } from '../lab/infra-repo.js';
 import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
+import { mapK3sConfigDirs } from '../lab/map-k3s-config-dirs.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
@@ -139,6 +140,9 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
     const baseVars: LabVars = { lab_kube_sim_url: relay.url, lab_events_file: eventsFile };
     const repo = await createInfraRepo({ ...options.repo, lab: { ...baseVars, ...options.labVars } });
     cleanups.push(() => repo.cleanup());
+    // kube-sim starts as a formed dev cluster: its servers were set up by k3s.yml.
+    await repo.installK3s();
+    await mapK3sConfigDirs(nodes, repo.root, { ...DEV_ADDRESSES, ...PROD_ADDRESSES });
 
     const devKubeconfig = join(dir, 'dev.kubeconfig');
     const prodKubeconfig = join(dir, 'prod.kubeconfig');

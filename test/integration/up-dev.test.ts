@@ -130,7 +130,9 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       );
       for (const verify of ['6-verify', '11-verify']) {
         expect(texts).toContain(
-          `${verify} succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1`,
+          `${verify} succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, ` +
+            'kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on k3s-dev-1, k3s-dev-2, ' +
+            'k3s-dev-3, Cilium kube-proxy-replacement true, maxUnavailable 1',
         );
       }
 

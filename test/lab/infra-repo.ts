@@ -101,12 +101,30 @@ export interface InfraRepo {
   addVault(): Promise<void>;
   /** Replaces the BLOCKED disk placeholders with device names (not committed). */
   resolveBlocked(): Promise<void>;
+  /**
+   * Runs k3s.yml as it ran when the dev cluster was formed, with every lab hook off: each dev
+   * server's k3s config is then in `.lab-out/<host>/k3s/`, where the lab's nodes read their
+   * /etc/rancher/k3s from.
+   */
+  installK3s(): Promise<void>;
   /** Runs ansible-playbook in ansibleDir with ansibleEnv. */
   runPlaybook(args: readonly string[], options?: RunPlaybookOptions): Promise<PlaybookRun>;
   cleanup(): Promise<void>;
 }
 
 const PROD_NODES = ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'];
+/** Extra vars that switch every lab hook off (extra vars win over lab.yml). */
+const NO_LAB_HOOKS: Required<LabVars> = {
+  lab_fail: [],
+  lab_unreachable: [],
+  lab_output_lines: 0,
+  lab_stream_mb: 0,
+  lab_rollout_wait_seconds: 0,
+  lab_sleep_seconds: 0,
+  lab_print_secrets: false,
+  lab_kube_sim_url: '',
+  lab_events_file: '',
+};
 const STREAM_DRAIN_MS = 2000;
 const BLOCKED_DEVICE = /\/dev\/BLOCKED-pending-disk-decision-[\w.-]*-(longhorn|etcd)\b/g;
 const DECIDED_DEVICE: Record<string, string> = { longhorn: '/dev/nvme1n1', etcd: '/dev/nvme2n1' };
@@ -173,6 +191,10 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
       edit(INFRA_REPO_PATHS.prodVars, (text) =>
         text.replace(BLOCKED_DEVICE, (_placeholder, disk: string) => DECIDED_DEVICE[disk]!),
       ),
+    async installK3s() {
+      const run = await repo.runPlaybook(['playbooks/k3s.yml', '-e', JSON.stringify(NO_LAB_HOOKS)]);
+      if (run.exitCode !== 0) throw new Error(`k3s.yml failed in the lab repo:\n${run.output.join('\n')}`);
+    },
     runPlaybook: (args, runOptions) => runPlaybook(ansibleDir, repo.ansibleEnv, args, runOptions),
     cleanup: () => rm(base, { recursive: true, force: true }),
   };

@@ -337,6 +337,45 @@ describe('kube-sim with @kubernetes/client-node', () => {
     expect(log).toContain('i/o timeout');
   });
 
+  it('can fail a broken agent on its image pull instead: ErrImagePull, then ImagePullBackOff', async () => {
+    const { sim, core } = await lab({
+      scenario: { brokenAgentOn: 'k3s-dev-2', brokenAgentFailure: 'image-pull' },
+    });
+    const hash = sim.startCiliumRollout();
+    const reasons = new Set<string>();
+    const broken = await waitFor('the image pull backing off', async () => {
+      const pod = (await ciliumPods(core)).find(
+        (p) => p.spec?.nodeName === 'k3s-dev-2' && p.metadata?.labels?.['controller-revision-hash'] === hash,
+      );
+      const reason = pod?.status?.initContainerStatuses?.[0]?.state?.waiting?.reason;
+      if (reason) reasons.add(reason);
+      return reason === 'ImagePullBackOff' ? pod : undefined;
+    });
+    expect(reasons).toContain('ErrImagePull');
+    const config = broken.status?.initContainerStatuses?.[0];
+    expect(config).toMatchObject({ name: 'config', restartCount: 0 });
+    expect(config?.state?.waiting?.message).toMatch(/^Back-off pulling image "quay\.io\/cilium\/cilium:/);
+    expect(isReady(broken)).toBe(false);
+  });
+
+  it('can leave a broken agent running but never Ready (its readiness probe fails)', async () => {
+    const { sim, core } = await lab({
+      scenario: { brokenAgentOn: 'k3s-dev-2', brokenAgentFailure: 'never-ready' },
+    });
+    const hash = sim.startCiliumRollout();
+    const broken = await waitFor('the agent running on k3s-dev-2', async () =>
+      (await ciliumPods(core)).find(
+        (p) =>
+          p.spec?.nodeName === 'k3s-dev-2' &&
+          p.metadata?.labels?.['controller-revision-hash'] === hash &&
+          p.status?.phase === 'Running',
+      ),
+    );
+    expect(isReady(broken)).toBe(false);
+    expect(broken.status?.containerStatuses?.[0]).toMatchObject({ name: 'cilium-agent', ready: false });
+    expect(broken.status?.containerStatuses?.[0]?.state?.running).toBeDefined();
+  });
+
   it('bumps generation but recreates no pod for an updateStrategy-only patch', async () => {
     const { core, apps } = await lab();
     const before = (await ciliumPods(core)).map((p) => [

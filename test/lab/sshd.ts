@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
 
 const run = promisify(execFile);
 const SSHD = '/usr/sbin/sshd';
+/** Per node: `from<TAB>to` lines, the paths the ForceCommand rewrites in every command. */
+const PATH_MAP = 'lab-paths';
 export const NODE_TOOLS_DIR = fileURLToPath(new URL('./node-tools', import.meta.url));
 
 export interface SshdOptions {
@@ -44,6 +46,11 @@ export interface SshdLab {
   setNodeState(key: string, value: string | null, address?: string): Promise<void>;
   /** What a node sees for `key` (its own value, else the shared one), or what its tools recorded. */
   readNodeState(key: string, address?: string): Promise<string | undefined>;
+  /**
+   * The node at `address` sees the folder `to` of this machine at the absolute path `from` (e.g. its
+   * /etc/rancher/k3s): every command it is asked to run reads `from` as `to`.
+   */
+  mapNodePath(address: string, from: string, to: string): Promise<void>;
   /** Restarts sshd on the same port and addresses with a new host key (a rebuilt node); known_hosts stays. */
   rotateHostKey(): Promise<string>;
   /** SIGKILLs the per-connection sshd processes (not the listener): clients see their connection drop. */
@@ -156,6 +163,11 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
       }
       return undefined;
     },
+    async mapNodePath(address, from, to) {
+      if (/[|\t\n&\\]/.test(from + to)) throw new Error(`lab sshd: cannot map ${from} to ${to}`);
+      await mkdir(join(stateDir, address), { recursive: true });
+      await appendFile(join(stateDir, address, PATH_MAP), `${from}\t${to}\n`);
+    },
     async rotateHostKey() {
       await endListener('SIGTERM');
       await rm(paths.hostKey, { force: true });
@@ -232,8 +244,8 @@ function sshdConfig(
 
 /**
  * The ForceCommand: logs the client's command (NUL-terminated, commands may hold newlines), tells the
- * stand-ins where their state is and which node address was dialled, then runs the command with the
- * stand-ins first on PATH.
+ * stand-ins where their state is and which node address was dialled, gives the node its own view of
+ * the mapped paths (see mapNodePath), then runs the command with the stand-ins first on PATH.
  */
 function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly string[]): string {
   const path = [NODE_TOOLS_DIR, ...extraPath].map(quoteShellArgument).join(':');
@@ -246,7 +258,14 @@ function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly
     'LAB_NODE_ADDRESS=$3',
     `PATH=${path}:$PATH`,
     'export LAB_STATE_DIR LAB_NODE_ADDRESS PATH',
-    'exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"',
+    'command=$SSH_ORIGINAL_COMMAND',
+    `map="$LAB_STATE_DIR/$LAB_NODE_ADDRESS/${PATH_MAP}"`,
+    'if [ -f "$map" ]; then',
+    "  while IFS='\t' read -r from to; do",
+    '    command=$(printf \'%s\\n\' "$command" | sed "s|$from|$to|g")',
+    '  done <"$map"',
+    'fi',
+    'exec /bin/sh -c "$command"',
     '',
   ].join('\n');
 }

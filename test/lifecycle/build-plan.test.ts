@@ -31,12 +31,12 @@ describe('plans built from config/example.yaml', () => {
       'Cilium preflight → dev: helmrelease, .j2 template, values.yaml, live DaemonSet',
       '⚠ cilium.yml → dev: all nodes',
       'watch Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time',
-      'verify gates → dev (Kubernetes API)',
+      'verify gates → dev (Kubernetes API, k3s config of each server)',
       '⚠ flux-bootstrap.yml → dev: all nodes',
       'kube-vip.yml → dev: all nodes',
       'vpn.egress.gateway.yml → k3s-dev-3',
       'VPN egress check → k3s-dev-3',
-      'verify gates → dev (Kubernetes API)',
+      'verify gates → dev (Kubernetes API, k3s config of each server)',
     ]);
     expect(plan.steps[0]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
     expect(plan.steps[8]!.commandLine).toBe(
@@ -113,8 +113,8 @@ describe('plans built from config/example.yaml', () => {
     ]);
   });
 
-  it('verify: gates only', () => {
-    expect(planOf('verify prod').steps.map((s) => s.title)).toEqual(['verify gates']);
+  it('verify: one read of the gates, no waiting', () => {
+    expect(planOf('verify prod').steps.map((s) => s.title)).toEqual(['verify gates (one read)']);
   });
 
   it('prints a plan with every step, target, command line and mark', () => {

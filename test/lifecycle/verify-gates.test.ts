@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
+import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import { verifyGatesStep } from '../../src/lifecycle/steps/verify-gates-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
+import { answerK3sServer } from '../support/k3s-server-replies.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
@@ -15,16 +18,34 @@ beforeAll(async () => {
   world = await loadExampleWorld();
 });
 
-async function verify(prepare: (kube: ReturnType<typeof createMemoryKube>) => void) {
+/** The gates as `up`, `cilium` and `reprovision` run them after their change: waiting for convergence. */
+const convergingVerify = (): Plan => ({
+  command: { verb: 'verify', cluster: 'dev' },
+  cluster: 'dev',
+  steps: [verifyGatesStep('1-verify', 'dev', 'until-converged')],
+});
+
+interface VerifyOptions {
+  readonly plan?: Plan;
+  readonly world?: WorldConfig;
+  readonly shell?: ReturnType<typeof createScriptedShell>;
+}
+
+async function verify(
+  prepare: (kube: ReturnType<typeof createMemoryKube>) => void,
+  options: VerifyOptions = {},
+) {
   const kube = createMemoryKube();
   prepare(kube);
+  const jobWorld = options.world ?? world;
+  const shell = options.shell ?? createScriptedShell((call) => answerK3sServer(call));
   const clock = createInstantClock();
   const reporter = createRecordingReporter();
   const started = clock.now();
-  const result = await runPlan(buildPlan({ verb: 'verify', cluster: 'dev' }, world), {
+  const result = await runPlan(options.plan ?? buildPlan({ verb: 'verify', cluster: 'dev' }, jobWorld), {
     jobId: 'v',
-    world,
-    shell: createScriptedShell(() => undefined),
+    world: jobWorld,
+    shell,
     kube: kube.kube,
     clock,
     checkpoints: createMemoryCheckpoints(),
@@ -45,8 +66,14 @@ describe('verify gates', () => {
     expect(texts).toContain('1-verify ✓ nodes Ready: 3/3 nodes Ready');
   });
 
-  it('alert once per failing gate with what they saw, after waiting the gate timeout', async () => {
+  it('the verify command reads once and alerts at once, one alert per failing gate with what it saw', async () => {
+    let nodeReads = 0;
     const { result, alerts, waitedMs } = await verify((kube) => {
+      const listNodes = kube.kube.listNodes;
+      kube.kube.listNodes = async () => {
+        nodeReads++;
+        return listNodes();
+      };
       kube.setNodeReady('k3s-dev-2', false, 'KubeletNotReady');
       kube.patchDaemonSet('kube-system/cilium', { maxUnavailable: 2 });
       kube.daemonSets.set('kube-system/kube-proxy', {
@@ -67,19 +94,33 @@ describe('verify gates', () => {
       'gate failed: no kube-proxy: kube-proxy present: DaemonSet kube-system/kube-proxy',
       'gate failed: Cilium maxUnavailable 1: maxUnavailable 2',
     ]);
+    expect(waitedMs).toBe(0);
+    expect(nodeReads).toBe(1);
+  });
+
+  it('after a change, a failing gate is waited on for the gate timeout before it alerts', async () => {
+    const { result, alerts, waitedMs } = await verify(
+      (kube) => kube.setNodeReady('k3s-dev-2', false, 'KubeletNotReady'),
+      { plan: convergingVerify() },
+    );
+    expect(result).toMatchObject({ outcome: 'failed' });
+    expect(alerts).toEqual(['gate failed: nodes Ready: k3s-dev-2 NotReady (KubeletNotReady)']);
     expect(waitedMs).toBeGreaterThanOrEqual(5 * 60_000);
   });
 
-  it('a gate that recovers within the timeout passes', async () => {
+  it('after a change, a gate that recovers within the timeout passes', async () => {
     let reads = 0;
-    const { result, alerts } = await verify((kube) => {
-      kube.setNodeReady('k3s-dev-3', false);
-      const listNodes = kube.kube.listNodes;
-      kube.kube.listNodes = async () => {
-        if (++reads === 3) kube.setNodeReady('k3s-dev-3', true);
-        return listNodes();
-      };
-    });
+    const { result, alerts } = await verify(
+      (kube) => {
+        kube.setNodeReady('k3s-dev-3', false);
+        const listNodes = kube.kube.listNodes;
+        kube.kube.listNodes = async () => {
+          if (++reads === 3) kube.setNodeReady('k3s-dev-3', true);
+          return listNodes();
+        };
+      },
+      { plan: convergingVerify() },
+    );
     expect(result).toMatchObject({ outcome: 'succeeded' });
     expect(alerts).toEqual([]);
   });
@@ -90,5 +131,77 @@ describe('verify gates', () => {
     expect(alerts[0]).toBe(
       'gate failed: nodes Ready: could not read the Kubernetes API: connect ECONNREFUSED 127.0.0.1:6443',
     );
+  });
+
+  it('reads each server’s k3s config through sudo -n when the node user is not root, directly as root', async () => {
+    const asOps = createScriptedShell((call) => answerK3sServer(call));
+    expect((await verify(() => {}, { shell: asOps })).result).toMatchObject({ outcome: 'succeeded' });
+    const reads = (shell: typeof asOps) =>
+      shell.calls.filter((call) => call.argv.includes('/etc/rancher/k3s/config.yaml'));
+    expect(reads(asOps).map((call) => [call.target, ...call.argv])).toEqual(
+      ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3'].map((node) => [
+        node,
+        'sudo',
+        '-n',
+        'cat',
+        '--',
+        '/etc/rancher/k3s/config.yaml',
+      ]),
+    );
+
+    const dev = world.clusters.dev!;
+    const rootWorld = {
+      ...world,
+      clusters: { ...world.clusters, dev: { ...dev, nodeSsh: { ...dev.nodeSsh, user: 'root' } } },
+    };
+    const asRoot = createScriptedShell((call) => answerK3sServer(call));
+    await verify(() => {}, { shell: asRoot, world: rootWorld });
+    expect(reads(asRoot).map((call) => call.argv)).toEqual(
+      Array(3).fill(['cat', '--', '/etc/rancher/k3s/config.yaml']),
+    );
+  });
+
+  it('a server whose k3s unit is started with --disable-kube-proxy passes without the config key; =false fails', async () => {
+    const flagged = (execStart: string) =>
+      createScriptedShell((call) =>
+        call.argv[0] === 'systemctl'
+          ? {
+              stdout: [
+                `{ path=/usr/local/bin/k3s ; argv[]=/usr/local/bin/k3s server ${execStart} ; ignore_errors=no }`,
+              ],
+            }
+          : answerK3sServer(call, [
+              'flannel-backend: none',
+              ...(call.target === 'k3s-dev-3' ? [] : ['disable-kube-proxy: true']),
+            ]),
+      );
+    expect((await verify(() => {}, { shell: flagged('--disable-kube-proxy') })).alerts).toEqual([]);
+    expect((await verify(() => {}, { shell: flagged('--disable-kube-proxy=false') })).alerts).toEqual([
+      'gate failed: no kube-proxy: ' +
+        ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']
+          .map(
+            (node) =>
+              `k3s on ${node} runs kube-proxy in its server process: the k3s.service arguments (--disable-kube-proxy=false)`,
+          )
+          .join('; '),
+    ]);
+  });
+
+  it('a server that cannot be read over SSH fails the gate, saying so', async () => {
+    const shell = createScriptedShell((call) =>
+      call.target === 'k3s-dev-2'
+        ? { error: new Error('connect ECONNREFUSED 192.168.1.42:22') }
+        : answerK3sServer(call),
+    );
+    expect((await verify(() => {}, { shell })).alerts).toEqual([
+      'gate failed: no kube-proxy: cannot read the k3s config of k3s-dev-2 over SSH: connect ECONNREFUSED 192.168.1.42:22',
+    ]);
+  });
+
+  it('Cilium without kube-proxy replacement fails the gate, naming the ConfigMap', async () => {
+    const { alerts } = await verify((kube) => kube.configMaps.set('kube-system/cilium-config', {}));
+    expect(alerts).toEqual([
+      'gate failed: no kube-proxy: ConfigMap kube-system/cilium-config has kube-proxy-replacement unset: Cilium does not replace kube-proxy (must be "true")',
+    ]);
   });
 });

@@ -46,6 +46,9 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     deleting: false,
     problems: [],
   }));
+  const configMaps = new Map<string, Record<string, string>>([
+    ['kube-system/cilium-config', { 'kube-proxy-replacement': 'true' }],
+  ]);
   const labels = new Map<string, string>(pods.map((pod) => [pod.name, 'k8s-app=cilium']));
   const revisions = ['rev1'];
   const evictionBlocked = new Set<string>();
@@ -70,6 +73,10 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     async listDaemonSets(namespace) {
       check();
       return [...daemonSets.values()].filter((ds) => ds.namespace === namespace);
+    },
+    async readConfigMap(namespace, name) {
+      check();
+      return configMaps.get(`${namespace}/${name}`);
     },
     async listPods(query) {
       check();
@@ -108,6 +115,7 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     nodes,
     daemonSets,
     deployments,
+    configMaps,
     pods,
     revisions,
     evictionBlocked,

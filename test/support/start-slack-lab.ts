@@ -5,6 +5,7 @@ import { startSimRelay } from '../integration/start-sim-relay.js';
 import { createSlackDriver, type FakeSlack, startFakeSlack } from '../lab/fake-slack/index.js';
 import { createInfraRepo, type InfraRepo, type LabVars } from '../lab/infra-repo.js';
 import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
+import { mapK3sConfigDirs } from '../lab/map-k3s-config-dirs.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { uniquePrefix } from './redis-prefix.js';
 import { type BotProcess, startBotProcess } from './start-bot-process.js';
@@ -14,6 +15,14 @@ export const BOT_TOKEN = 'xoxb-1111-2222-slacklab';
 export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
 const APP_TOKEN = 'xapp-1-A0LAB-0000-socketmode';
 const PROD_ADDRESSES = ['127.0.0.21', '127.0.0.22', '127.0.0.23'];
+const NODE_ADDRESSES = {
+  'k3s-dev-1': '127.0.0.11',
+  'k3s-dev-2': '127.0.0.12',
+  'k3s-dev-3': '127.0.0.13',
+  'k3s-prod-1': '127.0.0.21',
+  'k3s-prod-2': '127.0.0.22',
+  'k3s-prod-3': '127.0.0.23',
+};
 
 export interface LabWorld {
   readonly slack: FakeSlack;
@@ -111,6 +120,9 @@ export async function startLabWorld(options: SlackLabOptions = {}): Promise<LabW
     stops.push(() => relay.close());
     const repo = await createInfraRepo({ lab: { lab_kube_sim_url: relay.url, ...options.labVars } });
     stops.push(() => repo.cleanup());
+    // kube-sim starts as a formed dev cluster: its servers were set up by k3s.yml.
+    await repo.installK3s();
+    await mapK3sConfigDirs(sshd, repo.root, NODE_ADDRESSES);
     await sim.writeKubeconfig(join(dir, 'dev.kubeconfig'));
     await prodSim.writeKubeconfig(join(dir, 'prod.kubeconfig'));
     const slack = await startFakeSlack({

@@ -1,5 +1,5 @@
-import type { ClusterConfig } from '../../config/world-config.js';
-import type { KubeGateway, WatchTarget } from '../ports/kube-gateway.js';
+import type { StepContext } from '../plan/step.js';
+import type { WatchTarget } from '../ports/kube-gateway.js';
 
 export interface GateResult {
   readonly passed: boolean;
@@ -7,12 +7,12 @@ export interface GateResult {
   readonly observed: string;
 }
 
-/** One check of a cluster's health, read from the Kubernetes API. */
+/** One check of a cluster's health, read from the Kubernetes API (and, where it must, the nodes over SSH). */
 export interface Gate {
   readonly name: string;
   /** What to watch so a change re-evaluates the gate before the next poll. */
   readonly watches: readonly WatchTarget[];
-  evaluate(kube: KubeGateway, cluster: ClusterConfig): Promise<GateResult>;
+  evaluate(ctx: StepContext): Promise<GateResult>;
 }
 
 export const CILIUM = { namespace: 'kube-system', name: 'cilium', selector: 'k8s-app=cilium' } as const;

@@ -1,18 +1,80 @@
+import { isClusterBotError } from '../../errors.js';
+import type { StepContext } from '../plan/step.js';
 import type { Gate } from './gate.js';
+import { readK3sKubeProxy } from './read-k3s-kube-proxy.js';
 
-/** Cilium replaces kube-proxy (k3s runs with --disable-kube-proxy): one present means a wrong install. */
+const CILIUM_CONFIG = {
+  namespace: 'kube-system',
+  name: 'cilium-config',
+  key: 'kube-proxy-replacement',
+} as const;
+
+/**
+ * Cilium replaces kube-proxy here. On k3s no DaemonSet shows kube-proxy: it runs inside the server
+ * process unless k3s starts with --disable-kube-proxy. So the gate asks each server how k3s starts
+ * (over SSH), asks Cilium whether it replaces kube-proxy (its live ConfigMap), and looks for a
+ * kube-proxy DaemonSet or pods.
+ */
 export const kubeProxyAbsentGate: Gate = {
   name: 'no kube-proxy',
   watches: [],
-  async evaluate(kube) {
-    const daemonSets = await kube.listDaemonSets('kube-system');
-    const proxies = daemonSets.filter((ds) => ds.name.includes('kube-proxy'));
-    const pods = await kube.listPods({ namespace: 'kube-system', labelSelector: 'k8s-app=kube-proxy' });
-    if (proxies.length === 0 && pods.length === 0) return { passed: true, observed: 'kube-proxy absent' };
-    const found = [
-      ...proxies.map((ds) => `DaemonSet ${ds.namespace}/${ds.name}`),
-      ...pods.map((p) => `pod ${p.name}`),
+  async evaluate(ctx) {
+    const problems = [
+      ...(await kubeProxyWorkloads(ctx)),
+      ...(await ciliumReplacement(ctx)),
+      ...(await k3sServers(ctx)),
     ];
-    return { passed: false, observed: `kube-proxy present: ${found.join(', ')}` };
+    if (problems.length > 0) return { passed: false, observed: problems.join('; ') };
+    const servers = serversOf(ctx).map((node) => node.name);
+    return {
+      passed: true,
+      observed:
+        `kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on ${servers.join(', ')}, ` +
+        `Cilium ${CILIUM_CONFIG.key} true`,
+    };
   },
 };
+
+async function kubeProxyWorkloads({ kube }: StepContext): Promise<string[]> {
+  const daemonSets = await kube.listDaemonSets('kube-system');
+  const proxies = daemonSets.filter((ds) => ds.name.includes('kube-proxy'));
+  const pods = await kube.listPods({ namespace: 'kube-system', labelSelector: 'k8s-app=kube-proxy' });
+  if (proxies.length === 0 && pods.length === 0) return [];
+  const found = [
+    ...proxies.map((ds) => `DaemonSet ${ds.namespace}/${ds.name}`),
+    ...pods.map((p) => `pod ${p.name}`),
+  ];
+  return [`kube-proxy present: ${found.join(', ')}`];
+}
+
+async function ciliumReplacement({ kube }: StepContext): Promise<string[]> {
+  const where = `ConfigMap ${CILIUM_CONFIG.namespace}/${CILIUM_CONFIG.name}`;
+  const data = await kube.readConfigMap(CILIUM_CONFIG.namespace, CILIUM_CONFIG.name);
+  if (!data) return [`${where} not found: cannot tell whether Cilium replaces kube-proxy`];
+  const value = data[CILIUM_CONFIG.key];
+  if (value === 'true') return [];
+  return [
+    `${where} has ${CILIUM_CONFIG.key} ${value === undefined ? 'unset' : JSON.stringify(value)}: Cilium does not replace kube-proxy (must be "true")`,
+  ];
+}
+
+async function k3sServers(ctx: StepContext): Promise<string[]> {
+  const answers = await Promise.all(
+    serversOf(ctx).map(async (node) => {
+      try {
+        const setting = await readK3sKubeProxy(ctx, node);
+        return setting.disabled
+          ? undefined
+          : `k3s on ${node.name} runs kube-proxy in its server process: ${setting.source}`;
+      } catch (error) {
+        if (isClusterBotError(error, 'CANCELLED')) throw error;
+        return `cannot read the k3s config of ${node.name} over SSH: ${(error as Error).message}`;
+      }
+    }),
+  );
+  return answers.filter((answer) => answer !== undefined);
+}
+
+function serversOf(ctx: StepContext) {
+  return ctx.cluster.nodes.filter((node) => node.roles.includes('server'));
+}

@@ -7,7 +7,7 @@ import { CILIUM, type Gate } from './gate.js';
 export const maxUnavailableGate: Gate = {
   name: 'Cilium maxUnavailable 1',
   watches: [{ kind: 'daemonset', namespace: CILIUM.namespace, name: CILIUM.name }],
-  async evaluate(kube) {
+  async evaluate({ kube }) {
     const ds = await kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
     if (!ds) return { passed: false, observed: 'DaemonSet kube-system/cilium not found' };
     const value = ds.maxUnavailable ?? 'unset (Kubernetes default 1, chart default 2)';

@@ -3,7 +3,7 @@ import type { Gate } from './gate.js';
 export const nodesReadyGate: Gate = {
   name: 'nodes Ready',
   watches: [{ kind: 'nodes' }],
-  async evaluate(kube, cluster) {
+  async evaluate({ kube, cluster }) {
     const nodes = await kube.listNodes();
     const problems: string[] = [];
     for (const expected of cluster.nodes) {

@@ -1,18 +1,14 @@
 import type { StepContext } from '../plan/step.js';
 import { watchForChanges } from './change-waiter.js';
 import type { Gate } from './gate.js';
-
-export interface GateOutcome {
-  readonly gate: string;
-  readonly passed: boolean;
-  readonly observed: string;
-}
+import { type GateOutcome, readGate } from './read-gates.js';
 
 const POLL_MS = 2_000;
 
 /**
- * Evaluates every gate until all pass or the deadline comes; a gate that fails at the deadline
- * reports the last thing it saw. API errors count as "not passed yet", so a blip is not a failure.
+ * Waiting for convergence after a change (a rollout, a re-join): evaluates every gate until all pass
+ * or the deadline comes; a gate that fails at the deadline reports the last thing it saw. API errors
+ * count as "not passed yet", so a blip is not a failure.
  */
 export async function waitForGates(
   ctx: StepContext,
@@ -32,7 +28,7 @@ export async function waitForGates(
     for (;;) {
       for (const gate of gates) {
         if (latest.get(gate.name)?.passed) continue;
-        latest.set(gate.name, { gate: gate.name, ...(await evaluateSafely(ctx, gate)) });
+        latest.set(gate.name, await readGate(ctx, gate));
       }
       const outcomes = gates.map((gate) => latest.get(gate.name)!);
       const remaining = deadline - ctx.clock.now();
@@ -41,13 +37,5 @@ export async function waitForGates(
     }
   } finally {
     waiter.close();
-  }
-}
-
-async function evaluateSafely(ctx: StepContext, gate: Gate): Promise<{ passed: boolean; observed: string }> {
-  try {
-    return await gate.evaluate(ctx.kube, ctx.cluster);
-  } catch (error) {
-    return { passed: false, observed: `could not read the Kubernetes API: ${(error as Error).message}` };
   }
 }

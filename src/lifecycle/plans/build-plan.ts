@@ -18,7 +18,11 @@ export function buildPlan(command: LifecycleCommand, world: WorldConfig): Plan {
     case 'cilium':
       return { command, cluster: cluster.name, steps: ciliumPlan(world, cluster) };
     case 'verify':
-      return { command, cluster: cluster.name, steps: [verifyGatesStep('1-verify', cluster.name)] };
+      return {
+        command,
+        cluster: cluster.name,
+        steps: [verifyGatesStep('1-verify', cluster.name, 'one-read')],
+      };
     case 'packages':
       return {
         command,

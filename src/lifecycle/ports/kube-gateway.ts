@@ -72,6 +72,8 @@ export interface KubeGateway {
   readDaemonSet(namespace: string, name: string): Promise<DaemonSetState | undefined>;
   readDeployment(namespace: string, name: string): Promise<DeploymentState | undefined>;
   listDaemonSets(namespace: string): Promise<DaemonSetState[]>;
+  /** A ConfigMap's data; undefined when it does not exist. */
+  readConfigMap(namespace: string, name: string): Promise<Readonly<Record<string, string>> | undefined>;
   listPods(query: PodQuery): Promise<PodState[]>;
   listRevisionHashes(namespace: string, labelSelector: string): Promise<string[]>;
   setUnschedulable(node: string, unschedulable: boolean): Promise<void>;

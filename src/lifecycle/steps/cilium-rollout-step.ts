@@ -6,6 +6,7 @@ import { describeDaemonSet, isRolledOut } from '../gates/rollout-status.js';
 import type { Step, StepContext } from '../plan/step.js';
 import type { PodState } from '../ports/kube-gateway.js';
 import { CILIUM_BASELINE_FACT, type CiliumBaseline } from './cilium-baseline.js';
+import { definitiveAgentFailure } from './definitive-agent-failure.js';
 import { describePodProblem } from './describe-pod-problem.js';
 
 const POLL_MS = 1_000;
@@ -17,8 +18,9 @@ const CILIUM_WATCHES = [
 /**
  * Runs beside cilium.yml until the signal ends it. The role waits on `rollout status` for up to
  * 10 minutes, so an agent that never comes up would hold the playbook that long and then fail it
- * without a name; this stops at the first agent of the newest revision not Ready within
- * agentReady, naming pod, node and container. A Kubernetes API blip is not a reason to stop.
+ * without a name; this stops at the first agent of the newest revision that fails for good
+ * (crash loop, image pull) at once, or that is not Ready within agentReady, naming pod, node and
+ * container. A Kubernetes API blip is not a reason to stop.
  */
 export async function watchForStuckAgent(ctx: StepContext): Promise<void> {
   const stuckFor = createStuckAgentClock(ctx.cluster.timeouts.agentReady);
@@ -28,6 +30,7 @@ export async function watchForStuckAgent(ctx: StepContext): Promise<void> {
       const agents = await readAgents(ctx).catch(() => undefined);
       const now = ctx.clock.now();
       for (const pod of agents?.updated ?? []) {
+        await stopAtBrokenAgent(ctx, pod);
         const waited = stuckFor(pod, now);
         if (waited !== undefined) await stopAtAgent(ctx, pod, waited);
       }
@@ -112,6 +115,7 @@ async function followRollout(
         lastProgressAt = now;
         await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`);
       }
+      await stopAtBrokenAgent(ctx, pod);
       if (stuckFor(pod, now) !== undefined) await stopAtAgent(ctx, pod, timeout);
     }
 
@@ -132,6 +136,19 @@ async function followRollout(
     }
     await wait(POLL_MS);
   }
+}
+
+/** An agent that fails for good stops the rollout now: waiting out agentReady would change nothing. */
+async function stopAtBrokenAgent(ctx: StepContext, pod: PodState): Promise<void> {
+  const failure = definitiveAgentFailure(pod);
+  if (!failure) return;
+  const observed =
+    `${describePodProblem(pod, failure)}; stopped at once, without waiting out agentReady ` +
+    `(${formatDuration(ctx.cluster.timeouts.agentReady)})`;
+  await ctx.gateFailed('Cilium rollout', observed);
+  throw new ClusterBotError('GATE_FAILED', `rollout stopped at a broken agent: ${observed}`, {
+    details: { pod: pod.name, node: pod.node, problems: [failure] },
+  });
 }
 
 async function stopAtAgent(ctx: StepContext, pod: PodState, waitedMs: number): Promise<never> {

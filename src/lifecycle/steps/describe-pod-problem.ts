@@ -1,9 +1,11 @@
-import type { PodState } from '../ports/kube-gateway.js';
+import type { ContainerProblem, PodState } from '../ports/kube-gateway.js';
 
 /** "pod cilium-x on k3s-dev-2: init container config CrashLoopBackOff (dial tcp …), 4 restarts" */
-export function describePodProblem(pod: PodState): string {
+export function describePodProblem(
+  pod: PodState,
+  problem: ContainerProblem | undefined = pod.problems[0],
+): string {
   const where = `pod ${pod.name} on ${pod.node ?? 'no node'}`;
-  const problem = pod.problems[0];
   if (!problem) return `${where}: not Ready`;
   const kind = problem.init ? 'init container' : 'container';
   const message = problem.message ? ` (${problem.message.trim().split('\n').slice(-1)[0]})` : '';

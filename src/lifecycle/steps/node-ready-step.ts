@@ -10,7 +10,7 @@ export function nodeReadyStep(id: string, node: string): Step {
     {
       name: `${node} Ready`,
       watches: [{ kind: 'nodes' }],
-      async evaluate(kube) {
+      async evaluate({ kube }) {
         const state = (await kube.listNodes()).find((candidate) => candidate.name === node);
         if (!state) return { passed: false, observed: `${node} has not registered yet` };
         return state.ready
@@ -24,7 +24,7 @@ export function nodeReadyStep(id: string, node: string): Step {
     {
       name: `Cilium agent on ${node} Ready`,
       watches: [{ kind: 'pods', namespace: CILIUM.namespace, labelSelector: CILIUM.selector }],
-      async evaluate(kube) {
+      async evaluate({ kube }) {
         const pods = await kube.listPods({
           namespace: CILIUM.namespace,
           labelSelector: CILIUM.selector,

@@ -1,16 +1,27 @@
 import { ClusterBotError } from '../../errors.js';
+import { readGates } from '../gates/read-gates.js';
 import { VERIFY_GATES } from '../gates/verify-gates.js';
 import { waitForGates } from '../gates/wait-for-gates.js';
 import type { Step } from '../plan/step.js';
 
-/** Verify gates: every gate must pass within the cluster's gate timeout; each failure alerts. */
-export function verifyGatesStep(id: string, cluster: string): Step {
+/**
+ * `one-read`: the state as it is now (the verify command and the schedule: a node down is news at
+ * once). `until-converged`: after a change (bring-up, rollout, re-join), the gates get the cluster's
+ * gate timeout to come true.
+ */
+export type VerifyMode = 'one-read' | 'until-converged';
+
+/** Verify gates; each failure alerts. */
+export function verifyGatesStep(id: string, cluster: string, mode: VerifyMode = 'until-converged'): Step {
   return {
     id,
-    title: 'verify gates',
-    target: `${cluster} (Kubernetes API)`,
+    title: mode === 'one-read' ? 'verify gates (one read)' : 'verify gates',
+    target: `${cluster} (Kubernetes API, k3s config of each server)`,
     async run(ctx) {
-      const outcomes = await waitForGates(ctx, VERIFY_GATES, ctx.cluster.timeouts.gate);
+      const outcomes =
+        mode === 'one-read'
+          ? await readGates(ctx, VERIFY_GATES)
+          : await waitForGates(ctx, VERIFY_GATES, ctx.cluster.timeouts.gate);
       for (const outcome of outcomes) {
         await ctx.progress(`${outcome.passed ? '✓' : '✗'} ${outcome.gate}: ${outcome.observed}`);
       }

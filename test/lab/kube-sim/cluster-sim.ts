@@ -2,6 +2,7 @@ import { buildDeployment } from './build-deployment.js';
 import { buildNamespace } from './build-namespace.js';
 import { buildNode } from './build-node.js';
 import { buildPodDisruptionBudget } from './build-pod-disruption-budget.js';
+import { buildCiliumConfigMap } from './cilium-config-map.js';
 import { buildCiliumDaemonSet, CILIUM_CHECKSUM_ANNOTATION, newConfigChecksum } from './cilium-daemon-set.js';
 import { collectGarbage } from './collect-garbage.js';
 import { buildKubeProxyDaemonSet } from './kube-proxy-daemon-set.js';
@@ -202,6 +203,7 @@ export class ClusterSim {
         readyNotBefore: 0,
       });
     });
+    store.create('configmaps', buildCiliumConfigMap(bornAt));
     store.create('daemonsets', cilium);
     if (options.kubeProxy) store.create('daemonsets', buildKubeProxyDaemonSet(bornAt));
     const workloads: {

@@ -1,3 +1,5 @@
+export type AgentFailure = 'config-crash-loop' | 'image-pull' | 'never-ready';
+
 /** A named starting state of the cluster (the default is 'healthy': every field absent). */
 export interface KubeSimScenario {
   /** Nodes whose kubelet is down from the start: Ready False (KubeletNotReady), their pods not Ready. */
@@ -6,8 +8,14 @@ export interface KubeSimScenario {
   readonly kubeProxy?: boolean;
   /** The cilium DaemonSet's spec.updateStrategy.rollingUpdate.maxUnavailable (default 1). */
   readonly maxUnavailable?: number | string;
-  /** Nodes where a Cilium agent of a NEW template never becomes Ready (init container `config` crash-loops). */
+  /** Nodes where a Cilium agent of a NEW template never becomes Ready (see brokenAgentFailure). */
   readonly brokenAgentOn?: string | readonly string[];
+  /**
+   * How a broken agent fails: its init container `config` crash-loops (the incident's i/o timeout,
+   * the default), its image cannot be pulled (ErrImagePull, then ImagePullBackOff), or it runs but
+   * its readiness probe never passes (nothing says it is broken for good).
+   */
+  readonly brokenAgentFailure?: AgentFailure;
   /** The PodDisruptionBudget of the `web` workload allows no disruption (minAvailable = replicas). */
   readonly pdbBlocks?: boolean;
 }
@@ -26,7 +34,7 @@ export interface KubeSimOptions {
   readonly podReadyDelayMs?: number;
   /** A joined node stays NotReady at least this long, and until its Cilium agent runs (default 300). */
   readonly nodeReadyDelayMs?: number;
-  /** How often a crash-looping container restarts (default 250). */
+  /** How often a crash-looping container restarts, or a failing image pull is tried again (default 250). */
   readonly crashLoopIntervalMs?: number;
   /** How long controllers wait after a change before reacting (default 15). */
   readonly controllerDelayMs?: number;
@@ -45,6 +53,7 @@ export interface ResolvedKubeSimOptions {
   readonly kubeProxy: boolean;
   readonly maxUnavailable: number | string;
   readonly brokenAgentOn: readonly string[];
+  readonly brokenAgentFailure: AgentFailure;
   readonly pdbBlocks: boolean;
 }
 
@@ -76,6 +85,7 @@ export function resolveKubeSimOptions(
     kubeProxy: scenario.kubeProxy ?? false,
     maxUnavailable: scenario.maxUnavailable ?? 1,
     brokenAgentOn,
+    brokenAgentFailure: scenario.brokenAgentFailure ?? 'config-crash-loop',
     pdbBlocks: scenario.pdbBlocks ?? false,
   };
 }

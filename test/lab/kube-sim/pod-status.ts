@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CONFIG_INIT_FAILURE } from './cilium-daemon-set.js';
+import type { AgentFailure } from './kube-sim-options.js';
 import type { Condition, Container, ContainerStatus, Pod } from './kube-types.js';
 
 /** What the simulated kubelet knows about one pod; the status is derived from it, never stored apart. */
@@ -7,11 +8,13 @@ export interface PodRuntime {
   readonly createdAt: string;
   /** When the containers started and became Ready (absent: still initialising, or crash-looping). */
   startedAt?: string;
-  /** A broken agent: its first init container fails on every start. */
-  readonly broken: boolean;
+  /** A broken agent: how its first init container fails on every attempt; undefined for a sound pod. */
+  readonly failure: AgentFailure | undefined;
   restarts: number;
   /** When the failing init container last exited. */
   lastCrashAt?: string;
+  /** Failed pulls of the image so far (image-pull failure). */
+  pullAttempts: number;
 }
 
 export interface NodeView {
@@ -54,23 +57,36 @@ export function buildPodStatus(
     startTime: runtime.createdAt,
   };
   if (runtime.startedAt !== undefined) {
-    const readyCondition = node.ready
-      ? cond('Ready', 'True', runtime.startedAt)
-      : cond('Ready', 'False', later(runtime.startedAt, node.readySince));
+    // never-ready: running, but the readiness probe of its first container keeps failing.
+    const probeFails = runtime.failure === 'never-ready';
+    const probeFailure = {
+      reason: 'ContainersNotReady',
+      message: `containers with unready status: [${mains[0]?.name ?? ''}]`,
+    };
+    const readyCondition = probeFails
+      ? { ...cond('Ready', 'False', runtime.startedAt), ...probeFailure }
+      : node.ready
+        ? cond('Ready', 'True', runtime.startedAt)
+        : cond('Ready', 'False', later(runtime.startedAt, node.readySince));
     return {
       phase: 'Running',
       conditions: [
         cond('PodReadyToStartContainers', 'True', runtime.createdAt),
         cond('Initialized', 'True', runtime.startedAt),
         readyCondition,
-        cond('ContainersReady', 'True', runtime.startedAt),
+        probeFails
+          ? { ...cond('ContainersReady', 'False', runtime.startedAt), ...probeFailure }
+          : cond('ContainersReady', 'True', runtime.startedAt),
         scheduled,
       ],
       ...placement,
       ...(inits.length > 0
         ? { initContainerStatuses: inits.map((c) => completedInit(pod, c, runtime.createdAt)) }
         : {}),
-      containerStatuses: mains.map((c) => running(pod, c, runtime.startedAt!)),
+      containerStatuses: mains.map((c, i) => ({
+        ...running(pod, c, runtime.startedAt!),
+        ...(probeFails && i === 0 ? { ready: false } : {}),
+      })),
     };
   }
   const waitingMains = mains.map((c) =>
@@ -82,9 +98,12 @@ export function buildPodStatus(
     message: `containers with unready status: [${mains.map((c) => c.name).join(' ')}]`,
   });
   const crashed = runtime.lastCrashAt !== undefined;
-  const initStatuses = inits.map((c, i) =>
-    i === 0 && crashed ? crashLooping(pod, c, runtime) : waiting(c, 'PodInitializing'),
-  );
+  const pulling = runtime.pullAttempts > 0;
+  const initStatuses = inits.map((c, i) => {
+    if (i === 0 && crashed) return crashLooping(pod, c, runtime);
+    if (i === 0 && pulling) return imagePullFailing(c, runtime.pullAttempts);
+    return waiting(c, 'PodInitializing');
+  });
   return {
     phase: 'Pending',
     conditions: [
@@ -182,6 +201,21 @@ function crashLooping(pod: Pod, container: Container, runtime: PodRuntime): Cont
         finishedAt: runtime.lastCrashAt,
       },
     },
+  };
+}
+
+/** The kubelet's first failed pull says ErrImagePull; while it backs off before the next, ImagePullBackOff. */
+function imagePullFailing(container: Container, attempts: number): ContainerStatus {
+  const message =
+    attempts === 1
+      ? `failed to pull and unpack image "${container.image}": failed to resolve reference "${container.image}": not found`
+      : `Back-off pulling image "${container.image}"`;
+  return {
+    ...base(container),
+    ready: false,
+    restartCount: 0,
+    started: false,
+    state: { waiting: { reason: attempts === 1 ? 'ErrImagePull' : 'ImagePullBackOff', message } },
   };
 }
 

@@ -32,6 +32,15 @@ export const RESOURCES: readonly ResourceInfo[] = [
     fieldLabels: ['spec.unschedulable'],
   },
   {
+    plural: 'configmaps',
+    group: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    namespaced: true,
+    shortNames: ['cm'],
+    fieldLabels: [],
+  },
+  {
     plural: 'pods',
     group: '',
     version: 'v1',
@@ -99,6 +108,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
 export type ResourceName =
   | 'namespaces'
   | 'nodes'
+  | 'configmaps'
   | 'pods'
   | 'daemonsets'
   | 'deployments'

@@ -7,7 +7,7 @@ import type { SimContext } from './sim-context.js';
 
 /**
  * The kubelets: start each bound pod after its ready delay (a broken Cilium agent crash-loops in its
- * `config` init container instead), and report every pod's status. Pods of a node whose kubelet is
+ * `config` init container, or fails to pull its image, instead), and report every pod's status. Pods of a node whose kubelet is
  * down are not started until it is back.
  */
 export function runKubelets(ctx: SimContext): void {
@@ -34,8 +34,9 @@ function runtimeOf(ctx: SimContext, pod: Pod): PodRuntime {
   if (runtime === undefined) {
     runtime = {
       createdAt: pod.metadata.creationTimestamp,
-      broken: isBrokenAgent(ctx, pod),
+      failure: isBrokenAgent(ctx, pod) ? ctx.options.brokenAgentFailure : undefined,
       restarts: 0,
+      pullAttempts: 0,
       ...(ctx.seeding && pod.spec.nodeName !== undefined
         ? { startedAt: pod.metadata.creationTimestamp }
         : {}),
@@ -47,17 +48,24 @@ function runtimeOf(ctx: SimContext, pod: Pod): PodRuntime {
 
 function startWhenDue(ctx: SimContext, pod: Pod, runtime: PodRuntime): void {
   const key = `pod/${pod.metadata.uid}/start`;
-  if (runtime.startedAt !== undefined || runtime.lastCrashAt !== undefined || ctx.timers.has(key)) return;
+  const failing = runtime.lastCrashAt !== undefined || runtime.pullAttempts > 0;
+  if (runtime.startedAt !== undefined || failing || ctx.timers.has(key)) return;
   const daemon = controllerOf(pod)?.kind === 'DaemonSet';
   ctx.timers.after(key, daemon ? ctx.options.agentReadyDelayMs : ctx.options.podReadyDelayMs, () => {
-    if (runtime.broken) {
-      const crash = () => {
-        runtime.restarts += 1;
-        runtime.lastCrashAt = rfc3339(ctx.now());
-        ctx.reconcileSoon();
-      };
-      crash();
-      ctx.timers.every(`pod/${pod.metadata.uid}/crash`, ctx.options.crashLoopIntervalMs, crash);
+    if (runtime.failure === 'config-crash-loop' || runtime.failure === 'image-pull') {
+      const fail =
+        runtime.failure === 'image-pull'
+          ? () => {
+              runtime.pullAttempts += 1;
+              ctx.reconcileSoon();
+            }
+          : () => {
+              runtime.restarts += 1;
+              runtime.lastCrashAt = rfc3339(ctx.now());
+              ctx.reconcileSoon();
+            };
+      fail();
+      ctx.timers.every(`pod/${pod.metadata.uid}/crash`, ctx.options.crashLoopIntervalMs, fail);
     } else {
       runtime.startedAt = rfc3339(ctx.now());
       ctx.reconcileSoon();
