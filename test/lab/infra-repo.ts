@@ -20,6 +20,7 @@ export const INFRA_REPO_PATHS = {
   prodVars: 'infra/ansible/group_vars/k3s_prod/vars.yml',
   prodVault: 'infra/ansible/group_vars/k3s_prod/vault.yml',
   ciliumTemplate: 'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2',
+  ciliumDefaults: 'infra/ansible/roles/cilium/defaults/main.yml',
   ciliumHelmRelease: 'platform/cilium/helmrelease.yaml',
   ciliumValues: 'platform/cilium/values.yaml',
   /** Where the lab tasks write what they would change on a node: `.lab-out/<host>/...`. */

@@ -28,7 +28,7 @@ describe('plans built from config/example.yaml', () => {
     ).toEqual([
       'node-baseline.yml → dev: all nodes',
       '⚠ first run k3s.yml → dev: all nodes',
-      'Cilium preflight → dev: helmrelease, .j2 template, values.yaml, live DaemonSet',
+      'Cilium preflight → dev: helmrelease, .j2 template, values.yaml, role defaults, live DaemonSet',
       '⚠ cilium.yml → dev: all nodes',
       'watch Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time',
       'verify gates → dev (Kubernetes API, k3s config of each server)',

@@ -22,6 +22,7 @@ const CILIUM_FILES: Record<string, string> = {
   'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2': lab(
     'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2',
   ),
+  'infra/ansible/roles/cilium/defaults/main.yml': lab('infra/ansible/roles/cilium/defaults/main.yml'),
 };
 
 const FLUX_API_HOST = ['$', '{K3S_API_HOST}'].join('');
@@ -262,13 +263,41 @@ describe('engine: cilium dev with fakes of every port', () => {
     );
   });
 
-  it('the preflight refuses a HelmRelease that marks no parity field: nothing would hold the files together', async () => {
-    const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replaceAll('[parity]', '');
+  it('files that mark no parity field are held together by the documented contract, and say so', async () => {
+    const unmarked = (path: string) => CILIUM_FILES[path]!.replaceAll('[parity]', '');
+    const files = Object.fromEntries(Object.keys(CILIUM_FILES).map((path) => [path, unmarked(path)]));
+    const t = setup({ files });
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    expect(t.reporter.texts()).toContain(
+      "1-cilium-preflight parity fields from the runbook's documented contract (kubeProxyReplacement, " +
+        'k8sServiceHost, k8sServicePort) plus updateStrategy.rollingUpdate.maxUnavailable, as no file marks a ' +
+        'field # [parity]: kubeProxyReplacement, k8sServiceHost, k8sServicePort, updateStrategy.rollingUpdate.maxUnavailable',
+    );
+
+    const drifted = setup({
+      files: {
+        ...files,
+        'platform/cilium/values.yaml': unmarked('platform/cilium/values.yaml').replace(
+          'k8sServicePort: 6443',
+          'k8sServicePort: 443',
+        ),
+      },
+    });
+    expect(await drifted.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(drifted.reporter.texts().join('\n')).toContain('parity field k8sServicePort differs');
+  });
+
+  it('the preflight refuses a HelmRelease chart version other than the role defaults’ cilium_version', async () => {
+    const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
+      'version: 1.20.1',
+      'version: 1.20.2',
+    );
     const t = setup({ files: { 'platform/cilium/helmrelease.yaml': helmrelease } });
     expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
     expect(t.approvals.requests).toHaveLength(0);
-    expect(t.reporter.texts().join('\n')).toContain(
-      'platform/cilium/helmrelease.yaml marks no field # [parity]',
+    expect(t.reporter.texts()).toContain(
+      '1-cilium-preflight ✗ Cilium chart versions differ: cilium_version 1.20.1 in ' +
+        'infra/ansible/roles/cilium/defaults/main.yml, chart.spec.version 1.20.2 in platform/cilium/helmrelease.yaml',
     );
   });
 

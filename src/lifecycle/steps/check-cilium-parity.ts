@@ -9,7 +9,7 @@ export const SOURCE_NAMES: Readonly<Record<ValuesSource, string>> = {
 
 /**
  * The preflight that would have stopped the incident: k8sServiceHost set in every file, every
- * parity field (as the HelmRelease marks them) equal across the three (k8sServiceHost only as two
+ * parity field (see chooseParityFields) equal across the three (k8sServiceHost only as two
  * spellings of the API host), and maxUnavailable 1 so a bad render stops at the first agent.
  */
 export function checkCiliumParity(
@@ -17,11 +17,6 @@ export function checkCiliumParity(
   parityFields: readonly string[],
 ): string[] {
   const problems: string[] = [];
-  if (parityFields.length === 0) {
-    problems.push(
-      `${SOURCE_NAMES.helmrelease} marks no field # [parity]: there is nothing to hold the three files together`,
-    );
-  }
   const sources = Object.keys(SOURCE_NAMES) as ValuesSource[];
   for (const source of sources) {
     const host = valueAt(files[source], 'k8sServiceHost');

@@ -1,20 +1,24 @@
 import { ClusterBotError } from '../../errors.js';
 import { CILIUM } from '../gates/gate.js';
-import type { Step } from '../plan/step.js';
+import type { Step, StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
-import { captureRemoteOrFail } from './capture-remote.js';
-import { checkCiliumParity } from './check-cilium-parity.js';
+import { captureRemote, captureRemoteOrFail } from './capture-remote.js';
+import { checkCiliumParity, SOURCE_NAMES } from './check-cilium-parity.js';
+import { checkCiliumVersion } from './check-cilium-version.js';
+import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { readCiliumValues, type ValuesSource } from './cilium-values.js';
 import { parityFieldsOf } from './parity-fields.js';
 import { repoPaths } from './repo-paths.js';
+
+const CILIUM_DEFAULTS = 'infra/ansible/roles/cilium/defaults/main.yml';
 
 /** Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident. */
 export function ciliumPreflightStep(id: string, cluster: string): Step {
   return {
     id,
     title: 'Cilium preflight',
-    target: `${cluster}: helmrelease, .j2 template, values.yaml, live DaemonSet`,
+    target: `${cluster}: helmrelease, .j2 template, values.yaml, role defaults, live DaemonSet`,
     async run(ctx) {
       const paths = repoPaths(ctx.world);
       const files: Record<ValuesSource, string> = {
@@ -22,13 +26,14 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         template: paths.ciliumTemplate,
         reference: paths.ciliumReferenceValues,
       };
+      const texts = {} as Record<ValuesSource, string>;
       const values = {} as Record<ValuesSource, Record<string, unknown>>;
-      let parityFields: string[] = [];
+      const marked = {} as Record<ValuesSource, string[]>;
       for (const [source, path] of Object.entries(files) as [ValuesSource, string][]) {
-        const text = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['cat', '--', path]);
-        if (source === 'helmrelease') parityFields = parityFieldsOf(text);
+        texts[source] = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['cat', '--', path]);
+        marked[source] = parityFieldsOf(texts[source], source === 'helmrelease' ? undefined : '');
         try {
-          values[source] = readCiliumValues(source, text);
+          values[source] = readCiliumValues(source, texts[source]);
         } catch (cause) {
           throw new ClusterBotError(
             'PRECONDITION_FAILED',
@@ -39,7 +44,12 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
           );
         }
       }
-      const problems = checkCiliumParity(values, parityFields);
+      const parity = chooseParityFields(marked);
+      await ctx.progress(`parity fields from ${parity.source}: ${parity.fields.join(', ')}`);
+      const problems = [
+        ...checkCiliumParity(values, parity.fields),
+        ...(await checkVersions(ctx, paths.ciliumDefaults, texts.helmrelease)),
+      ];
       const live = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).catch(() => undefined);
       if (live && live.maxUnavailable !== 1) {
         problems.push(
@@ -50,14 +60,29 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
       for (const problem of problems) await ctx.progress(`✗ ${problem}`);
       if (problems.length > 0) {
         throw new ClusterBotError('PRECONDITION_FAILED', `Cilium preflight failed: ${problems.join('; ')}`, {
-          details: { problems },
+          details: { problems, parityFieldsFrom: parity.source },
         });
       }
       await ctx.facts.set(CILIUM_BASELINE_FACT, await readCiliumBaseline(ctx).catch(() => undefined));
       return {
         status: 'succeeded',
-        summary: 'k8sServiceHost set, parity fields agree across the three files, maxUnavailable 1',
+        summary:
+          `k8sServiceHost set, ${parity.fields.length} parity fields agree across the three files ` +
+          `(from ${parity.source}), chart version matches cilium_version, maxUnavailable 1`,
       };
     },
   };
+}
+
+async function checkVersions(ctx: StepContext, defaultsPath: string, helmrelease: string): Promise<string[]> {
+  const defaults = await captureRemote(ctx, opsTarget(ctx.world), ['cat', '--', defaultsPath]);
+  if (defaults.exitCode !== 0) {
+    return [
+      `cannot read cilium_version from ${CILIUM_DEFAULTS}: ${defaults.stderr.trim() || `exit ${defaults.exitCode}`}`,
+    ];
+  }
+  return checkCiliumVersion(
+    { name: CILIUM_DEFAULTS, text: defaults.stdout },
+    { name: SOURCE_NAMES.helmrelease, text: helmrelease },
+  );
 }

@@ -1,18 +1,18 @@
 const MARKER = '[parity]';
 const KEY_LINE = /^(\s*)([A-Za-z0-9_.-]+):(.*)$/;
-const VALUES_PREFIX = 'spec.values.';
+const HELMRELEASE_VALUES = 'spec.values.';
 
 /**
- * The Helm values paths the HelmRelease marks `# [parity]` (the file is authoritative: marked
- * fields must equal the Ansible template and values.yaml). A marker ends the key's line, or sits
- * on a comment line right above the key it marks. Read from the text because YAML parsers do not
- * keep comments where a line reader can see them plainly.
+ * The Helm values paths a file marks `# [parity]`: the HelmRelease's under `spec.values` (the
+ * default), the Ansible template's and values.yaml's at the top (valuesPrefix ''). A marker ends the
+ * key's line, or sits on a comment line right above the key it marks. Read from the text because
+ * YAML parsers do not keep comments where a line reader can see them plainly.
  */
-export function parityFieldsOf(helmrelease: string): string[] {
+export function parityFieldsOf(text: string, valuesPrefix = HELMRELEASE_VALUES): string[] {
   const marked: string[] = [];
   const path: { indent: number; key: string }[] = [];
   let markNext = false;
-  for (const line of helmrelease.split('\n')) {
+  for (const line of text.split('\n')) {
     const trimmed = line.trim();
     if (trimmed.startsWith('#')) {
       markNext ||= trimmed.includes(MARKER);
@@ -27,9 +27,9 @@ export function parityFieldsOf(helmrelease: string): string[] {
     const comment = rest.indexOf('#');
     if (
       (markNext || (comment >= 0 && rest.slice(comment).includes(MARKER))) &&
-      full.startsWith(VALUES_PREFIX)
+      full.startsWith(valuesPrefix)
     ) {
-      marked.push(full.slice(VALUES_PREFIX.length));
+      marked.push(full.slice(valuesPrefix.length));
     }
     markNext = false;
   }

@@ -1,0 +1,33 @@
+import { parse as parseYaml } from 'yaml';
+
+/**
+ * The chart version appears twice: `cilium_version` in the Ansible role's defaults (what the
+ * bootstrap installs) and `chart.spec.version` in the HelmRelease (what Flux then adopts). Read as
+ * plain text (YAML's failsafe schema), so 1.20 stays "1.20" instead of becoming the number 1.2.
+ */
+export function checkCiliumVersion(
+  defaults: { readonly name: string; readonly text: string },
+  helmrelease: { readonly name: string; readonly text: string },
+): string[] {
+  const ansible = stringAt(defaults.text, ['cilium_version']);
+  const flux = stringAt(helmrelease.text, ['spec', 'chart', 'spec', 'version']);
+  const problems: string[] = [];
+  if (ansible === undefined) problems.push(`cilium_version is not set in ${defaults.name}`);
+  if (flux === undefined) problems.push(`chart.spec.version is not set in ${helmrelease.name}`);
+  if (ansible !== undefined && flux !== undefined && ansible !== flux) {
+    problems.push(
+      `Cilium chart versions differ: cilium_version ${ansible} in ${defaults.name}, ` +
+        `chart.spec.version ${flux} in ${helmrelease.name}`,
+    );
+  }
+  return problems;
+}
+
+function stringAt(text: string, path: readonly string[]): string | undefined {
+  let current: unknown = parseYaml(text, { schema: 'failsafe' });
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return typeof current === 'string' && current.trim() !== '' ? current.trim() : undefined;
+}
