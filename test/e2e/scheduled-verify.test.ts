@@ -11,7 +11,8 @@ describe('scheduled verify', { timeout: 180_000 }, () => {
   it('alerts once when a gate starts failing, does not repeat within the interval, and posts the recovery once', async () => {
     lab = await startSlackLab({
       dev: { verifyEvery: '2s', verifyAlertRepeat: '1h' },
-      timeouts: { gate: '1s' },
+      // A scheduled verify reads once: were it to wait for the gate timeout, no alert would come in time.
+      timeouts: { gate: '10m' },
     });
     const { slack, sim } = lab;
     const alerts = () => slack.messages('C0ALERTS').map((m) => m.text);

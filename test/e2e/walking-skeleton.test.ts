@@ -1,43 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSlackDriver, startFakeSlack } from '../lab/fake-slack/index.js';
-import { startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
-import { uniquePrefix } from '../support/redis-prefix.js';
-import { startBotProcess } from '../support/start-bot-process.js';
-import { writeLabConfig } from '../support/write-lab-config.js';
-
-const BOT_TOKEN = 'xoxb-1111-2222-walkingskeleton';
-const SIGNING_SECRET = 'e2e-signing-secret-0123456789';
+import type { startFakeSlack } from '../lab/fake-slack/index.js';
+import type { KubeSimOptions } from '../lab/kube-sim/start-kube-sim.js';
+import { startSlackLab } from '../support/start-slack-lab.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startWorld(scenario: Parameters<typeof startKubeSim>[0] = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'cb-e2e-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const sim = await startKubeSim(scenario);
-  cleanups.push(() => sim.close());
-  const kubeconfigPath = join(dir, 'dev.kubeconfig');
-  await sim.writeKubeconfig(kubeconfigPath);
-  const slack = await startFakeSlack({ botToken: BOT_TOKEN, channels: ['C0OPS', 'C0ALERTS'] });
-  cleanups.push(() => slack.close());
-  const redis = uniquePrefix('e2e');
-  cleanups.push(() => redis.cleanup());
-  const bot = await startBotProcess({
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    REDIS_PREFIX: redis.prefix,
-    CLUSTER_BOT_CONFIG: await writeLabConfig({ dir, kubeconfigPath }),
-    DATA_DIR: dir,
-  });
-  cleanups.push(() => bot.stop());
-  const driver = createSlackDriver({ slack, eventsUrl: bot.eventsUrl, signingSecret: SIGNING_SECRET });
-  return { slack, driver, bot, sim };
+/** The bot process against the lab: fake Slack, kube-sim, the nodes (their k3s config) over a real sshd. */
+async function startWorld(sim: KubeSimOptions = {}) {
+  const lab = await startSlackLab({ sim });
+  cleanups.push(() => lab.stop());
+  return lab;
 }
 
 const ephemeralTexts = (slack: Awaited<ReturnType<typeof startFakeSlack>>) =>

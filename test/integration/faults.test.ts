@@ -65,7 +65,7 @@ describe('faults in the cluster: a PodDisruptionBudget that blocks, a bad render
         expect.objectContaining({ gate: 'Cilium rollout', cluster: 'dev', stepId: '3-cilium-rollout' }),
       ]);
       expect(job.texts().at(-1)).toMatch(
-        /^job failed: watch Cilium rollout failed: rollout stopped at the first agent not Ready: pod cilium-\w+ on k3s-dev-2/,
+        /^job failed: watch Cilium rollout failed: rollout stopped at a broken agent: pod cilium-\w+ on k3s-dev-2/,
       );
       expect(job.texts()).toContain('4-verify skipped: not run');
       // The rollout goes node by node: k3s-dev-1's new agent came up, k3s-dev-2's never did, k3s-dev-3 was not touched.

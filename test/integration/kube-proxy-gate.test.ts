@@ -23,6 +23,14 @@ async function verifyDev() {
   return { result, job, kubeProxy: gate?.type === 'step-progress' ? gate.text : undefined };
 }
 
+/** verify dev fails on the kube-proxy gate alone, alerting with exactly this. */
+async function expectKubeProxyGateToFail(observed: string): Promise<void> {
+  const { result, job } = await verifyDev();
+  expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+  const alerts = job.reporter.events.filter((event) => event.type === 'gate-failed');
+  expect(alerts).toEqual([expect.objectContaining({ gate: 'no kube-proxy', observed })]);
+}
+
 async function setKubeProxyReplacement(value: string): Promise<void> {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromString(lab.sim.kubeconfig);
@@ -57,16 +65,9 @@ describe('the kube-proxy gate on k3s: each server started without kube-proxy, Ci
     expect(original).toContain('disable-kube-proxy: true');
     await lab.repo.writeFile(K3S_CONFIG('k3s-dev-2'), original.replace('disable-kube-proxy: true\n', ''));
     try {
-      const { result, job } = await verifyDev();
-      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-      expect(job.reporter.events).toContainEqual(
-        expect.objectContaining({
-          type: 'gate-failed',
-          gate: 'no kube-proxy',
-          observed:
-            'k3s on k3s-dev-2 runs kube-proxy in its server process: /etc/rancher/k3s/config.yaml has no ' +
-            'disable-kube-proxy: true and the k3s.service arguments no --disable-kube-proxy',
-        }),
+      await expectKubeProxyGateToFail(
+        'k3s on k3s-dev-2 runs kube-proxy in its server process: /etc/rancher/k3s/config.yaml has no ' +
+          'disable-kube-proxy: true and the k3s.service arguments no --disable-kube-proxy',
       );
     } finally {
       await lab.repo.writeFile(K3S_CONFIG('k3s-dev-2'), original);
@@ -76,16 +77,9 @@ describe('the kube-proxy gate on k3s: each server started without kube-proxy, Ci
   it('fails naming the ConfigMap when Cilium runs without kube-proxy replacement', async () => {
     await setKubeProxyReplacement('false');
     try {
-      const { result, job } = await verifyDev();
-      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-      expect(job.reporter.events).toContainEqual(
-        expect.objectContaining({
-          type: 'gate-failed',
-          gate: 'no kube-proxy',
-          observed:
-            'ConfigMap kube-system/cilium-config has kube-proxy-replacement "false": Cilium does not replace ' +
-            'kube-proxy (must be "true")',
-        }),
+      await expectKubeProxyGateToFail(
+        'ConfigMap kube-system/cilium-config has kube-proxy-replacement "false": Cilium does not replace ' +
+          'kube-proxy (must be "true")',
       );
     } finally {
       await setKubeProxyReplacement('true');

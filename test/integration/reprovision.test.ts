@@ -72,7 +72,8 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         approve: true,
         // The VM is re-created while the rebuild is approved: the node comes back with a new host key.
         onWaiting: async (stepId) => {
-          if (stepId === '4-rebuild') newFingerprint = await lab.nodes.rotateHostKey();
+          if (stepId === '4-rebuild')
+            newFingerprint = await lab.nodes.rotateHostKey(DEV_ADDRESSES['k3s-dev-3']);
         },
       });
 
@@ -166,7 +167,9 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect(node('k3s-dev-3')?.spec.unschedulable).toBeFalsy();
       expect(isReady('k3s-dev-3')).toBe(true);
       expect(texts).toContain(
-        '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
+        '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, ' +
+          'kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on k3s-dev-1, k3s-dev-2, ' +
+          'k3s-dev-3, Cilium kube-proxy-replacement true, maxUnavailable 1',
       );
     },
     LAB_TEST_TIMEOUT_MS,

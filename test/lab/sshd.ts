@@ -33,7 +33,7 @@ export interface SshdLab {
   readonly clientKeyPath: string;
   /** One `[addr]:port ssh-ed25519 ...` line per address, for the first host key (never updated). */
   readonly knownHostsPath: string;
-  /** `SHA256:...` of the current host key (changes with rotateHostKey). */
+  /** `SHA256:...` of the newest host key: the one all addresses start with, then the last rotateHostKey's. */
   readonly hostKeyFingerprint: string;
   /** Where the node-tools stand-ins read and record state ($LAB_STATE_DIR on the remote side). */
   readonly stateDir: string;
@@ -51,13 +51,16 @@ export interface SshdLab {
    * /etc/rancher/k3s): every command it is asked to run reads `from` as `to`.
    */
   mapNodePath(address: string, from: string, to: string): Promise<void>;
-  /** Restarts sshd on the same port and addresses with a new host key (a rebuilt node); known_hosts stays. */
-  rotateHostKey(): Promise<string>;
-  /** SIGKILLs the per-connection sshd processes (not the listener): clients see their connection drop. */
+  /**
+   * Restarts the sshd of `address` (default: every address) on the same port with a new host key (a
+   * rebuilt node; the other nodes keep theirs); known_hosts stays. Returns the new key's fingerprint.
+   */
+  rotateHostKey(address?: string): Promise<string>;
+  /** SIGKILLs the per-connection sshd processes (not the listeners): clients see their connection drop. */
   killSessions(): Promise<void>;
-  /** SIGKILLs the listener (sessions live on, as with a crashed sshd). */
+  /** SIGKILLs the listeners (sessions live on, as with a crashed sshd). */
   kill(): Promise<void>;
-  /** Ends the listener gracefully, every session and command it started, and removes the temp dir. */
+  /** Ends the listeners gracefully, every session and command they started, and removes the temp dir. */
   stop(): Promise<void>;
 }
 
@@ -66,73 +69,93 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   const dir = await mkdtemp(join(tmpdir(), 'cluster-bot-sshd-'));
   const stateDir = join(dir, 'state');
   const paths = {
-    config: join(dir, 'sshd_config'),
-    hostKey: join(dir, 'host_key'),
     clientKey: join(dir, 'client_key'),
     authorizedKeys: join(dir, 'authorized_keys'),
     knownHosts: join(dir, 'known_hosts'),
     wrapper: join(dir, 'force-command.sh'),
     commandLog: join(dir, 'commands.log'),
-    sshdLog: join(dir, 'sshd.log'),
-    pid: join(dir, 'sshd.pid'),
   };
+  // One sshd per address, all on one port: each node has its own host key, so rebuilding one
+  // (rotateHostKey(address)) changes no other node's key. They start with the same key.
+  const perAddress = (address: string) => ({
+    config: join(dir, `sshd_config-${address}`),
+    hostKey: join(dir, `host_key-${address}`),
+    sshdLog: join(dir, `sshd-${address}.log`),
+    pid: join(dir, `sshd-${address}.pid`),
+  });
   await mkdir(stateDir);
   await mkdir('/run/sshd', { recursive: true });
 
   await keygen(paths.clientKey);
   await writeFile(paths.authorizedKeys, await readFile(`${paths.clientKey}.pub`));
+  const firstKey = join(dir, 'host_key');
   if (options.hostKeyPath) {
     // Copied, because sshd refuses a private key other users can read.
-    await writeFile(paths.hostKey, await readFile(options.hostKeyPath), { mode: 0o600 });
-    await writeFile(`${paths.hostKey}.pub`, await readFile(`${options.hostKeyPath}.pub`));
+    await writeFile(firstKey, await readFile(options.hostKeyPath), { mode: 0o600 });
+    await writeFile(`${firstKey}.pub`, await readFile(`${options.hostKeyPath}.pub`));
   } else {
-    await keygen(paths.hostKey);
+    await keygen(firstKey);
   }
+  const installHostKey = async (from: string, address: string) => {
+    const to = perAddress(address).hostKey;
+    await writeFile(to, await readFile(from), { mode: 0o600 });
+    await writeFile(`${to}.pub`, await readFile(`${from}.pub`));
+  };
+  for (const address of addresses) await installHostKey(firstKey, address);
   await writeFile(paths.wrapper, wrapperScript(paths.commandLog, stateDir, options.extraPath ?? []), {
     mode: 0o755,
   });
 
-  let hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${paths.hostKey}.pub`);
-  let listener: ChildProcess | undefined;
+  let hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${firstKey}.pub`);
+  const listeners = new Map<string, ChildProcess>();
   let port = 0;
-  // Session processes seen when the listener went away, so stop() can still end them.
+  // Session processes seen when a listener went away, so stop() can still end them.
   const orphans: ProcessId[] = [];
 
-  const launch = async (): Promise<void> => {
-    await writeFile(paths.config, sshdConfig(port, addresses, paths));
-    const log = await open(paths.sshdLog, 'a');
+  const launch = async (address: string): Promise<void> => {
+    const own = perAddress(address);
+    await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }));
+    const log = await open(own.sshdLog, 'a');
     try {
-      const child = spawn(SSHD, ['-D', '-e', '-f', paths.config], {
+      const child = spawn(SSHD, ['-D', '-e', '-f', own.config], {
         stdio: ['ignore', 'ignore', log.fd],
       });
-      listener = child;
-      await waitForBanner(child, addresses, port, paths.sshdLog);
+      listeners.set(address, child);
+      await waitForBanner(child, address, port, own.sshdLog);
     } finally {
       await log.close();
     }
   };
 
-  const endListener = async (signal: NodeJS.Signals): Promise<void> => {
-    const child = listener;
-    listener = undefined;
+  const endListener = async (address: string, signal: NodeJS.Signals): Promise<void> => {
+    const child = listeners.get(address);
+    listeners.delete(address);
     if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
     orphans.push(...(await descendants(child.pid)));
     const exited = once(child, 'exit');
     child.kill(signal);
     await exited;
   };
+  const endListeners = (signal: NodeJS.Signals) =>
+    Promise.all([...listeners.keys()].map((address) => endListener(address, signal)));
+  const sessions = async () =>
+    (
+      await Promise.all(
+        [...listeners.values()].map((child) => (child.pid === undefined ? [] : descendants(child.pid))),
+      )
+    ).flat();
 
   for (let attempt = 1; ; attempt++) {
     port = await freePort(addresses);
     try {
-      await launch();
+      await Promise.all(addresses.map(launch));
       break;
     } catch (error) {
-      await endListener('SIGKILL');
+      await endListeners('SIGKILL');
       if (attempt === 5) throw error;
     }
   }
-  const hostKey = knownHostsKey(await readFile(`${paths.hostKey}.pub`, 'utf8'));
+  const hostKey = knownHostsKey(await readFile(`${firstKey}.pub`, 'utf8'));
   await writeFile(paths.knownHosts, addresses.map((address) => `[${address}]:${port} ${hostKey}\n`).join(''));
 
   return {
@@ -168,27 +191,31 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
       await mkdir(join(stateDir, address), { recursive: true });
       await appendFile(join(stateDir, address, PATH_MAP), `${from}\t${to}\n`);
     },
-    async rotateHostKey() {
-      await endListener('SIGTERM');
-      await rm(paths.hostKey, { force: true });
-      await rm(`${paths.hostKey}.pub`, { force: true });
-      await keygen(paths.hostKey);
-      hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${paths.hostKey}.pub`);
-      await launch();
+    async rotateHostKey(address) {
+      const rotated = address === undefined ? addresses : [address];
+      const newKey = join(dir, `host_key-new-${Date.now()}`);
+      await keygen(newKey);
+      for (const each of rotated) {
+        await endListener(each, 'SIGTERM');
+        await installHostKey(newKey, each);
+        await launch(each);
+      }
+      hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${newKey}.pub`);
       return hostKeyFingerprint;
     },
     async killSessions() {
-      const running = listener?.pid === undefined ? [] : await descendants(listener.pid);
       await killAll(
-        [...running, ...orphans].filter((entry) => entry.comm === 'sshd'),
+        [...(await sessions()), ...orphans].filter((entry) => entry.comm === 'sshd'),
         'SIGKILL',
       );
     },
-    kill: () => endListener('SIGKILL'),
+    kill: async () => {
+      await endListeners('SIGKILL');
+    },
     async stop() {
-      const running = listener?.pid === undefined ? [] : await descendants(listener.pid);
-      await endListener('SIGTERM');
-      // Commands whose session is gone are no longer below the listener; the wrapper's variable marks them.
+      const running = await sessions();
+      await endListeners('SIGTERM');
+      // Commands whose session is gone are no longer below a listener; the wrapper's variable marks them.
       const tagged = await processesWithEnvironment(`LAB_STATE_DIR=${stateDir}`);
       await killAll([...running, ...orphans, ...tagged], 'SIGKILL');
       await rm(dir, { recursive: true, force: true });
@@ -213,12 +240,12 @@ async function fingerprintOfPublicKeyFile(path: string): Promise<string> {
 
 function sshdConfig(
   port: number,
-  addresses: readonly string[],
+  address: string,
   paths: { hostKey: string; authorizedKeys: string; pid: string; wrapper: string },
 ): string {
   return [
     `Port ${port}`,
-    ...addresses.map((address) => `ListenAddress ${address}`),
+    `ListenAddress ${address}`,
     `HostKey ${paths.hostKey}`,
     `PidFile ${paths.pid}`,
     `AuthorizedKeysFile ${paths.authorizedKeys}`,
@@ -307,28 +334,19 @@ async function listenAndClose(host: string, port: number): Promise<number> {
   return address.port;
 }
 
-/** Polls every address for the SSH banner until a deadline; fails early if sshd exits. */
-async function waitForBanner(
-  child: ChildProcess,
-  addresses: readonly string[],
-  port: number,
-  logPath: string,
-) {
+/** Polls the address for the SSH banner until a deadline; fails early if sshd exits. */
+async function waitForBanner(child: ChildProcess, address: string, port: number, logPath: string) {
   const deadline = Date.now() + 10_000;
-  const pending = new Set(addresses);
-  while (pending.size > 0) {
+  while (!(await hasBanner(address, port))) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       const log = await readFile(logPath, 'utf8').catch(() => '');
       throw new Error(`sshd did not become ready on port ${port}:\n${log.split('\n').slice(-15).join('\n')}`);
     }
-    for (const address of [...pending]) {
-      if (await hasBanner(address, port)) pending.delete(address);
-    }
-    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  // sshd keeps running when only some addresses bind; an address another process holds would mislead.
+  // Another process holding the address would answer the banner and mislead.
   if ((await readFile(logPath, 'utf8')).includes(`port ${port}: Address already in use`)) {
-    throw new Error(`port ${port} is taken on one of ${addresses.join(', ')}`);
+    throw new Error(`port ${port} is taken on ${address}`);
   }
 }
 

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
@@ -43,6 +45,43 @@ describe('the lab node tools', () => {
     expect(await lab.readNodeState('stopped-units', one)).toBeUndefined();
     expect((await on(two, ['systemctl', 'is-active', '--quiet', 'k3s'])).exitCode).toBe(3);
     expect((await on(one, ['systemctl', 'is-active', 'k3s'])).exitCode).toBe(0);
+  });
+
+  it('systemctl show: the k3s unit command line, per node, as systemd prints it', async () => {
+    const [one, two] = NODES as [string, string];
+    const show = ['systemctl', 'show', '--property=ExecStart', '--value', 'k3s.service'];
+    expect(await on(one, show)).toMatchObject({
+      exitCode: 0,
+      stdout: [
+        expect.stringMatching(/^\{ path=\/usr\/local\/bin\/k3s ; argv\[\]=\/usr\/local\/bin\/k3s server ;/),
+      ],
+    });
+    await lab.setNodeState(
+      'k3s.service.ExecStart',
+      '{ path=/usr/local/bin/k3s ; argv[]=/usr/local/bin/k3s server --disable-kube-proxy ; }',
+      two,
+    );
+    expect((await on(two, show)).stdout).toEqual([
+      '{ path=/usr/local/bin/k3s ; argv[]=/usr/local/bin/k3s server --disable-kube-proxy ; }',
+    ]);
+    expect((await on(one, ['systemctl', 'show', '--property=ExecStart', 'k3s'])).stdout[0]).toMatch(
+      /^ExecStart=\{/,
+    );
+  });
+
+  it('a node sees a mapped folder of this machine at its own path, and only that node', async () => {
+    const [one, two] = NODES as [string, string];
+    const folder = join(lab.dir, 'k3s-of-one');
+    await mkdir(folder);
+    await writeFile(join(folder, 'config.yaml'), 'disable-kube-proxy: true\n');
+    await lab.mapNodePath(one, '/etc/rancher/k3s', folder);
+    expect(await on(one, ['cat', '--', '/etc/rancher/k3s/config.yaml'])).toMatchObject({
+      exitCode: 0,
+      stdout: ['disable-kube-proxy: true'],
+    });
+    expect((await on(two, ['cat', '--', '/etc/rancher/k3s/config.yaml'])).exitCode).not.toBe(0);
+    // The command log keeps what the client asked for.
+    expect(await lab.commands()).toContain('cat -- /etc/rancher/k3s/config.yaml');
   });
 
   it('curl: answers the tun0 exit IP from state and never the network', async () => {

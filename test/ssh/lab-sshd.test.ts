@@ -56,6 +56,15 @@ describe('the sshd lab', () => {
     expect(commands.slice(-2)).toEqual(['echo first', `echo 'multi\nline '\\''quoted'\\'''`]);
   });
 
+  it('rotates the host key of one address only: the other nodes keep theirs (last, it changes the lab)', async () => {
+    const before = lab.hostKeyFingerprint;
+    const rotated = await lab.rotateHostKey(NODES[2]);
+    expect(rotated).not.toBe(before);
+    expect(await shell.probeHostKey({ host: NODES[2]!, port: lab.port }, 5_000)).toBe(rotated);
+    expect(await shell.probeHostKey({ host: NODES[0]!, port: lab.port }, 5_000)).toBe(before);
+    expect(await on(NODES[0]!, ['echo', 'still trusted'])).toMatchObject({ exitCode: 0 });
+  });
+
   it('kill() takes the listener down; stop() still cleans up', async () => {
     const second = await startSshd();
     await second.kill();
