@@ -137,10 +137,22 @@ describe('preconditions read from the infra repo', () => {
   });
 
   it('an override in the prod group_vars wins over the role default, resolved with its references', async () => {
-    const prodVars = `${lab('infra/ansible/group_vars/k3s_prod/vars.yml')}\nflux_path: clusters/prod\nflux_bootstrap_flux_cmd: "bootstrap/flux/bootstrap.sh --path={{ flux_path }}"\n`;
-    expect(
-      await problems('prod', fluxHandOff, { 'infra/ansible/group_vars/k3s_prod/vars.yml': prodVars }),
-    ).toEqual([]);
+    const prodVars = lab('infra/ansible/group_vars/k3s_prod/vars.yml');
+    const override = {
+      'infra/ansible/group_vars/k3s_prod/vars.yml': `${prodVars}\nflux_script: bootstrap/flux/bootstrap-prod.sh\nflux_bootstrap_flux_cmd: "{{ flux_script }}"\n`,
+      'bootstrap/flux/bootstrap-prod.sh': lab('bootstrap/flux/bootstrap.sh').replace(
+        'clusters/dev',
+        'clusters/prod',
+      ),
+    };
+    expect(await problems('prod', fluxHandOff, override)).toEqual([]);
+    // A --path passed to a script that hard-codes its own may well be ignored: the bot cannot tell.
+    const passed = {
+      'infra/ansible/group_vars/k3s_prod/vars.yml': `${prodVars}\nflux_bootstrap_flux_cmd: bootstrap/flux/bootstrap.sh --path=clusters/prod\n`,
+    };
+    expect(await problems('prod', fluxHandOff, passed)).toEqual([
+      "cannot tell which path prod's Flux hand-off would bootstrap: bootstrap/flux/bootstrap.sh, run by flux_bootstrap_flux_cmd in infra/ansible/group_vars/k3s_prod/vars.yml passes several: clusters/prod, clusters/dev",
+    ]);
   });
 
   it('when it cannot tell the path, it refuses saying what it could not read', async () => {

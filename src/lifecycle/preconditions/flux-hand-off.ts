@@ -32,17 +32,19 @@ export const fluxHandOff: Precondition = {
         `${COMMAND_VAR} in ${entry.file} is a template the bot cannot resolve (${String(entry.value)})`,
       );
     }
-    let found = pathsIn(command);
+    // The paths the command passes and the ones its script hard-codes: the script may ignore its arguments.
+    const found = pathsIn(command);
     let where = `${COMMAND_VAR} in ${entry.file}`;
-    if (found.length === 0) {
-      const script = command.trim().split(/\s+/)[0] ?? '';
+    const script = command.trim().split(/\s+/)[0] ?? '';
+    if (script.includes('/')) {
       if (script.startsWith('/') || script.split('/').includes('..')) {
         return cannotTell(`${COMMAND_VAR} in ${entry.file} runs ${script}, outside the repo`);
       }
       const text = await readRepoText(ctx, script);
-      if (text === undefined)
+      if (text === undefined && found.length === 0) {
         return cannotTell(`${script} (named by ${COMMAND_VAR} in ${entry.file}) cannot be read`);
-      found = pathsIn(uncommented(text));
+      }
+      found.push(...pathsIn(uncommented(text ?? '')));
       where = `${script}, run by ${COMMAND_VAR} in ${entry.file}`;
     }
     const distinct = [...new Set(found)];
