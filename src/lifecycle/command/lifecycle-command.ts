@@ -7,7 +7,9 @@ export type LifecycleCommand =
       readonly node: string;
       readonly primary: boolean;
     }
-  | { readonly verb: 'packages'; readonly cluster: string; readonly node: string };
+  | { readonly verb: 'packages'; readonly cluster: string; readonly node: string }
+  /** The repo's standalone diagnostic, on one node or (node absent) the whole cluster. */
+  | { readonly verb: 'health'; readonly cluster: string; readonly node?: string | undefined };
 
 export type LifecycleVerb = LifecycleCommand['verb'];
 
@@ -17,11 +19,12 @@ export const LIFECYCLE_VERBS: readonly LifecycleVerb[] = [
   'cilium',
   'verify',
   'packages',
+  'health',
 ];
 
-/** Verbs that change a cluster: one at a time per cluster. */
+/** Verbs that change a cluster: one at a time per cluster. The checks (verify, health) only look. */
 export function isMutating(command: LifecycleCommand): boolean {
-  return command.verb !== 'verify';
+  return command.verb !== 'verify' && command.verb !== 'health';
 }
 
 export function describeCommand(command: LifecycleCommand): string {
@@ -30,6 +33,8 @@ export function describeCommand(command: LifecycleCommand): string {
       return `reprovision ${command.node}${command.primary ? ' --primary' : ''}`;
     case 'packages':
       return `packages ${command.node}`;
+    case 'health':
+      return `health ${command.node ?? command.cluster}`;
     default:
       return `${command.verb} ${command.cluster}`;
   }

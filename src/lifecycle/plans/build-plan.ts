@@ -5,6 +5,7 @@ import type { Plan } from '../plan/plan.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { ciliumPlan } from './cilium-plan.js';
+import { healthPlan } from './health-plan.js';
 import { reprovisionPlan } from './reprovision-plan.js';
 import { upPlan } from './up-plan.js';
 
@@ -36,6 +37,8 @@ export function buildPlan(command: LifecycleCommand, world: WorldConfig): Plan {
           }),
         ],
       };
+    case 'health':
+      return { command, cluster: cluster.name, steps: healthPlan(world, cluster, command.node) };
     case 'reprovision': {
       const node = cluster.nodes.find((candidate) => candidate.name === command.node);
       if (!node) throw new ClusterBotError('TARGET_UNKNOWN', `unknown node ${command.node}`);

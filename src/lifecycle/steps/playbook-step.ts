@@ -6,7 +6,7 @@ import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js'
 import { previewPlaybook } from './preview-playbook.js';
 import { readRepoCommit } from './read-repo-commit.js';
 import { repoPaths } from './repo-paths.js';
-import { runPlaybook } from './run-playbook.js';
+import { type PlaybookReport, runPlaybook } from './run-playbook.js';
 
 export interface PlaybookApproval {
   readonly reason: string;
@@ -26,6 +26,11 @@ export interface PlaybookStepSpec {
    * is stopped and the step fails with the watcher's reason (it knows more than the playbook).
    */
   readonly alongside?: ((ctx: StepContext) => Promise<void>) | undefined;
+  /**
+   * A read-only diagnostic (node-health.yml): it changes nothing, so it needs no approval and no
+   * proof of its targets before it runs; `report` judges the finished run, host by host.
+   */
+  readonly diagnostic?: { readonly report: PlaybookReport } | undefined;
 }
 
 /** One ansible-playbook run on the ops host; a disruptive one is approved for one commit + argv. */
@@ -41,7 +46,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     async run(ctx) {
       const outcome = spec.alongside
         ? await runWatched(ctx, spec.invocation, spec.alongside)
-        : await runPlaybook(ctx, spec.invocation);
+        : await runPlaybook(ctx, spec.invocation, spec.diagnostic?.report);
       return { status: 'succeeded', summary: outcome };
     },
   };
