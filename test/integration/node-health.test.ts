@@ -10,23 +10,25 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-/** Real ansible-playbook runs since `before` (the count). */
-const runsSince = async (before: number) => (await lab.playbookRuns()).slice(before);
+/** Runs `health <target>` to its end: the job, its result, the real playbook runs it made. */
+async function health(target: string) {
+  const before = (await lab.playbookRuns()).length;
+  const job = lab.startJob(`health ${target}`);
+  const result = await job.runUntilDone();
+  return { job, result, runs: (await lab.playbookRuns()).slice(before) };
+}
+
+const NOT_IN_PROD_GROUP = 'not checked (node_health_hosts=k3s_prod does not match it in inventory/hosts.ini)';
 
 describe('health <node|cluster> against the lab', () => {
   it(
     'health dev runs node-health.yml on k3s_servers, asks no approval, and reports each host ok',
     async () => {
-      const before = (await lab.playbookRuns()).length;
-      const job = lab.startJob('health dev');
-
-      const result = await job.runUntilDone();
+      const { job, result, runs } = await health('dev');
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(job.approvals.requests).toEqual([]);
-      expect(await runsSince(before)).toEqual([
-        'ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_servers',
-      ]);
+      expect(runs).toEqual(['ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_servers']);
       expect(job.reporter.finishedSteps().map((step) => [step.stepId, step.status, step.summary])).toEqual([
         [
           '1-node-health',
@@ -51,9 +53,7 @@ describe('health <node|cluster> against the lab', () => {
         lab_unreachable: ['k3s-dev-3'],
       });
       try {
-        const job = lab.startJob('health dev');
-
-        const result = await job.runUntilDone();
+        const { job, result } = await health('dev');
 
         expect(result).toEqual({
           status: 'finished',
@@ -76,44 +76,25 @@ describe('health <node|cluster> against the lab', () => {
   );
 
   it(
-    'health k3s-dev-2 points node_health_hosts at that node only',
+    'a node: node_health_hosts is that node; prod: its k3s_prod group, naming the nodes hosts.ini leaves out',
     async () => {
-      const before = (await lab.playbookRuns()).length;
-      const job = lab.startJob('health k3s-dev-2');
+      const node = await health('k3s-dev-2');
+      const prod = await health('prod');
 
-      const result = await job.runUntilDone();
-
-      expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-      expect(await runsSince(before)).toEqual([
+      expect([node.result, prod.result]).toMatchObject([{ outcome: 'succeeded' }, { outcome: 'succeeded' }]);
+      expect([...node.runs, ...prod.runs]).toEqual([
         'ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s-dev-2',
-      ]);
-      expect(job.reporter.finishedSteps()[0]?.summary).toBe(
-        'node-health.yml: 1 host healthy\n• k3s-dev-2: ok',
-      );
-    },
-    LAB_TEST_TIMEOUT_MS,
-  );
-
-  it(
-    'health prod checks the k3s_prod group with node_health_hosts only, and names the nodes hosts.ini leaves out',
-    async () => {
-      const before = (await lab.playbookRuns()).length;
-      const job = lab.startJob('health prod');
-
-      const result = await job.runUntilDone();
-
-      expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-      expect(await runsSince(before)).toEqual([
         'ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_prod',
       ]);
-      expect(job.reporter.finishedSteps()[0]?.summary).toBe(
+      expect([node.job, prod.job].map((job) => job.reporter.finishedSteps()[0]?.summary)).toEqual([
+        'node-health.yml: 1 host healthy\n• k3s-dev-2: ok',
         [
           'node-health.yml: 1 host healthy',
           '• k3s-prod-1: ok',
-          '• k3s-prod-2: not checked (node_health_hosts=k3s_prod does not match it in inventory/hosts.ini)',
-          '• k3s-prod-3: not checked (node_health_hosts=k3s_prod does not match it in inventory/hosts.ini)',
+          `• k3s-prod-2: ${NOT_IN_PROD_GROUP}`,
+          `• k3s-prod-3: ${NOT_IN_PROD_GROUP}`,
         ].join('\n'),
-      );
+      ]);
     },
     LAB_TEST_TIMEOUT_MS,
   );
@@ -121,9 +102,7 @@ describe('health <node|cluster> against the lab', () => {
   it(
     'a configured node missing from hosts.ini: ansible says "no hosts matched" and exits 0, the job fails',
     async () => {
-      const job = lab.startJob('health k3s-prod-2');
-
-      const result = await job.runUntilDone();
+      const { job, result } = await health('k3s-prod-2');
 
       expect(result).toEqual({
         status: 'finished',
