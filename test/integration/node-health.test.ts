@@ -22,12 +22,13 @@ const NOT_IN_PROD_GROUP = 'not checked (node_health_hosts=k3s_prod does not matc
 
 describe('health <node|cluster> against the lab', () => {
   it(
-    'health dev runs node-health.yml on k3s_servers, asks no approval, and reports each host ok',
+    'health dev runs node-health.yml on k3s_servers, with no approval and no --list-hosts proof first, and reports each host ok',
     async () => {
       const { job, result, runs } = await health('dev');
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(job.approvals.requests).toEqual([]);
+      // The one run: a read-only diagnostic proves its targets from its own recap, not beforehand.
       expect(runs).toEqual(['ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_servers']);
       expect(job.reporter.finishedSteps().map((step) => [step.stepId, step.status, step.summary])).toEqual([
         [

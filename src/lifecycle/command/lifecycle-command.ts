@@ -1,13 +1,7 @@
 /** A validated request to change or check a cluster. Every name in it is one from the config. */
 export type LifecycleCommand =
   | { readonly verb: 'up' | 'cilium' | 'verify'; readonly cluster: string }
-  | {
-      readonly verb: 'reprovision';
-      readonly cluster: string;
-      readonly node: string;
-      readonly primary: boolean;
-    }
-  | { readonly verb: 'packages'; readonly cluster: string; readonly node: string }
+  | { readonly verb: 'reprovision' | 'packages'; readonly cluster: string; readonly node: string }
   /** The repo's standalone diagnostic, on one node or (node absent) the whole cluster. */
   | { readonly verb: 'health'; readonly cluster: string; readonly node?: string | undefined };
 
@@ -30,9 +24,8 @@ export function isMutating(command: LifecycleCommand): boolean {
 export function describeCommand(command: LifecycleCommand): string {
   switch (command.verb) {
     case 'reprovision':
-      return `reprovision ${command.node}${command.primary ? ' --primary' : ''}`;
     case 'packages':
-      return `packages ${command.node}`;
+      return `${command.verb} ${command.node}`;
     case 'health':
       return `health ${command.node ?? command.cluster}`;
     default:

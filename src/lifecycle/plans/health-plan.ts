@@ -1,8 +1,8 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { clusterHostGroup } from '../repo/cluster-host-group.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { reportNodeHealth } from '../steps/report-node-health.js';
-import { clusterHostGroup } from './cluster-host-group.js';
 
 /**
  * The repo's standalone diagnostic, pointed at one node or at the cluster's inventory group. As
@@ -16,9 +16,9 @@ export function healthPlan(world: WorldConfig, cluster: ClusterConfig, node?: st
       id: '1-node-health',
       invocation: { playbook: 'node-health.yml', extraVars: { node_health_hosts: hosts } },
       target: node ?? `${cluster.name}: all nodes (${hosts})`,
-      diagnostic: {
-        report: reportNodeHealth({ hosts, nodes: node ? [node] : cluster.nodes.map((n) => n.name) }),
-      },
+      // It only looks, so no --list-hosts proof first: the report names what the recap did not reach.
+      hosts: 'read-only',
+      report: reportNodeHealth({ hosts, nodes: node ? [node] : cluster.nodes.map((n) => n.name) }),
     }),
   ];
 }
