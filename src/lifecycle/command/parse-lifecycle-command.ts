@@ -34,7 +34,8 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
     return refuse(`unknown command "${printable(verb)}"`, closestMatch(verb, LIFECYCLE_VERBS));
   }
-  const allowedFlags = verb === 'verify' ? [] : ['--queue'];
+  // The checks take no lease, so there is nothing to queue behind.
+  const allowedFlags = verb === 'verify' || verb === 'health' ? [] : ['--queue'];
   if (verb === 'reprovision' && flags.includes('--primary')) return refuse(NO_PRIMARY_FLAG);
   for (const flag of flags) {
     if (!FLAG.test(flag) || !allowedFlags.includes(flag)) {
@@ -44,14 +45,26 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   }
   if (words.length !== 1) {
     const what = verb === 'reprovision' || verb === 'packages' ? 'node' : 'cluster';
-    return refuse(`${verb} takes exactly one ${what}, e.g. \`${verb} ${example(world, what)}\``);
+    const takes = verb === 'health' ? 'node or cluster' : what;
+    return refuse(`${verb} takes exactly one ${takes}, e.g. \`${verb} ${example(world, what)}\``);
   }
   const name = words[0]!;
   const queue = flags.includes('--queue');
+  const nodes = Object.values(world.clusters).flatMap((cluster) => cluster.nodes);
+  const clusters = Object.keys(world.clusters);
+  const node = WORD.test(name) ? nodes.find((candidate) => candidate.name === name) : undefined;
+
+  if (verb === 'health') {
+    if (WORD.test(name) && clusters.includes(name))
+      return { ok: true, command: { verb, cluster: name }, queue: false };
+    if (node) return { ok: true, command: { verb, cluster: node.cluster, node: node.name }, queue: false };
+    return refuse(
+      `unknown node or cluster "${printable(name)}" (clusters: ${clusters.join(', ')}; nodes: ${nodes.map((n) => n.name).join(', ')})`,
+      closestMatch(name, [...clusters, ...nodes.map((n) => n.name)]),
+    );
+  }
 
   if (verb === 'reprovision' || verb === 'packages') {
-    const nodes = Object.values(world.clusters).flatMap((cluster) => cluster.nodes);
-    const node = WORD.test(name) ? nodes.find((candidate) => candidate.name === name) : undefined;
     if (node === undefined) {
       return refuse(
         `unknown node "${printable(name)}": not in the inventory`,
@@ -64,7 +77,6 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
     return { ok: true, command: { verb, cluster: node.cluster, node: node.name }, queue };
   }
 
-  const clusters = Object.keys(world.clusters);
   if (!WORD.test(name) || !clusters.includes(name)) {
     return refuse(
       `unknown cluster "${printable(name)}" (known: ${clusters.join(', ')})`,

@@ -5,6 +5,7 @@ import type { Plan } from '../plan/plan.js';
 import { founderProcedure } from '../preconditions/founder-procedure.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { ciliumPlan } from './cilium-plan.js';
+import { healthPlan } from './health-plan.js';
 import { packagesPlan } from './packages-plan.js';
 import { reprovisionPlan } from './reprovision-plan.js';
 import { upPlan } from './up-plan.js';
@@ -26,6 +27,8 @@ export function buildPlan(command: LifecycleCommand, world: WorldConfig): Plan {
         cluster: cluster.name,
         steps: packagesPlan(world, cluster, nodeOf(cluster, command.node)),
       };
+    case 'health':
+      return { command, cluster: cluster.name, steps: healthPlan(world, cluster, command.node) };
     case 'reprovision': {
       const node = nodeOf(cluster, command.node);
       // The repo decides who the founder is (checked when the job runs); the config may already say.

@@ -9,7 +9,7 @@ import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
 import { repoPaths } from './repo-paths.js';
 import { requireCleanCheckout } from './require-clean-checkout.js';
-import { runPlaybook } from './run-playbook.js';
+import { type PlaybookReport, runPlaybook } from './run-playbook.js';
 
 export interface PlaybookApproval {
   readonly reason: string;
@@ -36,6 +36,11 @@ export interface PlaybookStepSpec {
    * is stopped and the step fails with the watcher's reason (it knows more than the playbook).
    */
   readonly alongside?: ((ctx: StepContext) => Promise<void>) | undefined;
+  /**
+   * Judges the finished run instead of the default (any failed host fails the step): a read-only
+   * diagnostic (node-health.yml) reports host by host and proves its targets from the recap.
+   */
+  readonly report?: PlaybookReport | undefined;
 }
 
 /** One ansible-playbook run on the ops host; a disruptive one is approved for one commit + argv. */
@@ -53,7 +58,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
         await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts));
       const outcome = spec.alongside
         ? await runWatched(ctx, spec.invocation, spec.alongside)
-        : await runPlaybook(ctx, spec.invocation);
+        : await runPlaybook(ctx, spec.invocation, spec.report);
       return { status: 'succeeded', summary: outcome };
     },
   };

@@ -1,4 +1,5 @@
 import { ClusterBotError } from '../../errors.js';
+import type { PlaybookOutcome } from '../ansible/ansible-event.js';
 import { createAnsibleOutputParser } from '../ansible/create-ansible-output-parser.js';
 import { describeProgress } from '../ansible/describe-progress.js';
 import { parseListTasks } from '../ansible/parse-list-tasks.js';
@@ -10,12 +11,19 @@ import { repoPaths } from './repo-paths.js';
 
 const COUNT_WAIT_MS = 3_000;
 
+/** Judges a finished run: the step's summary, or a thrown ClusterBotError saying why it failed. */
+export type PlaybookReport = (outcome: PlaybookOutcome) => string;
+
 /**
  * Runs a playbook on the ops host, streaming every line to the job log and turning play/task
- * banners into progress. It fails on a non-zero exit or any failed/unreachable host, summarised
- * as host + task + msg, with the recap.
+ * banners into progress. Unless `report` judges the run instead, it fails on a non-zero exit or
+ * any failed/unreachable host, summarised as host + task + msg, with the recap.
  */
-export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocation): Promise<string> {
+export async function runPlaybook(
+  ctx: StepContext,
+  invocation: PlaybookInvocation,
+  report?: PlaybookReport,
+): Promise<string> {
   const parser = createAnsibleOutputParser();
   const cwd = repoPaths(ctx.world).ansible;
   let playCount: number | undefined;
@@ -53,6 +61,7 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
     },
   });
   const outcome = parser.result(result.exitCode);
+  if (report) return report(outcome);
   const recap = outcome.recap
     ? Object.entries(outcome.recap)
         .map(
