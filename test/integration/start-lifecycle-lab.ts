@@ -133,6 +133,10 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
       () => nodes.stop(),
       () => sim.close(),
     );
+    // One sshd plays every node: each answers to its own name (the k3s stand-in prints it in snapshot names).
+    for (const [name, address] of Object.entries({ ...DEV_ADDRESSES, ...PROD_ADDRESSES })) {
+      await nodes.setNodeState('node-name', name, address);
+    }
     const relay: SimRelay = await startSimRelay(sim);
     cleanups.push(() => relay.close());
     const eventsFile = join(dir, 'lab-events.txt');
