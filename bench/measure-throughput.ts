@@ -77,7 +77,7 @@ async function engineRound(world: WorldConfig): Promise<number> {
     for (let i = 0; i < JOBS; i++) {
       await queue.enqueue({
         command: { verb: 'verify', cluster: 'dev' },
-        requestedBy: 'U0BENCH',
+        requestedBy: 'U0ALICE',
         channel: 'C0OPS',
         queueIfBusy: false,
       });
@@ -92,6 +92,7 @@ async function engineRound(world: WorldConfig): Promise<number> {
       lock,
       audit: createAuditLog(redis, keys, logger),
       poster,
+      members: async () => [],
       announcer: createSlackAnnouncer(
         poster,
         records,

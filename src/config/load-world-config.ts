@@ -61,6 +61,8 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
     clusters[name] = {
       name,
       kubeconfigPath: cluster.kubeconfigPath,
+      operators: cluster.operators ?? world.access.operators,
+      commandChannels: cluster.commandChannels ?? world.slack.commandChannels,
       approvers: cluster.approvers,
       requiredApprovals: cluster.requiredApprovals,
       allowSelfApproval: cluster.allowSelfApproval,
