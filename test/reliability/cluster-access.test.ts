@@ -5,21 +5,17 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackAnnouncer } from '../../src/bot/create-slack-announcer.js';
 import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
-import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
 import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
-import { createMetrics } from '../../src/metrics/create-metrics.js';
-import { systemClock } from '../../src/system-clock.js';
+import { createInProcessProcessor } from '../support/create-in-process-processor.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { createMemoryKube } from '../support/memory-kube.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
@@ -85,28 +81,16 @@ function startBot(prefix: string, groups: Map<string, string[]>) {
     /** A worker started now, with the config it loaded now. */
     async startWorker(world: WorldConfig) {
       dataDir ??= await mkdtemp(join(tmpdir(), 'cb-access-'));
-      const kube = createMemoryKube().kube;
-      const processor = createJobProcessor({
+      const processor = createInProcessProcessor({
         world,
         redis,
         keys,
         records,
         lock,
-        audit,
         poster,
-        announcer: createSlackAnnouncer(
-          poster,
-          records,
-          async () => ({ channel: 'C0OPS' }),
-          () => 60_000,
-        ),
-        members,
-        shell,
-        metrics: createMetrics(),
-        kubeFor: () => kube,
-        clock: systemClock,
         logger,
-        redact: (text) => text,
+        shell,
+        members,
         dataDir,
       });
       workers.push(
