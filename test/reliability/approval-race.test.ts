@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleApprovalClick } from '../../src/bot/handle-approval-click.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { createAuditLog } from '../../src/jobs/audit-log.js';
+import { createAuditLog, describeAudit } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createJobQueue } from '../../src/jobs/create-job-queue.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
@@ -236,6 +236,22 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     expect(decisions.approved + decisions.rejected).toBe(ROUNDS);
   });
 
+  it('two approvals at the same instant on a two-approver cluster are both counted: approved, and the step runs', async () => {
+    const dev = world.clusters.dev!;
+    world = { ...world, clusters: { ...world.clusters, dev: { ...dev, requiredApprovals: 2 } } };
+    bot = startBot(world, prefix.prefix, clock);
+    for (let round = 1; round <= 20; round++) {
+      const { jobId, run, approvals } = await newJob(round);
+      await Promise.all([bot.click(jobId, 'U0BOB', 'approve'), bot.click(jobId, 'U0CAROL', 'approve')]);
+      expect(await run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      expect(await approvals.state(STEP)).toMatchObject({
+        status: 'approved',
+        by: expect.arrayContaining(['U0BOB', 'U0CAROL']),
+      });
+    }
+    expect(bot.runs).toHaveLength(20);
+  });
+
   it('every click is in the audit trail and the JSON logs: who, what, when, on which job, step and approval', async () => {
     clock.now = Date.UTC(2026, 10, 30, 12, 0);
     bot = startBot(world, prefix.prefix, clock);
@@ -271,6 +287,10 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
         what: 'approve the rollout: this approval is no longer pending (rejected)',
       },
     ]);
+    // What `/cluster audit` shows.
+    expect(describeAudit(trail.slice(2, 3))).toBe(
+      `Audit trail (newest first):\n• 2026-11-30 12:00:00 UTC <@U0CAROL> reject [#1 step ${STEP} approval ${approvalId}]: the rollout: rejected`,
+    );
     const logged = bot.logLines.filter((line) => line.audit === true);
     expect(
       logged.map(({ who, action, jobId, stepId, approvalId, at }) => ({
