@@ -1,13 +1,7 @@
 /** A validated request to change or check a cluster. Every name in it is one from the config. */
 export type LifecycleCommand =
   | { readonly verb: 'up' | 'cilium' | 'verify'; readonly cluster: string }
-  | {
-      readonly verb: 'reprovision';
-      readonly cluster: string;
-      readonly node: string;
-      readonly primary: boolean;
-    }
-  | { readonly verb: 'packages'; readonly cluster: string; readonly node: string };
+  | { readonly verb: 'reprovision' | 'packages'; readonly cluster: string; readonly node: string };
 
 export type LifecycleVerb = LifecycleCommand['verb'];
 
@@ -27,9 +21,8 @@ export function isMutating(command: LifecycleCommand): boolean {
 export function describeCommand(command: LifecycleCommand): string {
   switch (command.verb) {
     case 'reprovision':
-      return `reprovision ${command.node}${command.primary ? ' --primary' : ''}`;
     case 'packages':
-      return `packages ${command.node}`;
+      return `${command.verb} ${command.node}`;
     default:
       return `${command.verb} ${command.cluster}`;
   }

@@ -7,6 +7,10 @@ export type ParsedCommand =
   | { readonly ok: false; readonly error: string; readonly suggestion?: string | undefined };
 
 const MAX_LENGTH = 200;
+const NO_PRIMARY_FLAG =
+  '--primary is not accepted: the --cluster-init founder (the k3s_primary_group group in hosts.ini) is never ' +
+  'reprovisioned in place, since re-running k3s on it after a wipe founds a new cluster. Move the founder role to ' +
+  'another server in inventory/hosts.ini, commit, then reprovision the node';
 // Words are plain ASCII: anything else (quotes, $, ;, unicode look-alikes) cannot be a name we know.
 const WORD = /^[a-z0-9][a-z0-9-]*$/;
 const FLAG = /^--[a-z]+$/;
@@ -30,8 +34,8 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
     return refuse(`unknown command "${printable(verb)}"`, closestMatch(verb, LIFECYCLE_VERBS));
   }
-  const allowedFlags =
-    verb === 'reprovision' ? ['--primary', '--queue'] : verb === 'verify' ? [] : ['--queue'];
+  const allowedFlags = verb === 'verify' ? [] : ['--queue'];
+  if (verb === 'reprovision' && flags.includes('--primary')) return refuse(NO_PRIMARY_FLAG);
   for (const flag of flags) {
     if (!FLAG.test(flag) || !allowedFlags.includes(flag)) {
       const allowed = allowedFlags.length > 0 ? ` (${verb} takes ${allowedFlags.join(', ')})` : '';
@@ -57,11 +61,7 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
         ),
       );
     }
-    const command: LifecycleCommand =
-      verb === 'reprovision'
-        ? { verb, cluster: node.cluster, node: node.name, primary: flags.includes('--primary') }
-        : { verb, cluster: node.cluster, node: node.name };
-    return { ok: true, command, queue };
+    return { ok: true, command: { verb, cluster: node.cluster, node: node.name }, queue };
   }
 
   const clusters = Object.keys(world.clusters);

@@ -25,6 +25,7 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
   });
   let countAwaited = false;
   let lastProgress = '';
+  const unmatched = createUnmatchedPlays();
   const result = await ctx.shell.exec(opsTarget(ctx.world), {
     argv: playbookArgv(invocation),
     cwd,
@@ -32,6 +33,7 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
     timeoutMs: ctx.cluster.timeouts.playbook,
     signal: ctx.signal,
     onLine: async (line) => {
+      unmatched.push(line);
       const events = parser.push(line);
       const pending = ctx.output(line);
       if (events.some((event) => event.type === 'task' || event.type === 'play')) {
@@ -75,7 +77,29 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
       },
     });
   }
+  // ansible skips a play whose pattern matches nothing and exits 0; only --limit makes that expected.
+  if (!invocation.limit && unmatched.plays.length > 0) {
+    throw new ClusterBotError(
+      'PLAYBOOK_FAILED',
+      `${invocation.playbook} ran no host for ${unmatched.plays.map((play) => `play "${play}"`).join(', ')} ("skipping: no hosts matched"): inventory/hosts.ini does not give it the nodes`,
+      { details: { playbook: invocation.playbook, unmatched: unmatched.plays } },
+    );
+  }
   return `${invocation.playbook} ok (${recap})`;
+}
+
+/** Plays ansible announced and then skipped with "no hosts matched". */
+function createUnmatchedPlays() {
+  const plays: string[] = [];
+  let current = '';
+  return {
+    plays,
+    push(line: string) {
+      const play = /^PLAY \[(.*)\] \**$/.exec(line);
+      if (play) current = play[1]!;
+      else if (line.trim() === 'skipping: no hosts matched') plays.push(current);
+    },
+  };
 }
 
 async function settledWithin(ctx: StepContext, work: Promise<void>, ms: number): Promise<void> {
