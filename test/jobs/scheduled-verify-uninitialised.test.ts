@@ -38,9 +38,13 @@ function setup(kube: () => KubeGateway) {
       poster: {
         post: async (message) => {
           posts.push(message.text);
-          return { ts: '1.0' };
+          return '1.0';
         },
-      } as never,
+        update: async () => undefined,
+        ephemeral: async () => undefined,
+        upload: async () => undefined,
+        permalink: () => 'http://127.0.0.1/thread',
+      },
       shell: createScriptedShell(() => undefined),
       kubeFor: kube,
       clock: createInstantClock(),
