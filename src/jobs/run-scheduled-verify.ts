@@ -53,7 +53,12 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
     if (uninitialised) {
       await deps.redis.set(
         deps.keys.lastVerify(clusterName),
-        JSON.stringify({ outcome: 'uninitialised', at: deps.clock.now(), jobNumber: 0, summary: uninitialised }),
+        JSON.stringify({
+          outcome: 'uninitialised',
+          at: deps.clock.now(),
+          jobNumber: 0,
+          summary: uninitialised,
+        }),
       );
       deps.logger.info({ cluster: clusterName, outcome: 'uninitialised' }, 'scheduled verify');
       return 'uninitialised';
@@ -115,14 +120,16 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
  */
 async function awaitingProdInit(clusterName: string, deps: ScheduledVerifyDeps): Promise<string | undefined> {
   const cluster = deps.world.clusters[clusterName]!;
-  if (!cluster.production || (await deps.redis.exists(deps.keys.clusterFormed(clusterName)))) return undefined;
+  if (!cluster.production || (await deps.redis.exists(deps.keys.clusterFormed(clusterName))))
+    return undefined;
   let nodes: number;
   try {
     nodes = (await deps.kubeFor(clusterName).listNodes()).length;
   } catch (error) {
     return `${clusterName} is not initialised yet (its API does not answer: ${(error as Error).message}); no alert until it has formed`;
   }
-  if (nodes === 0) return `${clusterName} is not initialised yet (no node registered); no alert until it has formed`;
+  if (nodes === 0)
+    return `${clusterName} is not initialised yet (no node registered); no alert until it has formed`;
   await deps.redis.set(deps.keys.clusterFormed(clusterName), '1');
   return undefined;
 }
