@@ -72,6 +72,7 @@ describe('redaction', () => {
       ],
       [`ghp_${'a1'.repeat(18)} github_pat_11ABCDEFG0123456789_abcdefghijklmnop`, 'a1a1a1a1'],
       ['github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'abcdefghijklmnop'],
+      ['SOPS_AGE_KEY=AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZ', 'QYQSZQGPQYQSZQGP'],
       ["mysql --password 'hunter2 hunter2' -h db", 'hunter2', 'mysql --password [REDACTED] -h db'],
       ['vault --token=s.vaulttoken01 read', 'vaulttoken01', 'vault --token=[REDACTED] read'],
       ['redis://bot:r3dispass@127.0.0.1:6379/0', 'r3dispass', 'redis://bot:[REDACTED]@127.0.0.1:6379/0'],
