@@ -42,6 +42,8 @@ describe('Slack transport and rate limits', { timeout: 180_000 }, () => {
     });
     expect(log.content.split('\n').length).toBeGreaterThan(20_000);
     expect(slack.rateLimitedCount()).toBeGreaterThan(0);
+    // The Web API client says so through the process's (redacting) JSON logger, not the console.
+    expect(lab.bot.output()).toMatch(/"component":"slack-sdk","msg":"API Call failed due to rate limiting/);
     const calls = slack.calls.filter((c) => c.method.startsWith('chat.'));
     expect(calls.length).toBeLessThan(150);
   });

@@ -1,0 +1,28 @@
+import { Writable } from 'node:stream';
+import { LogLevel } from '@slack/web-api';
+import { describe, expect, it } from 'vitest';
+import { slackSdkLogger } from '../../src/bot/slack-sdk-logger.js';
+import { createLogger } from '../../src/log/create-logger.js';
+import { createRedactor } from '../../src/log/create-redactor.js';
+
+describe('the Slack SDKs’ logger', () => {
+  it('writes through the redacting process logger at the level the SDK asked for', () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const sdk = slackSdkLogger(createLogger({ level: 'debug', redact: createRedactor(), destination }));
+    sdk.setLevel(LogLevel.WARN);
+    sdk.setName('bolt-app');
+    sdk.info('not written');
+    sdk.warn('http request failed', { headers: { authorization: 'Bearer xoxb-1111-2222-sdklogsecret' } });
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ level: 40, component: 'bolt-app' });
+    expect(line.msg).toContain('http request failed');
+    expect(lines[0]).not.toContain('sdklogsecret');
+  });
+});
