@@ -1,20 +1,13 @@
-import { Writable } from 'node:stream';
 import { LogLevel } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { slackSdkLogger } from '../../src/bot/slack-sdk-logger.js';
-import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
+import { captureLogger } from '../support/capture-logger.js';
 
 describe('the Slack SDKs’ logger', () => {
   it('writes through the redacting process logger at the level the SDK asked for', () => {
-    const lines: string[] = [];
-    const destination = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const sdk = slackSdkLogger(createLogger({ level: 'debug', redact: createRedactor(), destination }));
+    const { logger, lines } = captureLogger(createRedactor(), 'debug');
+    const sdk = slackSdkLogger(logger);
     sdk.setLevel(LogLevel.WARN);
     sdk.setName('bolt-app');
     sdk.info('not written');

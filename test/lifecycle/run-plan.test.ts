@@ -35,6 +35,15 @@ const PLAYBOOK_OK = [
   'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
 ];
 
+/** cilium.yml failing on k3s-dev-2: its play and task, the given lines (ending in the fatal), its recap. */
+const failingOnDev2 = (...lines: string[]) => [
+  'PLAY [Cilium CNI] **************************************************************',
+  'TASK [cilium : Install Cilium with Helm] ***************************************',
+  ...lines,
+  'PLAY RECAP *********************************************************************',
+  'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
+];
+
 let world: WorldConfig;
 beforeAll(async () => {
   world = await loadExampleWorld();
@@ -180,15 +189,11 @@ describe('engine: cilium dev with fakes of every port', () => {
   it('output that broke the old JSON round trip (password=abc"d, an unterminated key) still ends the job with an outcome', async () => {
     const t = setup({
       exit: 2,
-      playbook: [
-        'PLAY [Cilium CNI] **************************************************************',
-        'TASK [cilium : Install Cilium with Helm] ***************************************',
+      playbook: failingOnDev2(
         '-----BEGIN RSA PRIVATE KEY-----',
         'MIIEowIBAAKCAQEAunterminatedkeybody',
-        'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm login password=abc"dsecret failed"}',
-        'PLAY RECAP *********************************************************************',
-        'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
-      ],
+        'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm login password=abc\\"dsecret failed"}',
+      ),
     });
     await t.run();
     t.approvals.approve('2-cilium');
@@ -278,13 +283,9 @@ describe('engine: cilium dev with fakes of every port', () => {
   it('a failing playbook is summarised as host + task + msg and the rest is not run', async () => {
     const t = setup({
       exit: 2,
-      playbook: [
-        'PLAY [Cilium CNI] **************************************************************',
-        'TASK [cilium : Install Cilium with Helm] ***************************************',
+      playbook: failingOnDev2(
         'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm upgrade failed: timed out"}',
-        'PLAY RECAP *********************************************************************',
-        'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
-      ],
+      ),
     });
     await t.run();
     t.approvals.approve('2-cilium');

@@ -1,23 +1,10 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
-
-function capture() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  const logger = createLogger({ level: 'info', redact: createRedactor(['bot-signing-secret']), destination });
-  return { logger, lines };
-}
+import { captureLogger } from '../support/capture-logger.js';
 
 describe('the process logger', () => {
   it('redacts fields, messages, errors and child bindings before the line is serialised, and the line stays JSON', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogger(createRedactor(['bot-signing-secret']));
     logger
       .child({ command: 'deploy --token k3s-child-secret' })
       .warn(

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
+import { captureLogger } from '../support/capture-logger.js';
 
 describe('redaction', () => {
   const redact = createRedactor(['sup3r-s1gning-secret']);
@@ -114,14 +113,7 @@ describe('redaction', () => {
   });
 
   it('applies to every log line the logger writes', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger({ level: 'info', redact, destination: sink });
+    const { logger, lines } = captureLogger(redact);
     logger.info({ err: new Error('boom sup3r-s1gning-secret') }, 'token=xoxb-9999-8888-abcdefgh');
     expect(lines.join('')).not.toMatch(/sup3r|xoxb-9999/);
     expect(lines.join('')).toContain('[REDACTED]');

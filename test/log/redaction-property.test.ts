@@ -1,12 +1,11 @@
-import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { redactingDeps } from '../../src/lifecycle/engine/redacting-deps.js';
 import type { EngineDeps } from '../../src/lifecycle/engine/run-plan.js';
 import { createLineRedactor } from '../../src/lifecycle/redact-lines.js';
-import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor, type Redact } from '../../src/log/create-redactor.js';
 import { redactValue } from '../../src/log/redact-value.js';
+import { captureLogger } from '../support/capture-logger.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
@@ -263,14 +262,7 @@ const PATHS: Readonly<Record<string, OutputPath>> = {
   },
   'message text': async (embedded, redact) => [redact(embedded)],
   'process log': async (embedded, redact) => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger({ level: 'info', redact, destination: sink });
+    const { logger, lines } = captureLogger(redact);
     // The stack holds the message too (and, left alone, this file's name and fast-check's frames).
     const error = () =>
       Object.assign(new Error(embedded), { stack: `Error: ${embedded}\n    at step (run)` });
