@@ -107,6 +107,11 @@ describe('redaction', () => {
     expect(quoted(json)).not.toMatch(/sig.*ning/);
   });
 
+  it('never throws: what it cannot redact (here not even a string, from a careless caller) comes out masked', () => {
+    expect(redact(undefined as unknown as string)).toBe('[REDACTED: unredactable text]');
+    expect(redact({ token: 'x' } as unknown as string)).toBe('[REDACTED: unredactable text]');
+  });
+
   it('leaves ordinary progress text alone', () => {
     const line = 'TASK [k3s_server : Install k3s] ok: [k3s-dev-1] changed=1';
     expect(redact(line)).toBe(line);
