@@ -37,6 +37,15 @@ const PLAYBOOK_OK = [
   'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
 ];
 
+/** cilium.yml failing on k3s-dev-2: its play and task, the given lines (ending in the fatal), its recap. */
+const failingOnDev2 = (...lines: string[]) => [
+  'PLAY [Cilium CNI] **************************************************************',
+  'TASK [cilium : Install Cilium with Helm] ***************************************',
+  ...lines,
+  'PLAY RECAP *********************************************************************',
+  'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
+];
+
 let world: WorldConfig;
 beforeAll(async () => {
   world = await loadExampleWorld();
@@ -168,6 +177,58 @@ describe('engine: cilium dev with fakes of every port', () => {
       expect(everything).not.toContain(secret);
     }
     expect(t.reporter.lines).toContain('after the key');
+  });
+
+  it('redacts the check-mode preview (a k3s token in a diff line, a vault block) before it is stored or shown for approval', async () => {
+    const token = `K10${'c'.repeat(64)}::server:previewsecret0123456789`;
+    const t = setup({
+      playbook: [
+        'PLAY [Cilium CNI] **************************************************************',
+        'TASK [cilium : Render the join config] *****************************************',
+        '--- before: /etc/rancher/k3s/config.yaml',
+        '+++ after: /etc/rancher/k3s/config.yaml',
+        '@@ -1,2 +1,6 @@',
+        `+token: ${token}`,
+        `+agent-token: "${token.replace('server', 'node')}"`,
+        '+become_password: !vault |',
+        '+          $ANSIBLE_VAULT;1.1;AES256',
+        `+          ${'3'.repeat(80)}`,
+        '+node-name: k3s-dev-1',
+        '',
+        'changed: [k3s-dev-1]',
+        'PLAY RECAP *********************************************************************',
+        'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
+      ],
+    });
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    const preview = t.approvals.requests[0]!.binding.preview!;
+    expect(preview.diffExcerpt).toContain('+node-name: k3s-dev-1');
+    expect(preview.diffExcerpt).toContain('+token: [REDACTED]');
+    const stored = JSON.stringify([t.approvals.requests, [...t.checkpoints.records], t.reporter.events]);
+    for (const secret of ['previewsecret0123456789', '3'.repeat(40)]) expect(stored).not.toContain(secret);
+  });
+
+  it('output that broke the old JSON round trip (password=abc"d, an unterminated key) still ends the job with an outcome', async () => {
+    const t = setup({
+      exit: 2,
+      playbook: failingOnDev2(
+        '-----BEGIN RSA PRIVATE KEY-----',
+        'MIIEowIBAAKCAQEAunterminatedkeybody',
+        'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm login password=abc\\"dsecret failed"}',
+      ),
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.events.at(-1)).toMatchObject({ type: 'plan-finished', outcome: 'failed' });
+    const everything = JSON.stringify([
+      result,
+      t.reporter.events,
+      t.reporter.lines,
+      [...t.checkpoints.records],
+    ]);
+    for (const secret of ['dsecret', 'unterminatedkeybody']) expect(everything).not.toContain(secret);
   });
 
   it('a rejection ends the job and the playbook never runs', async () => {
@@ -308,13 +369,9 @@ describe('engine: cilium dev with fakes of every port', () => {
   it('a failing playbook is summarised as host + task + msg and the rest is not run', async () => {
     const t = setup({
       exit: 2,
-      playbook: [
-        'PLAY [Cilium CNI] **************************************************************',
-        'TASK [cilium : Install Cilium with Helm] ***************************************',
+      playbook: failingOnDev2(
         'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm upgrade failed: timed out"}',
-        'PLAY RECAP *********************************************************************',
-        'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
-      ],
+      ),
     });
     await t.run();
     t.approvals.approve('2-cilium');
