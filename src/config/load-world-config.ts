@@ -60,7 +60,10 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
   for (const [name, cluster] of Object.entries(world.clusters)) {
     clusters[name] = {
       name,
+      production: cluster.production ?? name === 'prod',
       kubeconfigPath: cluster.kubeconfigPath,
+      operators: cluster.operators ?? world.access.operators,
+      commandChannels: cluster.commandChannels ?? world.slack.commandChannels,
       approvers: cluster.approvers,
       requiredApprovals: cluster.requiredApprovals,
       allowSelfApproval: cluster.allowSelfApproval,

@@ -31,6 +31,8 @@ const duration = z.string({ error: 'expected a duration such as 90s, 30m or 1h' 
 const userOrGroup = z
   .string()
   .regex(SLACK_USER_OR_GROUP, 'expected a Slack user id (U…/W…) or user group id (S…)');
+const channelId = z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)');
+const operators = z.array(userOrGroup).min(1, 'expected at least one operator');
 
 export const NODE_ROLES = ['server', 'agent', 'primary', 'vpn-egress-gateway'] as const;
 
@@ -68,7 +70,16 @@ const timeoutsSchema = z.strictObject({
 
 const clusterSchema = z
   .strictObject({
+    /**
+     * Every mutating step is approved, the prod rules apply (extra vars, an odd number of servers of
+     * at least 3 in hosts.ini, the vault). Default: true for a cluster named `prod`.
+     */
+    production: z.boolean().optional(),
     kubeconfigPath: path,
+    /** Who may run commands on this cluster; absent: access.operators. */
+    operators: operators.optional(),
+    /** Where its commands are accepted; absent: slack.commandChannels. */
+    commandChannels: z.array(channelId).optional(),
     approvers: z.array(userOrGroup).default([]),
     requiredApprovals: z.number().int().min(1).default(1),
     // A careful default: someone else looks at a disruptive step unless the cluster says otherwise.
@@ -95,12 +106,15 @@ const clusterSchema = z
       .refine((nodes) => Object.keys(nodes).length > 0, 'expected at least one node'),
   })
   .superRefine((cluster, ctx) => {
-    const primaries = Object.values(cluster.nodes).filter((node) => node.roles.includes('primary'));
-    if (primaries.length !== 1) {
+    // The founder is the inventory's to say; a config that names one is checked against it at run time.
+    const primaries = Object.keys(cluster.nodes).filter((name) =>
+      cluster.nodes[name]!.roles.includes('primary'),
+    );
+    if (primaries.length > 1) {
       ctx.addIssue({
         code: 'custom',
         path: ['nodes'],
-        message: `expected exactly one node with the primary role, found ${primaries.length}`,
+        message: `expected at most one node with the primary role, found ${primaries.length} (${primaries.join(', ')})`,
       });
     }
     const onlyUsers = cluster.approvers.every((id) => SLACK_USER.test(id));
@@ -116,14 +130,10 @@ const clusterSchema = z
 export const worldSchema = z
   .strictObject({
     slack: z.strictObject({
-      alertsChannel: z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)'),
-      commandChannels: z
-        .array(z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)'))
-        .default([]),
+      alertsChannel: channelId,
+      commandChannels: z.array(channelId).default([]),
     }),
-    access: z.strictObject({
-      operators: z.array(userOrGroup).min(1, 'expected at least one operator'),
-    }),
+    access: z.strictObject({ operators }),
     ops: z.strictObject({
       host: address,
       port: port.default(22),
@@ -140,6 +150,16 @@ export const worldSchema = z
       .refine((clusters) => Object.keys(clusters).length > 0, 'expected at least one cluster'),
   })
   .superRefine((world, ctx) => {
+    for (const [clusterName, cluster] of Object.entries(world.clusters)) {
+      if (!(cluster.production ?? clusterName === 'prod')) continue;
+      for (const problem of productionConfigProblems(cluster)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clusters', clusterName, ...problem.path],
+          message: problem.message,
+        });
+      }
+    }
     const owner = new Map<string, string>();
     for (const [clusterName, cluster] of Object.entries(world.clusters)) {
       for (const nodeName of Object.keys(cluster.nodes)) {
@@ -160,3 +180,27 @@ type ParsedWorld = z.output<typeof worldSchema>;
 export type NodeRole = (typeof NODE_ROLES)[number];
 export type NodeConfig = ParsedWorld['clusters'][string]['nodes'][string];
 export type ClusterTimeouts = ParsedWorld['clusters'][string]['timeouts'];
+
+/** Prod runs dev's playbooks with scoped overrides, never forked ones: without them it would target dev. */
+const PRODUCTION_EXTRA_VARS = ['k3s_hosts', 'k3s_primary_hosts', 'k3s_secondary_hosts'] as const;
+
+function productionConfigProblems(cluster: {
+  extraVars: Record<string, string>;
+  nodes: Record<string, { roles: readonly string[] }>;
+}): { path: string[]; message: string }[] {
+  const problems = PRODUCTION_EXTRA_VARS.filter((name) => !cluster.extraVars[name]).map((name) => ({
+    path: ['extraVars', name],
+    message: 'required on a production cluster (its playbooks would otherwise target the dev groups)',
+  }));
+  const gateway = Object.keys(cluster.nodes).find((name) =>
+    cluster.nodes[name]!.roles.includes('vpn-egress-gateway'),
+  );
+  if (gateway && !cluster.extraVars.vpn_egress_gateway_hosts) {
+    problems.push({
+      path: ['nodes', gateway, 'roles'],
+      message:
+        'a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+    });
+  }
+  return problems;
+}

@@ -48,6 +48,30 @@ describe('world config', () => {
     });
   });
 
+  it('each cluster has its own operators and command channels, by default the global ones', async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.prod.operators = ['U0BOB', 'S0PRODOPS'];
+      doc.clusters.prod.commandChannels = ['C0PROD'];
+    });
+    const world = parseWorldConfig(text);
+    expect(world.clusters.dev).toMatchObject({
+      operators: ['U0ALICE', 'U0BOB', 'S0PLATFORM'],
+      commandChannels: ['C0OPS'],
+    });
+    expect(world.clusters.prod).toMatchObject({
+      operators: ['U0BOB', 'S0PRODOPS'],
+      commandChannels: ['C0PROD'],
+    });
+    const bad = await exampleWith((doc) => {
+      doc.clusters.prod.operators = [];
+      doc.clusters.dev.commandChannels = ['#ops'];
+    });
+    expect(problemsOf(bad).sort()).toEqual([
+      'clusters.dev.commandChannels.0: expected a Slack channel id (C…)',
+      'clusters.prod.operators: expected at least one operator',
+    ]);
+  });
+
   it('names the key and the reason for a bad address', async () => {
     const text = await exampleWith((doc) => {
       doc.clusters.prod.nodes['k3s-prod-2'].address = 'not an address!';
@@ -75,10 +99,32 @@ describe('world config', () => {
     });
     expect(problemsOf(text).sort()).toEqual([
       'clusters.dev.approvalTimeout: expected a duration such as 90s, 30m or 1h',
-      'clusters.prod.nodes: expected exactly one node with the primary role, found 2',
+      'clusters.prod.nodes: expected at most one node with the primary role, found 2 (k3s-prod-1, k3s-prod-2)',
       'clusters.prod.requiredApprovals: needs 2 distinct approvers but only 1 listed',
       'ops.repoPath: required',
     ]);
+  });
+
+  it('a production cluster needs the prod extra vars, and no VPN gateway without its own egress group', async () => {
+    const text = await exampleWith((doc) => {
+      delete doc.clusters.prod.extraVars.k3s_primary_hosts;
+      doc.clusters.prod.nodes['k3s-prod-3'].roles = ['server', 'vpn-egress-gateway'];
+      doc.clusters.dev.production = true;
+      doc.clusters.dev.extraVars = { k3s_hosts: 'k3s_servers' };
+    });
+    expect(problemsOf(text).sort()).toEqual([
+      'clusters.dev.extraVars.k3s_primary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      'clusters.dev.extraVars.k3s_secondary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      'clusters.dev.nodes.k3s-dev-3.roles: a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+      'clusters.prod.extraVars.k3s_primary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      'clusters.prod.nodes.k3s-prod-3.roles: a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+    ]);
+  });
+
+  it('production defaults to true for a cluster named prod only, and can be set either way', async () => {
+    const world = parseWorldConfig(await exampleWith(() => undefined));
+    expect(world.clusters.prod!.production).toBe(true);
+    expect(world.clusters.dev!.production).toBe(false);
   });
 
   it('refuses a node name used by two clusters and extra vars that would need quoting', async () => {

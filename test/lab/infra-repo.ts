@@ -44,7 +44,7 @@ export interface LabVars {
   lab_rollout_wait_seconds?: number;
   /** Seconds each play's report step sleeps. */
   lab_sleep_seconds?: number;
-  /** Print a fake Slack token, a password line and an OpenSSH private key block. */
+  /** Print fake secrets of every shape the bot redacts, and add a k3s token to every written file (diffs). */
   lab_print_secrets?: boolean;
   /** Kube simulator base URL: k3s.yml POSTs /_sim/nodes/<host>/join, cilium.yml /_sim/cilium/rollout. */
   lab_kube_sim_url?: string;
@@ -86,7 +86,7 @@ export interface InfraRepo {
   readonly ansibleDir: string;
   /** Environment for ansible-playbook: parseable output, ANSIBLE_HOME/temp dirs private to this repo. */
   readonly ansibleEnv: Readonly<Record<string, string>>;
-  /** Rewrites lab.yml (not committed). */
+  /** Rewrites lab.yml (git-excluded: never part of a commit, never a dirty checkout). */
   setLab(vars: LabVars): Promise<void>;
   writeFile(relPath: string, content: string): Promise<void>;
   readFile(relPath: string): Promise<string>;
@@ -207,6 +207,8 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
     if (options.blocked === false) await repo.resolveBlocked();
     await repo.setLab(options.lab ?? {});
     await git('init', '-q', '-b', 'main');
+    // lab.yml holds the test's knobs, not the operators' repo: it never makes the checkout dirty.
+    await writeFile(join(root, '.git/info/exclude'), `${INFRA_REPO_PATHS.labVars}\n`);
     await git('config', 'user.name', 'Lab Operator');
     await git('config', 'user.email', '[email protected]');
     await git('config', 'commit.gpgsign', 'false');

@@ -8,6 +8,7 @@ import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { answerK3sServer } from '../support/k3s-server-replies.js';
+import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
@@ -25,6 +26,7 @@ const CILIUM_FILES: Record<string, string> = {
   'infra/ansible/roles/cilium/defaults/main.yml': lab('infra/ansible/roles/cilium/defaults/main.yml'),
 };
 
+const DEV_SERVERS = ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3'];
 const FLUX_API_HOST = ['$', '{K3S_API_HOST}'].join('');
 
 const PLAYBOOK_OK = [
@@ -37,13 +39,29 @@ const PLAYBOOK_OK = [
   'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
 ];
 
+/** cilium.yml failing on k3s-dev-2: its play and task, the given lines (ending in the fatal), its recap. */
+const failingOnDev2 = (...lines: string[]) => [
+  'PLAY [Cilium CNI] **************************************************************',
+  'TASK [cilium : Install Cilium with Helm] ***************************************',
+  ...lines,
+  'PLAY RECAP *********************************************************************',
+  'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
+];
+
 let world: WorldConfig;
 beforeAll(async () => {
   world = await loadExampleWorld();
 });
 
 function setup(
-  options: { files?: Record<string, string>; commit?: () => string; playbook?: string[]; exit?: number } = {},
+  options: {
+    files?: Record<string, string>;
+    commit?: () => string;
+    playbook?: string[];
+    exit?: number;
+    dirty?: string[];
+    listed?: string[];
+  } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
   const shell = createScriptedShell((call: ShellCall) => {
@@ -56,8 +74,19 @@ function setup(
         ? { exitCode: 1, stderr: ['No such file'] }
         : { stdout: files[path]!.split('\n') };
     }
-    if (program === 'git') return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
+    if (program === 'git') {
+      if (args[0] === 'status') return { stdout: options.dirty ?? [] };
+      return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
+    }
     if (program === 'ansible-playbook') {
+      if (call.argv.includes('--syntax-check')) return { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      if (call.argv.includes('--list-hosts')) {
+        return {
+          stdout: listHostsOutput('cilium.yml', [
+            { pattern: 'k3s_servers', name: 'Cilium CNI', hosts: options.listed ?? DEV_SERVERS },
+          ]),
+        };
+      }
       if (call.argv.includes('--list-tasks'))
         return { stdout: ['playbook: playbooks/cilium.yml', '  play #1 (k3s_servers): Cilium CNI'] };
       return { stdout: options.playbook ?? PLAYBOOK_OK, exitCode: options.exit ?? 0 };
@@ -72,10 +101,11 @@ function setup(
   const run = (
     command: LifecycleCommand = { verb: 'cilium', cluster: 'dev' },
     signal = new AbortController().signal,
+    runWorld = world,
   ) =>
-    runPlan(buildPlan(command, world), {
+    runPlan(buildPlan(command, runWorld), {
       jobId: 'job-1',
-      world,
+      world: runWorld,
       shell,
       kube: kube.kube,
       clock,
@@ -88,7 +118,8 @@ function setup(
   const playbookRuns = () =>
     shell.calls.filter(
       (c) =>
-        c.argv[0] === 'ansible-playbook' && !c.argv.includes('--check') && !c.argv.includes('--list-tasks'),
+        c.argv[0] === 'ansible-playbook' &&
+        !['--check', '--list-tasks', '--list-hosts', '--syntax-check'].some((flag) => c.argv.includes(flag)),
     ).length;
   return { shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
 }
@@ -152,6 +183,58 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.reporter.lines).toContain('after the key');
   });
 
+  it('redacts the check-mode preview (a k3s token in a diff line, a vault block) before it is stored or shown for approval', async () => {
+    const token = `K10${'c'.repeat(64)}::server:previewsecret0123456789`;
+    const t = setup({
+      playbook: [
+        'PLAY [Cilium CNI] **************************************************************',
+        'TASK [cilium : Render the join config] *****************************************',
+        '--- before: /etc/rancher/k3s/config.yaml',
+        '+++ after: /etc/rancher/k3s/config.yaml',
+        '@@ -1,2 +1,6 @@',
+        `+token: ${token}`,
+        `+agent-token: "${token.replace('server', 'node')}"`,
+        '+become_password: !vault |',
+        '+          $ANSIBLE_VAULT;1.1;AES256',
+        `+          ${'3'.repeat(80)}`,
+        '+node-name: k3s-dev-1',
+        '',
+        'changed: [k3s-dev-1]',
+        'PLAY RECAP *********************************************************************',
+        'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
+      ],
+    });
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    const preview = t.approvals.requests[0]!.binding.preview!;
+    expect(preview.diffExcerpt).toContain('+node-name: k3s-dev-1');
+    expect(preview.diffExcerpt).toContain('+token: [REDACTED]');
+    const stored = JSON.stringify([t.approvals.requests, [...t.checkpoints.records], t.reporter.events]);
+    for (const secret of ['previewsecret0123456789', '3'.repeat(40)]) expect(stored).not.toContain(secret);
+  });
+
+  it('output that broke the old JSON round trip (password=abc"d, an unterminated key) still ends the job with an outcome', async () => {
+    const t = setup({
+      exit: 2,
+      playbook: failingOnDev2(
+        '-----BEGIN RSA PRIVATE KEY-----',
+        'MIIEowIBAAKCAQEAunterminatedkeybody',
+        'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm login password=abc\\"dsecret failed"}',
+      ),
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.events.at(-1)).toMatchObject({ type: 'plan-finished', outcome: 'failed' });
+    const everything = JSON.stringify([
+      result,
+      t.reporter.events,
+      t.reporter.lines,
+      [...t.checkpoints.records],
+    ]);
+    for (const secret of ['dsecret', 'unterminatedkeybody']) expect(everything).not.toContain(secret);
+  });
+
   it('a rejection ends the job and the playbook never runs', async () => {
     const t = setup();
     await t.run();
@@ -184,6 +267,70 @@ describe('engine: cilium dev with fakes of every port', () => {
       previousCommit: 'a'.repeat(40),
       binding: { commit: 'b'.repeat(40) },
     });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('voids the approval when the config changed the argv since it was given, showing both command lines', async () => {
+    const t = setup();
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const dev = world.clusters.dev!;
+    const reloaded: WorldConfig = {
+      ...world,
+      clusters: { ...world.clusters, dev: { ...dev, extraVars: { cilium_debug: 'true' } } },
+    };
+    expect(await t.run(undefined, undefined, reloaded)).toMatchObject({
+      status: 'waiting',
+      stepId: '2-cilium',
+    });
+    expect(t.approvals.voided[0]!.reason).toBe(
+      'the command line was `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml`, ' +
+        'now `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml -e cilium_debug=true`',
+    );
+    expect(t.approvals.requests[1]!.warning).toMatch(
+      /The approved run is not what would run now: the command line was/,
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('refuses a disruptive step on a dirty infra checkout, naming the files, before asking anyone', async () => {
+    const t = setup({
+      dirty: [' M infra/ansible/roles/cilium/templates/cilium-values.yaml.j2', '?? notes.txt'],
+    });
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining(
+        'uncommitted changes (infra/ansible/roles/cilium/templates/cilium-values.yaml.j2, notes.txt)',
+      ),
+    });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('refuses to run an approved step when the checkout became dirty after the approval', async () => {
+    const dirty: string[] = [];
+    const t = setup({ dirty });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    dirty.push(' M infra/ansible/inventory/hosts.ini');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.planFailure()?.message).toContain(
+      'uncommitted changes (infra/ansible/inventory/hosts.ini)',
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('fails a playbook step whose --list-hosts is not exactly its nodes, before the playbook runs', async () => {
+    const t = setup({ listed: ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-4'] });
+    await t.run();
+    // The approval request already proves the targets: the mismatch is refused before anyone is asked.
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()?.message).toBe(
+      "cilium.yml would not run on exactly k3s-dev-1, k3s-dev-2, k3s-dev-3: k3s-dev-3 is in no play's hosts " +
+        '(not in the groups inventory/hosts.ini gives them); it would also run on k3s-dev-4, which this step does not claim',
+    );
     expect(t.playbookRuns()).toBe(0);
   });
 
@@ -228,13 +375,9 @@ describe('engine: cilium dev with fakes of every port', () => {
   it('a failing playbook is summarised as host + task + msg and the rest is not run', async () => {
     const t = setup({
       exit: 2,
-      playbook: [
-        'PLAY [Cilium CNI] **************************************************************',
-        'TASK [cilium : Install Cilium with Helm] ***************************************',
+      playbook: failingOnDev2(
         'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm upgrade failed: timed out"}',
-        'PLAY RECAP *********************************************************************',
-        'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
-      ],
+      ),
     });
     await t.run();
     t.approvals.approve('2-cilium');
