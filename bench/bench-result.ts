@@ -4,6 +4,7 @@ import type { MemoryFigures } from './measure-memory.js';
 import type { OverheadFigures } from './measure-overhead.js';
 import type { SlackCallFigures } from './measure-slack-calls.js';
 import type { ThroughputFigures } from './measure-throughput.js';
+import type { VerifyAlertFigures } from './measure-verify-alert.js';
 
 /** The JSON `npm run bench -- --json` prints; a figure is absent when its section did not run (--only). */
 export type BenchResult = Partial<
@@ -13,5 +14,6 @@ export type BenchResult = Partial<
     } & Pick<SlackCallFigures, 'slack'> &
     Pick<OverheadFigures, 'overhead'> &
     MemoryFigures &
-    ThroughputFigures & { approvalResume: { p50: number; n: number } }
+    ThroughputFigures &
+    VerifyAlertFigures & { approvalResume: { p50: number; n: number } }
 > & { machine: Machine };

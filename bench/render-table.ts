@@ -13,8 +13,18 @@ const mark = (met: boolean) => (met ? '✅' : '❌ missed');
 /** Each figure the run produced, what it measured and whether it met the target. */
 export function benchRows(result: BenchResult): Row[] {
   const rows: Row[] = [];
-  const { ack, ackBurst, ackUnderLoad, firstPost, slack, overhead, memory, throughput, approvalResume } =
-    result;
+  const {
+    ack,
+    ackBurst,
+    ackUnderLoad,
+    firstPost,
+    verifyAlert,
+    slack,
+    overhead,
+    memory,
+    throughput,
+    approvalResume,
+  } = result;
   if (ack)
     rows.push({
       figure: `ack latency (${ack.n} signed \`/cluster verify dev\`, 20 in flight)`,
@@ -42,6 +52,13 @@ export function benchRows(result: BenchResult): Row[] {
       measured: `p50 ${ms(firstPost.p50)}, p99 ${ms(firstPost.p99)}`,
       target: 'p50 < 300 ms',
       met: firstPost.p50 < 300,
+    });
+  if (verifyAlert)
+    rows.push({
+      figure: `\`/cluster verify dev\` with a node NotReady → its alert in the alerts channel (${verifyAlert.n} commands)`,
+      measured: `p50 ${ms(verifyAlert.p50)}, max ${ms(verifyAlert.max)}`,
+      target: 'every alert < 15 s',
+      met: verifyAlert.max < 15_000,
     });
   if (slack)
     rows.push({

@@ -13,6 +13,7 @@ import { measureMemory } from './measure-memory.js';
 import { measureOverhead } from './measure-overhead.js';
 import { measureSlackCalls } from './measure-slack-calls.js';
 import { measureThroughput } from './measure-throughput.js';
+import { measureVerifyAlert } from './measure-verify-alert.js';
 import { renderTable } from './render-table.js';
 import { percentile, round } from './stats.js';
 
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, Section> = {
   acks: measureAcks,
   ackUnderLoad: measureAckUnderLoad,
   firstPost: measureFirstPost,
+  verifyAlert: measureVerifyAlert,
   slackCalls: measureSlackCalls,
   overhead: measureOverhead,
   memory: measureMemory,
