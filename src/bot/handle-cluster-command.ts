@@ -1,6 +1,7 @@
 import type { WorldConfig } from '../config/world-config.js';
 import { isClusterBotError } from '../errors.js';
 import { type AuditLog, describeAudit } from '../jobs/audit-log.js';
+import type { CommandRateLimit } from '../jobs/command-rate-limit.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import { describeJob } from '../jobs/describe-job.js';
 import { requestCancel } from '../jobs/request-cancel.js';
@@ -26,6 +27,7 @@ export interface CommandDeps extends StatusDeps {
   readonly audit: AuditLog;
   readonly now: () => number;
   readonly members: GroupMembers;
+  readonly rateLimit: CommandRateLimit;
   readonly logger: Logger;
 }
 
@@ -45,6 +47,11 @@ export async function handleClusterCommand(
   request: CommandRequest,
   deps: CommandDeps,
 ): Promise<CommandReply> {
+  if (!(await deps.rateLimit.take(request.userId))) {
+    return {
+      text: `⏳ Slow down: at most ${deps.rateLimit.perMinute} /cluster commands a minute per person. Nothing was run; try again in a minute.`,
+    };
+  }
   const text = request.text.trim();
   const [verb = 'help', ...rest] = text.split(/[ \t]+/);
   if (verb === 'help' || text === '') return { text: HELP_TEXT };

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+
+let lab: SlackLab;
+beforeAll(async () => {
+  lab = await startSlackLab();
+}, 120_000);
+afterAll(async () => {
+  await lab?.stop();
+});
+
+const queued = () => lab.slack.ephemerals.filter((e) => e.text.startsWith('Queued as job'));
+
+describe('the edges of the Slack listener and what anyone in the workspace can trigger', {
+  timeout: 120_000,
+}, () => {
+  it('refuses a correctly signed request dated more than 5 minutes ahead (401), like a stale one', async () => {
+    const future = Math.floor(Date.now() / 1_000) + 6 * 60;
+    const response = await lab.driver.slash('up dev', {
+      userId: 'U0ALICE',
+      channelId: 'C0OPS',
+      timestamp: future,
+    });
+    expect(response.status).toBe(401);
+    const nearFuture = await lab.driver.slash('help', {
+      userId: 'U0ALICE',
+      channelId: 'C0OPS',
+      timestamp: Math.floor(Date.now() / 1_000) + 60,
+    });
+    expect(nearFuture.status).toBe(200);
+    expect(queued()).toEqual([]);
+  });
+
+  it('refuses a body larger than 64 KB with 413 before checking its signature, and runs nothing', async () => {
+    const body = new URLSearchParams({
+      command: '/cluster',
+      text: `verify dev ${'x'.repeat(70 * 1024)}`,
+      user_id: 'U0ALICE',
+      channel_id: 'C0OPS',
+      trigger_id: 'big.1',
+      response_url: lab.slack.createResponseUrl({
+        kind: 'slash_commands',
+        userId: 'U0ALICE',
+        channel: 'C0OPS',
+      }),
+    }).toString();
+    const signed = await lab.driver.sendRaw({ body, headers: lab.driver.signedHeaders(body) });
+    expect(signed.status).toBe(413);
+    const unsigned = await lab.driver.sendRaw({
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(unsigned.status).toBe(413);
+    expect(queued()).toEqual([]);
+  });
+
+  it('serves /metrics and /readyz only on the ops port; /healthz on both; /readyz says only ok', async () => {
+    const slackPort = `http://127.0.0.1:${lab.bot.port}`;
+    const opsPort = `http://127.0.0.1:${lab.bot.opsPort}`;
+    expect((await fetch(`${slackPort}/healthz`)).status).toBe(200);
+    expect((await fetch(`${slackPort}/metrics`)).status).toBe(404);
+    expect((await fetch(`${slackPort}/readyz`)).status).toBe(404);
+    expect((await fetch(`${opsPort}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${opsPort}/readyz`);
+    expect([ready.status, await ready.text()]).toEqual([200, 'ok\n']);
+    expect(await (await fetch(`${opsPort}/metrics`)).text()).toContain('cluster_bot_');
+  });
+
+  it('a workspace member flooding commands gets "slow down" and cannot use up the user-group look-up', async () => {
+    const before = lab.slack.callsTo('usergroups.users.list').length;
+    const sent = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        lab.driver.slash('status', { userId: 'U0MALLORY', channelId: 'C0OPS' }),
+      ),
+    );
+    expect(sent.every((response) => response.status === 200)).toBe(true);
+    const answers = await lab.slack.waitFor(
+      () => {
+        const mine = lab.slack.ephemerals.filter((e) => e.user === 'U0MALLORY');
+        return mine.length >= 25 ? mine.map((e) => e.text) : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const slowDown = answers.filter((text) =>
+      text.startsWith('⏳ Slow down: at most 10 /cluster commands a minute per person. Nothing was run'),
+    );
+    // Ten a minute: even if the burst straddles a minute boundary, at least five are refused.
+    expect(slowDown.length).toBeGreaterThanOrEqual(5);
+    expect(answers.filter((text) => text.startsWith('⛔ You are not an operator'))).toHaveLength(
+      25 - slowDown.length,
+    );
+    // Every refusal above resolved the S0PLATFORM group; Slack was asked at most once a minute.
+    expect(lab.slack.callsTo('usergroups.users.list').length - before).toBeLessThanOrEqual(2);
+    // An operator in that group is still let in, from the cached answer.
+    await lab.driver.slash('status dev', { userId: 'U0DAVE', channelId: 'C0OPS' });
+    const dave = await lab.slack.waitFor(() => lab.slack.ephemerals.find((e) => e.user === 'U0DAVE'), {
+      timeoutMs: 15_000,
+    });
+    expect(dave.text).not.toMatch(/^⛔|^⏳/);
+  });
+});
