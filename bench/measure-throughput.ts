@@ -23,7 +23,7 @@ import { createMemoryKube } from '../test/support/memory-kube.js';
 import { REDIS_URL, uniquePrefix } from '../test/support/redis-prefix.js';
 import { median, round } from './stats.js';
 
-/** Connections made as the bot makes them, from an environment naming the test Redis. */
+/** Connections made as the bot makes them, from an environment naming the test Redis (other settings: the defaults). */
 const REDIS = readEnv({ REDIS_URL });
 const JOBS = 300;
 const ROUNDS = 3;
@@ -105,6 +105,8 @@ async function engineRound(world: WorldConfig): Promise<number> {
       logger,
       redact: createRedactor(),
       dataDir,
+      retentionMs: REDIS.JOB_RETENTION,
+      logsMaxBytes: REDIS.JOB_LOGS_MAX_MB * 1024 * 1024,
     });
     return await drain(prefix, processor);
   } finally {

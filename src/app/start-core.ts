@@ -89,6 +89,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     logger,
     redact: options.redact,
     dataDir: env.DATA_DIR,
+    retentionMs: env.JOB_RETENTION,
+    logsMaxBytes: env.JOB_LOGS_MAX_MB * 1024 * 1024,
   });
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'

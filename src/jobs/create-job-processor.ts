@@ -10,8 +10,10 @@ import type { JobData } from './create-job-queue.js';
 import { type ApprovalAnnouncer, createRedisApprovalDesk } from './create-redis-approval-desk.js';
 import { openJobLog } from './job-log.js';
 import type { JobRecords } from './job-record.js';
+import { pruneJobLogs } from './prune-job-logs.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import { cancelledBy } from './request-cancel.js';
+import { retireJob } from './retire-job.js';
 import { runScheduledVerify, type ScheduledVerifyDeps } from './run-scheduled-verify.js';
 import { createThreadStore } from './thread-store.js';
 
@@ -22,6 +24,10 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly audit: AuditLog;
   readonly announcer: ApprovalAnnouncer;
   readonly dataDir: string;
+  /** How long a finished job's Redis keys and log file are kept. */
+  readonly retentionMs: number;
+  /** The job logs under dataDir are pruned, oldest first, to stay within this total. */
+  readonly logsMaxBytes: number;
   readonly updateIntervalMs?: number;
   /** How often a running job checks whether someone cancelled it. */
   readonly cancelPollMs?: number;
@@ -30,6 +36,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
 /** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */
 const LEASE_MS = 60_000;
 const QUEUED_RETRY_MS = 2_000;
+/** Pruning lists the log folder: once a minute per worker is plenty. */
+const PRUNE_EVERY_MS = 60_000;
 
 /**
  * The BullMQ processor: one engine run per entry. A mutating job first holds its cluster's lease
@@ -38,6 +46,24 @@ const QUEUED_RETRY_MS = 2_000;
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
   const threads = createThreadStore(deps.redis, deps.keys, deps.world.slack.alertsChannel);
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  const pruneLogs = async () => {
+    if (deps.clock.now() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = deps.clock.now();
+    const removed = await pruneJobLogs(deps.dataDir, {
+      maxAgeMs: deps.retentionMs,
+      maxBytes: deps.logsMaxBytes,
+      now: deps.clock.now,
+      isRunning: async (jobId) => {
+        const record = await deps.records.get(jobId);
+        return record !== undefined && record.outcome === undefined;
+      },
+    }).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'pruning job logs failed');
+      return [];
+    });
+    if (removed.length > 0) deps.logger.info({ removed: removed.length }, 'old job logs pruned');
+  };
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
     if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
     const record = await deps.records.get(job.data.jobId);
@@ -56,6 +82,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
 
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    await pruneLogs();
     const log = await openJobLog(deps.dataDir, record.id);
     const thread = await threads.load(record);
     const threadReporter = createThreadReporter({
@@ -94,6 +121,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         );
       }
       if (mutating) await deps.lock.release(cluster.name, record.id);
+      await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
       await deps.audit.record({
         at: deps.clock.now(),
         who: 'cluster-bot',
@@ -154,7 +182,9 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         if (decided || (await cancelledBy(deps.redis, deps.keys, record.id))) await job.promote();
         throw new DelayedError();
       }
-      // The record, approvals and lease were settled when the engine reported plan-finished.
+      // The record, approvals and lease were settled when the engine reported plan-finished; keys
+      // first written since (the thread's, if its root message was late) get the retention too.
+      await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
       logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;
     } finally {

@@ -1,9 +1,11 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL } from '../support/redis-prefix.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab;
 beforeAll(async () => {
-  lab = await startSlackLab();
+  lab = await startSlackLab({ env: { JOB_RETENTION: '2h' } });
 }, 120_000);
 afterAll(async () => {
   await lab?.stop();
@@ -64,6 +66,31 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
     const ready = await fetch(`${opsPort}/readyz`);
     expect([ready.status, await ready.text()]).toEqual([200, 'ok\n']);
     expect(await (await fetch(`${opsPort}/metrics`)).text()).toContain('cluster_bot_');
+  });
+
+  it("a finished job's record, steps and thread state expire after JOB_RETENTION; the audit stays", async () => {
+    await lab.driver.slash('verify dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const queuedAs = await lab.slack.waitFor(() => queued()[0], { timeoutMs: 15_000 });
+    const jobId = `job-${/#(\d+)/.exec(queuedAs.text)![1]}`;
+    await lab.slack.waitFor(() => lab.slack.files.find((f) => f.filename === `${jobId}.log`), {
+      timeoutMs: 60_000,
+    });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const prefix = lab.processEnv.REDIS_PREFIX;
+      const keys = await redis.keys(`${prefix}:job:${jobId}*`);
+      expect(keys.sort()).toEqual(
+        [`${prefix}:job:${jobId}`, `${prefix}:job:${jobId}:board`, `${prefix}:job:${jobId}:steps`].sort(),
+      );
+      for (const key of keys) {
+        const ttl = await redis.pttl(key);
+        expect(ttl, key).toBeGreaterThan(3_600_000);
+        expect(ttl, key).toBeLessThanOrEqual(2 * 3_600_000);
+      }
+      expect(await redis.pttl(`${prefix}:audit`)).toBe(-1);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('a workspace member flooding commands gets "slow down" and cannot use up the user-group look-up', async () => {
