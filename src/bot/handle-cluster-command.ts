@@ -13,6 +13,7 @@ import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import type { Logger } from '../log/create-logger.js';
 import { type GroupMembers, isMember } from './access-policy.js';
 import { describeRecentJobs, describeStatus, type StatusDeps } from './describe-status.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { HELP_TEXT } from './help-text.js';
 
 export interface CommandRequest {
@@ -93,9 +94,9 @@ export async function handleClusterCommand(
     const parsed = parseLifecycleCommand(rest.join(' '), deps.world);
     if (!parsed.ok) return refusal(parsed.error, parsed.suggestion, 'plan ');
     try {
-      return { text: `\`\`\`${describePlan(buildPlan(parsed.command, deps.world))}\`\`\`` };
+      return { text: `\`\`\`${escapeMrkdwn(describePlan(buildPlan(parsed.command, deps.world)))}\`\`\`` };
     } catch (error) {
-      if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
+      if (isClusterBotError(error)) return { text: `⛔ ${escapeMrkdwn(error.message)}` };
       throw error;
     }
   }
@@ -110,7 +111,7 @@ export async function handleClusterCommand(
   try {
     buildPlan(parsed.command, deps.world);
   } catch (error) {
-    if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
+    if (isClusterBotError(error)) return { text: `⛔ ${escapeMrkdwn(error.message)}` };
     throw error;
   }
   const result = await deps.queue.enqueue({
@@ -170,6 +171,7 @@ function refusal(
   prefix: string,
   withHelp = false,
 ): CommandReply {
-  const hint = suggestion ? ` Did you mean \`${prefix}${suggestion}\`?` : '';
-  return { text: `⛔ ${error}.${hint} Nothing was run.${withHelp ? `\n\n${HELP_TEXT}` : ''}` };
+  // The error may quote what was typed: escaped, so a command cannot make the bot post a link or ping.
+  const hint = suggestion ? ` Did you mean \`${escapeMrkdwn(prefix + suggestion)}\`?` : '';
+  return { text: `⛔ ${escapeMrkdwn(error)}.${hint} Nothing was run.${withHelp ? `\n\n${HELP_TEXT}` : ''}` };
 }

@@ -141,7 +141,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       },
     };
     const announceCancel = async (by: string) => {
-      await reporter.emit({ type: 'note', text: `🛑 cancelled by <@${by}>` });
+      await threadReporter.notice(`🛑 cancelled by <@${by}>`);
       controller.abort(new Error(`cancelled by ${by}`));
     };
     if (cancelBy) await announceCancel(cancelBy);

@@ -3,9 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL } from '../support/redis-prefix.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
+/** What a compromised node (or a playbook echoing its input) can print. */
+const HOSTILE = '<!channel> urgent: re-run at <http://evil.example/fix|the runbook> & <!here>';
+const LIVE_MARKUP = /<!channel>|<!here>|<http:\/\/evil/;
+
 let lab: SlackLab;
 beforeAll(async () => {
-  lab = await startSlackLab({ env: { JOB_RETENTION: '2h' } });
+  lab = await startSlackLab({
+    env: { JOB_RETENTION: '2h' },
+    labVars: { lab_fail: [{ task: 'Install base packages', host: 'k3s-dev-2', msg: HOSTILE }] },
+  });
 }, 120_000);
 afterAll(async () => {
   await lab?.stop();
@@ -91,6 +98,53 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('hostile playbook output reaches the thread as text, never as a ping or a link', async () => {
+    await lab.driver.slash('packages k3s-dev-2', { userId: 'U0BOB', channelId: 'C0OPS' });
+    const queuedAs = await lab.slack.waitFor(
+      () => lab.slack.ephemerals.find((e) => e.user === 'U0BOB' && e.text.includes('`packages k3s-dev-2`')),
+      { timeoutMs: 15_000 },
+    );
+    const number = /#(\d+)/.exec(queuedAs.text)![1];
+    const log = await lab.slack.waitFor(
+      () => lab.slack.files.find((f) => f.filename === `job-${number}.log`),
+      {
+        timeoutMs: 90_000,
+      },
+    );
+    // The log file is plain text, kept as printed; everything rendered as mrkdwn is escaped.
+    expect(log.content).toContain(HOSTILE);
+    const rendered = lab.slack.calls.filter((call) => call.method !== 'file_upload');
+    for (const call of rendered) expect(JSON.stringify(call.args), call.method).not.toMatch(LIVE_MARKUP);
+    const failure = lab.slack
+      .allMessages('C0OPS')
+      .find((m) => m.text.startsWith('❌') && m.text.includes('Install base packages'));
+    expect(failure?.text).toContain(
+      '&lt;!channel&gt; urgent: re-run at &lt;http://evil.example/fix|the runbook&gt; &amp; &lt;!here&gt;',
+    );
+  });
+
+  it('hostile command text comes back escaped in the answer', async () => {
+    const texts = [
+      '<!channel> <http://evil.example|click>',
+      'packages <!here>',
+      'plan reprovision <http://evil.example|k3s-dev-1>',
+      'status <@U0BOB>',
+    ];
+    for (const text of texts) await lab.driver.slash(text, { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const answers = await lab.slack.waitFor(
+      () => {
+        const mine = lab.slack.ephemerals.filter((e) => e.user === 'U0ALICE' && e.text.startsWith('⛔'));
+        return mine.length >= texts.length ? mine : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    for (const answer of answers) {
+      expect(answer.text).toMatch(/^⛔/);
+      expect(answer.text).not.toMatch(LIVE_MARKUP);
+    }
+    expect(answers.map((a) => a.text).join('\n')).toContain('&lt;!channel&gt;');
   });
 
   it('a workspace member flooding commands gets "slow down" and cannot use up the user-group look-up', async () => {
