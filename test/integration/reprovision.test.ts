@@ -37,7 +37,9 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         const failure = job.reporter.planFailure();
         expect(failure).toMatchObject({
           code: 'PRECONDITION_FAILED',
-          message: 'k3s-dev-2 is NotReady: taking k3s-dev-3 away as well would lose etcd quorum',
+          details: {
+            failures: ['k3s-dev-2 is NotReady: taking k3s-dev-3 away as well would lose etcd quorum'],
+          },
         });
         expect(job.approvals.requests).toEqual([]);
         expect(job.texts()).toContain('2-cordon-drain skipped: not run');
@@ -51,6 +53,60 @@ describe('reprovision k3s-dev-3 against the lab', () => {
     LAB_TEST_TIMEOUT_MS,
   );
 
+  it(
+    'a failed etcd snapshot stops the job before the node is taken away',
+    async () => {
+      await lab.nodes.setNodeState('etcd-snapshot-fail', 'etcdserver: request timed out');
+      try {
+        const job = lab.startJob('reprovision k3s-dev-2');
+
+        const result = await job.runUntilDone({ approve: true });
+
+        expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+        expect(job.reporter.failedStep()?.stepId).toBe('3-etcd-snapshot');
+        expect(job.reporter.planFailure()?.message).toMatch(
+          /^etcd snapshot on k3s-dev-1 failed \(.*etcdserver: request timed out.*\): k3s-dev-2 was not taken away$/,
+        );
+        expect(job.texts()).toContain('4-remove-node skipped: not run');
+        expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
+        expect(node('k3s-dev-2')).toBeDefined();
+      } finally {
+        await lab.nodes.setNodeState('etcd-snapshot-fail', null);
+        await lab.devKube.setUnschedulable('k3s-dev-2', false);
+      }
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'quorum is checked again right before k3s is stopped: a server lost after the approval stops the job',
+    async () => {
+      const job = lab.startJob('reprovision k3s-dev-2');
+      try {
+        const result = await job.runUntilDone({
+          approve: true,
+          onWaiting: async (stepId) => {
+            if (stepId !== '2-cordon-drain') return;
+            lab.sim.setNodeReady('k3s-dev-3', false);
+            await waitFor('k3s-dev-3 NotReady', async () => (isReady('k3s-dev-3') ? undefined : true));
+          },
+        });
+
+        expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+        expect(job.reporter.failedStep()?.stepId).toBe('4-remove-node');
+        expect(job.reporter.planFailure()?.message).toBe(
+          'k3s-dev-2 was not taken away: k3s-dev-3 is NotReady: taking k3s-dev-2 away as well would lose etcd quorum',
+        );
+        expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
+        expect(node('k3s-dev-2')).toBeDefined();
+      } finally {
+        lab.sim.setNodeReady('k3s-dev-3', true);
+        await lab.devKube.setUnschedulable('k3s-dev-2', false);
+      }
+      await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
   it(
     'drains, removes, rebuilds with tofu -replace, pins the new host key, re-joins and verifies the node',
     async () => {
@@ -72,19 +128,19 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         approve: true,
         // The VM is re-created while the rebuild is approved: the node comes back with a new host key.
         onWaiting: async (stepId) => {
-          if (stepId === '4-rebuild') newFingerprint = await lab.nodes.rotateHostKey();
+          if (stepId === '5-rebuild') newFingerprint = await lab.nodes.rotateHostKey();
         },
       });
 
       expect(result).toMatchObject({
         status: 'finished',
         outcome: 'succeeded',
-        summary: 'all 13 steps done',
+        summary: 'all 14 steps done',
       });
       const texts = job.texts();
       expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
         '2-cordon-drain',
-        '4-rebuild',
+        '5-rebuild',
       ]);
 
       // cordon + drain: every pod but the DaemonSet's was evicted, then the node stayed cordoned until the end.
@@ -94,6 +150,17 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       );
       expect(lab.sim.requests).toContainEqual(
         expect.objectContaining({ method: 'POST', path: expect.stringMatching(/\/pods\/[^/]+\/eviction$/) }),
+      );
+
+      // An etcd snapshot was taken on a surviving server, never on the node about to be wiped.
+      expect(await lab.nodes.readNodeState('k3s-calls', DEV_ADDRESSES['k3s-dev-1'])).toMatch(
+        /etcd-snapshot save --name cluster-bot-job-reprovision\n$/,
+      );
+      expect(await lab.nodes.readNodeState('k3s-calls', DEV_ADDRESSES['k3s-dev-3'])).toBeUndefined();
+      expect(texts).toContainEqual(
+        expect.stringMatching(
+          /^3-etcd-snapshot etcd snapshot cluster-bot-job-reprovision-k3s-dev-1-\d+ saved on k3s-dev-1 \(\/var\/lib\/rancher\/k3s\/server\/db\/snapshots\/\)$/,
+        ),
       );
 
       // k3s stopped on the node itself, its Node deleted, then re-joined by k3s.yml.
@@ -128,9 +195,9 @@ describe('reprovision k3s-dev-3 against the lab', () => {
 
       // The new host key is shown and pinned for this job only: known_hosts is untouched and still refuses it.
       expect(newFingerprint).toMatch(/^SHA256:/);
-      expect(texts).toContain(`5-wait-ssh k3s-dev-3 answers with host key ${newFingerprint}`);
+      expect(texts).toContain(`6-wait-ssh k3s-dev-3 answers with host key ${newFingerprint}`);
       expect(texts).toContain(
-        `5-wait-ssh succeeded: k3s-dev-3 is up; new host key ${newFingerprint} pinned for this job only`,
+        `6-wait-ssh succeeded: k3s-dev-3 is up; new host key ${newFingerprint} pinned for this job only`,
       );
       expect(await readFile(lab.nodes.knownHostsPath, 'utf8')).toBe(knownHostsBefore);
       const outsideTheJob = createSshRemoteShell({ connectTimeoutMs: 3_000 }).exec(
@@ -157,16 +224,18 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
       ]);
       expect(texts).toContain(
-        '10-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+        '11-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
       );
       expect(texts).toContainEqual(
-        expect.stringMatching(/^11-node-ready succeeded: k3s-dev-3 Ready, agent cilium-\w+ Ready$/),
+        expect.stringMatching(
+          /^12-node-ready succeeded: k3s-dev-3 Ready, agent cilium-\w+ Ready, every server Ready with the etcd role$/,
+        ),
       );
-      expect(texts).toContain('12-uncordon succeeded: k3s-dev-3 schedulable again');
+      expect(texts).toContain('13-uncordon succeeded: k3s-dev-3 schedulable again');
       expect(node('k3s-dev-3')?.spec.unschedulable).toBeFalsy();
       expect(isReady('k3s-dev-3')).toBe(true);
       expect(texts).toContain(
-        '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
+        '14-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
       );
     },
     LAB_TEST_TIMEOUT_MS,

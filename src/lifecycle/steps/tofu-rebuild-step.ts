@@ -25,7 +25,10 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
       reason: `destroys and re-creates the VM of ${node.name}: everything on its disk is wiped`,
       mark: '⚠',
       required: async () => true,
-      currentCommit: readRepoCommit,
+      async current(ctx) {
+        const commit = await readRepoCommit(ctx);
+        return { commit, commandLine, fingerprint: bindingFingerprint(commit, argv) };
+      },
       async bind(ctx) {
         const commit = await readRepoCommit(ctx);
         const plan = await captureRemote(ctx, opsTarget(world), previewArgv, {
