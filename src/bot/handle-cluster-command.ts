@@ -11,7 +11,7 @@ import { parseLifecycleCommand } from '../lifecycle/command/parse-lifecycle-comm
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import type { Logger } from '../log/create-logger.js';
-import { type GroupMembers, isMember } from './access-policy.js';
+import { type GroupMembers, isMember, refuseAccess } from './access-policy.js';
 import { describeRecentJobs, describeStatus, type StatusDeps } from './describe-status.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { HELP_TEXT } from './help-text.js';
@@ -57,17 +57,8 @@ export async function handleClusterCommand(
   const [verb = 'help', ...rest] = text.split(/[ \t]+/);
   if (verb === 'help' || text === '') return { text: HELP_TEXT };
 
-  const { commandChannels } = deps.world.slack;
-  if (commandChannels.length > 0 && !commandChannels.includes(request.channelId)) {
-    return {
-      text: `⛔ /cluster is not accepted in this channel. Use ${commandChannels.map((c) => `<#${c}>`).join(', ')}.`,
-    };
-  }
-  if (!(await isMember(request.userId, deps.world.access.operators, deps.members))) {
-    return {
-      text: '⛔ You are not an operator of cluster-bot (access.operators in its config), so nothing was run.',
-    };
-  }
+  const denied = await refuseAccess(deps.world, deps.members, request);
+  if (denied) return { text: `⛔ ${denied}` };
 
   if (verb === 'status') {
     const cluster = rest[0];
@@ -108,6 +99,9 @@ export async function handleClusterCommand(
   }
   const parsed = parseLifecycleCommand(text, deps.world);
   if (!parsed.ok) return refusal(parsed.error, parsed.suggestion, '');
+  const cluster = deps.world.clusters[parsed.command.cluster]!;
+  const deniedHere = await refuseAccess(deps.world, deps.members, request, cluster);
+  if (deniedHere) return { text: `⛔ ${deniedHere}` };
   try {
     buildPlan(parsed.command, deps.world);
   } catch (error) {

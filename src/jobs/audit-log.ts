@@ -18,6 +18,9 @@ export interface AuditEntry {
   readonly action: AuditAction;
   readonly what: string;
   readonly jobId?: string | undefined;
+  /** For a click: the step and the approval (request) it answered. */
+  readonly stepId?: string | undefined;
+  readonly approvalId?: string | undefined;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -46,6 +49,10 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
         entry.what,
         'jobId',
         entry.jobId ?? '',
+        'stepId',
+        entry.stepId ?? '',
+        'approvalId',
+        entry.approvalId ?? '',
       );
     },
     async recent(count: number): Promise<AuditEntry[]> {
@@ -58,6 +65,8 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
           action: value('action') as AuditAction,
           what: value('what'),
           jobId: value('jobId') || undefined,
+          stepId: value('stepId') || undefined,
+          approvalId: value('approvalId') || undefined,
         };
       });
     },
@@ -70,9 +79,11 @@ export function describeAudit(entries: readonly AuditEntry[]): string {
   if (entries.length === 0) return 'The audit trail is empty.';
   const lines = entries.map((entry) => {
     const when = new Date(entry.at).toISOString().slice(0, 19).replace('T', ' ');
-    const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}]` : '';
+    const step = entry.stepId ? ` step ${entry.stepId}` : '';
+    const approval = entry.approvalId ? ` approval ${entry.approvalId}` : '';
+    const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}${step}${approval}]` : '';
     const who = /^[UW][A-Z0-9]+$/.test(entry.who) ? `<@${entry.who}>` : escapeMrkdwn(entry.who);
-    return `• ${when} UTC ${who} ${entry.action}${job}: ${escapeMrkdwn(entry.what)}`;
+    return `• ${when} UTC ${who} ${entry.action}${escapeMrkdwn(job)}: ${escapeMrkdwn(entry.what)}`;
   });
   return `Audit trail (newest first):\n${lines.join('\n')}`;
 }

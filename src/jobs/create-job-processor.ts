@@ -1,6 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
+import { type GroupMembers, refuseAccess } from '../bot/access-policy.js';
 import { createThreadReporter } from '../bot/create-thread-reporter.js';
-import { isMutating } from '../lifecycle/command/lifecycle-command.js';
+import { describeCommand, isMutating } from '../lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { meterEvent } from '../metrics/meter-event.js';
@@ -23,6 +24,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly lock: ClusterLock;
   readonly audit: AuditLog;
   readonly announcer: ApprovalAnnouncer;
+  /** Resolves user groups, to check the requester again when the job starts. */
+  readonly members: GroupMembers;
   readonly dataDir: string;
   /** How long a finished job's Redis keys and log file are kept. */
   readonly retentionMs: number;
@@ -79,6 +82,16 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     }
     await deps.redis.lrem(deps.keys.waiting(cluster.name), 0, record.id);
     logger.info({ attempt: job.attemptsMade, pid: process.pid }, 'job started');
+    // Checked again each time a worker takes the job up: the config may have changed since the
+    // command was accepted (this worker may run another version of it), and so may group membership.
+    const denied = cancelBy
+      ? undefined
+      : await refuseAccess(
+          deps.world,
+          deps.members,
+          { userId: record.requestedBy, channelId: record.channel },
+          cluster,
+        );
 
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
@@ -111,7 +124,9 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     );
     // A job has ended once the engine says so: its record, approvals and lease settle before the
     // (possibly rate-limited) final Slack report, so nobody sees "cancelled" and then "busy".
+    let finished = false;
     const settle = async (outcome: string, summary: string) => {
+      finished = true;
       await approvals.closePending(`job ${outcome}`);
       await deps.records.update(record.id, { outcome, finishedAt: deps.clock.now() });
       if (record.command.verb === 'verify') {
@@ -155,8 +170,31 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         if (mutating) void deps.lock.renew(cluster.name, record.id, LEASE_MS);
       }, LEASE_MS / 3),
     ];
+    const refuse = async (reason: string) => {
+      logger.warn({ reason }, 'job refused at start');
+      await deps.audit.record({
+        at: deps.clock.now(),
+        who: record.requestedBy,
+        action: 'refused',
+        what: `${describeCommand(record.command)}: ${reason}`,
+        jobId: record.id,
+      });
+      // The thread (posted now if this is the job's first start) ends with the reason. It is the
+      // bot's own words with live mentions and channel links, so it goes as a notice: a summary is
+      // shown as text, escaped like anything remote.
+      await reporter.emit({ type: 'plan-started', resumed: thread.threadTs !== undefined, steps: [] });
+      await threadReporter.notice(`⛔ ${reason}`);
+      await reporter.emit({
+        type: 'plan-finished',
+        outcome: 'cancelled',
+        summary: 'refused when the job started',
+      });
+      await reporter.flush();
+      return 'cancelled';
+    };
     let parked = false;
     try {
+      if (denied) return await refuse(denied);
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         world: deps.world,
@@ -182,12 +220,13 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         if (decided || (await cancelledBy(deps.redis, deps.keys, record.id))) await job.promote();
         throw new DelayedError();
       }
-      // The record, approvals and lease were settled when the engine reported plan-finished; keys
-      // first written since (the thread's, if its root message was late) get the retention too.
-      await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
+      // The record, approvals and lease were settled when the engine reported plan-finished.
       logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;
     } finally {
+      // A finished job's keys first written after it settled (the thread's, if its root message
+      // was late) get the retention too.
+      if (finished) await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
       for (const watcher of watchers) clearInterval(watcher);
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
       if (mutating && !parked) await deps.lock.release(cluster.name, record.id);

@@ -76,12 +76,16 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
   });
 
   it("a finished job's record, steps and thread state expire after JOB_RETENTION; the audit stays", async () => {
+    // A slow Slack: the job ends before its thread's root message (and so its saved thread state)
+    // exists, so that key is first written after the job settled, and must get the retention too.
+    lab.slack.setLatency(5_000);
     await lab.driver.slash('verify dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const queuedAs = await lab.slack.waitFor(() => queued()[0], { timeoutMs: 15_000 });
     const jobId = `job-${/#(\d+)/.exec(queuedAs.text)![1]}`;
     await lab.slack.waitFor(() => lab.slack.files.find((f) => f.filename === `${jobId}.log`), {
       timeoutMs: 60_000,
     });
+    lab.slack.setLatency(0);
     const redis = new Redis(REDIS_URL);
     try {
       const prefix = lab.processEnv.REDIS_PREFIX;
