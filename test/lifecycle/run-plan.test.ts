@@ -59,6 +59,7 @@ function setup(
     exit?: number;
     dirty?: string[];
     listed?: string[];
+    syntaxError?: string;
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
@@ -75,7 +76,11 @@ function setup(
       return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
     }
     if (program === 'ansible-playbook') {
-      if (call.argv.includes('--syntax-check')) return { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      if (call.argv.includes('--syntax-check')) {
+        return options.syntaxError
+          ? { exitCode: 4, stderr: ['[WARNING]: noise', `ERROR! ${options.syntaxError}`] }
+          : { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      }
       if (call.argv.includes('--list-hosts')) {
         return {
           stdout: listHostsOutput('cilium.yml', [
@@ -285,6 +290,16 @@ describe('engine: cilium dev with fakes of every port', () => {
     );
     expect(t.approvals.requests[1]!.warning).toMatch(
       /The approved run is not what would run now: the command line was/,
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('refuses a disruptive step whose playbook fails --syntax-check, before asking anyone', async () => {
+    const t = setup({ syntaxError: "'helm_upgrade' is not a valid attribute for a Play" });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()?.message).toBe(
+      "cilium.yml fails ansible-playbook --syntax-check: ERROR! 'helm_upgrade' is not a valid attribute for a Play",
     );
     expect(t.playbookRuns()).toBe(0);
   });
