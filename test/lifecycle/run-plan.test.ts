@@ -304,6 +304,25 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.playbookRuns()).toBe(0);
   });
 
+  it('a play ansible skips with "no hosts matched" fails the step, though ansible exits 0', async () => {
+    const t = setup({
+      playbook: [
+        'PLAY [Cilium CNI (Gateway API CRDs, Helm install)] ******************************',
+        'skipping: no hosts matched',
+        '',
+        'PLAY RECAP *********************************************************************',
+      ],
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PLAYBOOK_FAILED',
+      message:
+        'cilium.yml ran no host for play "Cilium CNI (Gateway API CRDs, Helm install)" ("skipping: no hosts matched"): inventory/hosts.ini does not give it the nodes',
+    });
+  });
+
   it('refuses a disruptive step on a dirty infra checkout, naming the files, before asking anyone', async () => {
     const t = setup({
       dirty: [' M infra/ansible/roles/cilium/templates/cilium-values.yaml.j2', '?? notes.txt'],
