@@ -122,7 +122,7 @@ function setup(
         c.argv[0] === 'ansible-playbook' &&
         !['--check', '--list-tasks', '--list-hosts', '--syntax-check'].some((flag) => c.argv.includes(flag)),
     ).length;
-  return { shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
+  return { files, shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
 }
 
 describe('engine: cilium dev with fakes of every port', () => {
@@ -418,6 +418,26 @@ describe('engine: cilium dev with fakes of every port', () => {
         '4-verify skipped: not run',
       ]),
     );
+  });
+
+  it('the preflight runs again on the new commit when the approval is asked again, and refuses a bad render there', async () => {
+    let commit = 'a'.repeat(40);
+    const t = setup({ commit: () => commit });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    // The repo moves to a commit that empties k8sServiceHost: the incident's render.
+    commit = 'b'.repeat(40);
+    t.files['platform/cilium/helmrelease.yaml'] = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
+      FLUX_API_HOST,
+      '""',
+    );
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(1);
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining('k8sServiceHost'),
+    });
+    expect(t.playbookRuns()).toBe(0);
   });
 
   it('the preflight refuses a REPLACE-ME k8sServiceHost before asking anyone', async () => {
