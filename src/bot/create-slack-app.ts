@@ -7,6 +7,7 @@ import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { type ApprovalClickDeps, handleApprovalClick } from './handle-approval-click.js';
 import { type CommandDeps, handleClusterCommand } from './handle-cluster-command.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
+import { slackSdkLogger } from './slack-sdk-logger.js';
 
 export interface SlackAppDeps extends CommandDeps, ApprovalClickDeps {
   readonly env: Env;
@@ -28,6 +29,9 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 export function createSlackApp(deps: SlackAppDeps): App {
   const { env } = deps;
   const socketMode = env.SLACK_APP_TOKEN !== undefined;
+  // One SDK logger for the receiver and the app, so the receiver's warnings are redacted too.
+  const logger = slackSdkLogger(deps.logger);
+  logger.setLevel(LogLevel.WARN);
   const receiver = socketMode
     ? undefined
     : new HTTPReceiver({
@@ -43,7 +47,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
             },
           },
         ],
-        logLevel: LogLevel.WARN,
+        logger,
       });
   if (receiver) receiver.requestListener = refuseFutureRequests(receiver.requestListener, Date.now);
   const app = new App({
@@ -52,6 +56,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
     socketMode,
     receiver,
     clientOptions: { slackApiUrl: env.SLACK_API_URL },
+    logger,
     logLevel: LogLevel.WARN,
     processBeforeResponse: false,
     // Bolt's per-request conversation-context middleware: nothing here reads it, every request paid for it.
