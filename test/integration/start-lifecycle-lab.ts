@@ -151,7 +151,7 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
     const devKubeconfig = join(dir, 'dev.kubeconfig');
     const prodKubeconfig = join(dir, 'prod.kubeconfig');
     await sim.writeKubeconfig(devKubeconfig);
-    await writeFile(prodKubeconfig, unformedClusterKubeconfig());
+    await writeFile(prodKubeconfig, unformedClusterKubeconfig(), { mode: 0o600 });
 
     const worldWith = (overrides: WorldOverrides): WorldConfig =>
       labWorld({ ops, nodes, repo, devKubeconfig, prodKubeconfig, ...overrides });

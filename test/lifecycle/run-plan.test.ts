@@ -61,6 +61,7 @@ function setup(
     exit?: number;
     dirty?: string[];
     listed?: string[];
+    syntaxError?: string;
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
@@ -79,7 +80,11 @@ function setup(
       return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
     }
     if (program === 'ansible-playbook') {
-      if (call.argv.includes('--syntax-check')) return { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      if (call.argv.includes('--syntax-check')) {
+        return options.syntaxError
+          ? { exitCode: 4, stderr: ['[WARNING]: noise', `ERROR! ${options.syntaxError}`] }
+          : { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      }
       if (call.argv.includes('--list-hosts')) {
         return {
           stdout: listHostsOutput('cilium.yml', [
@@ -121,7 +126,7 @@ function setup(
         c.argv[0] === 'ansible-playbook' &&
         !['--check', '--list-tasks', '--list-hosts', '--syntax-check'].some((flag) => c.argv.includes(flag)),
     ).length;
-  return { shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
+  return { files, shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
 }
 
 describe('engine: cilium dev with fakes of every port', () => {
@@ -293,6 +298,35 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.playbookRuns()).toBe(0);
   });
 
+  it('refuses a disruptive step whose playbook fails --syntax-check, before asking anyone', async () => {
+    const t = setup({ syntaxError: "'helm_upgrade' is not a valid attribute for a Play" });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()?.message).toBe(
+      "cilium.yml fails ansible-playbook --syntax-check: ERROR! 'helm_upgrade' is not a valid attribute for a Play",
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('a play ansible skips with "no hosts matched" fails the step, though ansible exits 0', async () => {
+    const t = setup({
+      playbook: [
+        'PLAY [Cilium CNI (Gateway API CRDs, Helm install)] ******************************',
+        'skipping: no hosts matched',
+        '',
+        'PLAY RECAP *********************************************************************',
+      ],
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PLAYBOOK_FAILED',
+      message:
+        'cilium.yml ran no host for play "Cilium CNI (Gateway API CRDs, Helm install)" ("skipping: no hosts matched"): inventory/hosts.ini does not give it the nodes',
+    });
+  });
+
   it('refuses a disruptive step on a dirty infra checkout, naming the files, before asking anyone', async () => {
     const t = setup({
       dirty: [' M infra/ansible/roles/cilium/templates/cilium-values.yaml.j2', '?? notes.txt'],
@@ -390,6 +424,26 @@ describe('engine: cilium dev with fakes of every port', () => {
         '4-verify skipped: not run',
       ]),
     );
+  });
+
+  it('the preflight runs again on the new commit when the approval is asked again, and refuses a bad render there', async () => {
+    let commit = 'a'.repeat(40);
+    const t = setup({ commit: () => commit });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    // The repo moves to a commit that empties k8sServiceHost: the incident's render.
+    commit = 'b'.repeat(40);
+    t.files['platform/cilium/helmrelease.yaml'] = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
+      FLUX_API_HOST,
+      '""',
+    );
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(1);
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining('k8sServiceHost'),
+    });
+    expect(t.playbookRuns()).toBe(0);
   });
 
   it('the preflight refuses a REPLACE-ME k8sServiceHost before asking anyone', async () => {

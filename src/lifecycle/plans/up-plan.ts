@@ -17,6 +17,7 @@ import { isFirstRun } from './cluster-formed.js';
 import { clusterServers } from './cluster-servers.js';
 import { productionApproval } from './production-approval.js';
 import { CILIUM_REASON } from './reasons.js';
+import { rerun } from './rerun.js';
 import { createStepIds } from './step-ids.js';
 import { vpnGateway } from './vpn-gateway.js';
 
@@ -31,6 +32,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const servers = clusterServers(cluster);
   const { production } = cluster;
   const gateway = vpnGateway(cluster);
+  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
   const steps: Step[] = [
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
@@ -67,13 +69,13 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
             required: isFirstRun,
           },
     }),
-    ciliumPreflightStep(id('cilium-preflight'), cluster.name),
+    preflight,
     playbookStep(world, {
       id: id('cilium'),
       invocation: { playbook: 'cilium.yml', extraVars },
       target: all,
       hosts: servers,
-      approval: { reason: CILIUM_REASON },
+      approval: { reason: CILIUM_REASON, preflight: rerun(preflight) },
       alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),
