@@ -92,6 +92,8 @@ export interface LifecycleLab {
   /** The nodes (dev .11-.13, prod .21-.23) on their own sshd, so rebuilding one leaves the ops key alone. */
   readonly nodes: SshdLab;
   readonly repo: InfraRepo;
+  /** The known_hosts the playbooks' SSH reads on the ops host (ops.ansibleKnownHostsPath). */
+  readonly opsKnownHostsPath: string;
   readonly sim: KubeSimHandle;
   /** The dev cluster's API through the real gateway, for a test to set the stage or tidy up. */
   readonly devKube: KubeGateway;
@@ -145,8 +147,9 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
     await sim.writeKubeconfig(devKubeconfig);
     await writeFile(prodKubeconfig, unformedClusterKubeconfig());
 
+    const opsKnownHostsPath = join(dir, 'ops-known_hosts');
     const worldWith = (overrides: WorldOverrides): WorldConfig =>
-      labWorld({ ops, nodes, repo, devKubeconfig, prodKubeconfig, ...overrides });
+      labWorld({ ops, nodes, repo, devKubeconfig, prodKubeconfig, opsKnownHostsPath, ...overrides });
     const world = worldWith({});
     const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
     const kubeFor = (kubeconfigPath: string): KubeGateway => {
@@ -159,6 +162,7 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
       ops,
       nodes,
       repo,
+      opsKnownHostsPath,
       sim,
       devKube: kubeFor(devKubeconfig),
       world,
@@ -231,6 +235,7 @@ interface WorldParts extends WorldOverrides {
   readonly repo: InfraRepo;
   readonly devKubeconfig: string;
   readonly prodKubeconfig: string;
+  readonly opsKnownHostsPath: string;
 }
 
 function labWorld(parts: WorldParts): WorldConfig {
@@ -260,6 +265,7 @@ function labWorld(parts: WorldParts): WorldConfig {
       user: ops.user,
       privateKeyPath: ops.clientKeyPath,
       knownHostsPath: ops.knownHostsPath,
+      ansibleKnownHostsPath: parts.opsKnownHostsPath,
       repoPath: parts.repo.root,
     },
     clusters: {

@@ -65,6 +65,7 @@ describe('plans built from config/example.yaml', () => {
       'stop k3s + delete Node',
       '⚠ rebuild VM (tofu)',
       'wait for SSH',
+      '⚠ accept new host key',
       'node-baseline.yml',
       'k3s.yml',
       'kube-vip.yml',
@@ -75,9 +76,9 @@ describe('plans built from config/example.yaml', () => {
       'verify gates',
     ]);
     expect(plan.steps[3]!.commandLine).toBe(
-      `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu apply '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' -auto-approve -input=false -no-color`,
+      `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,
     );
-    expect(plan.steps[6]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
+    expect(plan.steps[7]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
   });
 
   it('reprovision of the primary is refused without --primary, and warns of the founder risk with it', () => {
@@ -90,9 +91,14 @@ describe('plans built from config/example.yaml', () => {
     expect(plan.steps.find((s) => s.title === 'cordon + drain')!.approval?.warning).toMatch(/founder/);
   });
 
-  it('reprovision of a bare-metal prod node has no tofu rebuild and uses the prod vars', () => {
+  it('reprovision of a bare-metal prod node: no tofu, the known host key, k3s-uninstall.sh approved, the prod vars', () => {
     const plan = planOf('reprovision k3s-prod-2');
     expect(plan.steps.some((s) => s.title.includes('tofu'))).toBe(false);
+    expect(plan.steps.slice(3, 6).map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
+      'wait for SSH',
+      '⚠ k3s-uninstall.sh',
+      'node-baseline.yml',
+    ]);
     expect(plan.steps.find((s) => s.title === 'k3s.yml')!.commandLine).toBe(
       `${ops}ansible-playbook playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`,
     );

@@ -1,6 +1,8 @@
 import type { ClusterConfig, NodeEntry, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { acceptHostKeyStep } from '../steps/accept-host-key-step.js';
 import { cordonDrainStep } from '../steps/cordon-drain-step.js';
+import { k3sUninstallStep } from '../steps/k3s-uninstall-step.js';
 import { nodeReadyStep } from '../steps/node-ready-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { removeNodeStep } from '../steps/remove-node-step.js';
@@ -39,9 +41,21 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
     }),
     removeNodeStep(id('remove-node'), node.name),
   ];
-  if (node.tofuResource) steps.push(tofuRebuildStep(world, id('rebuild'), node, node.tofuResource));
+  // A rebuilt VM has a new host key, which a person accepts before anything runs on it; a bare-metal
+  // node keeps its key, and k3s-uninstall.sh clears the old k3s and etcd data before the re-join.
+  if (node.tofuResource) {
+    steps.push(
+      tofuRebuildStep(world, id('rebuild'), node, node.tofuResource),
+      waitForSshStep(id('wait-ssh'), node.name, { rebuilt: true }),
+      acceptHostKeyStep(id('accept-host-key'), node.name),
+    );
+  } else {
+    steps.push(
+      waitForSshStep(id('wait-ssh'), node.name, { rebuilt: false }),
+      k3sUninstallStep(id('k3s-uninstall'), node.name),
+    );
+  }
   steps.push(
-    waitForSshStep(id('wait-ssh'), node.name),
     playbookStep(world, {
       id: id('node-baseline'),
       invocation: limited('node-baseline.yml'),
