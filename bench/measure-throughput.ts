@@ -101,6 +101,7 @@ async function engineRound(world: WorldConfig): Promise<number> {
       shell: unusedShell,
       metrics: createMetrics(),
       kubeFor: () => kube,
+      kubeconfigs: { adopt: () => Promise.reject(new Error('a verify plan adopts no kubeconfig')) },
       clock: systemClock,
       logger,
       redact: createRedactor(),

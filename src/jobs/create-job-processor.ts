@@ -134,6 +134,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         world: deps.world,
         shell: deps.shell,
         kube: deps.kubeFor(cluster.name),
+        kubeconfigs: deps.kubeconfigs,
         clock: deps.clock,
         checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
         approvals,

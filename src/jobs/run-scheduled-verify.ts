@@ -6,6 +6,7 @@ import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Metrics } from '../metrics/create-metrics.js';
@@ -21,6 +22,7 @@ export interface ScheduledVerifyDeps {
   readonly poster: SlackPoster;
   readonly shell: RemoteShell;
   readonly kubeFor: (cluster: string) => KubeGateway;
+  readonly kubeconfigs: KubeconfigKeeper;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly redact: (text: string) => string;
@@ -55,6 +57,7 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
       world: deps.world,
       shell: deps.shell,
       kube: deps.kubeFor(clusterName),
+      kubeconfigs: deps.kubeconfigs,
       clock: deps.clock,
       checkpoints: createMemoryCheckpointStore(),
       approvals: NO_APPROVALS,

@@ -5,6 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
 import { createKubeGateway } from '../../src/kube/create-kube-gateway.js';
 import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
 import { type EngineResult, runPlan } from '../../src/lifecycle/engine/run-plan.js';
@@ -94,6 +95,8 @@ export interface LifecycleLab {
   readonly repo: InfraRepo;
   /** The known_hosts the playbooks' SSH reads on the ops host (ops.ansibleKnownHostsPath). */
   readonly opsKnownHostsPath: string;
+  /** The worker's DATA_DIR (adopted kubeconfigs are kept under it). */
+  readonly dataDir: string;
   readonly sim: KubeSimHandle;
   /** The dev cluster's API through the real gateway, for a test to set the stage or tidy up. */
   readonly devKube: KubeGateway;
@@ -152,6 +155,9 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
       labWorld({ ops, nodes, repo, devKubeconfig, prodKubeconfig, opsKnownHostsPath, ...overrides });
     const world = worldWith({});
     const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
+    const dataDir = join(dir, 'data');
+    // As the worker has them: one gateway per cluster, switching to a kubeconfig adopted under DATA_DIR.
+    const kubes = createClusterKubes(world, dataDir, { rewatchDelayMs: 200 });
     const kubeFor = (kubeconfigPath: string): KubeGateway => {
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(kubeconfigPath);
@@ -163,6 +169,7 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
       nodes,
       repo,
       opsKnownHostsPath,
+      dataDir,
       sim,
       devKube: kubeFor(devKubeconfig),
       world,
@@ -181,7 +188,6 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
         if (!parsed.ok) throw new Error(`command refused: ${parsed.error}`);
         const plan = buildPlan(parsed.command, jobWorld);
         const cluster = jobWorld.clusters[plan.cluster]!;
-        const kube = kubeFor(cluster.kubeconfigPath);
         const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
         const checkpoints = createCrashableCheckpoints();
         const reporter = createRecordingReporter();
@@ -195,7 +201,8 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
             jobId: `job-${plan.command.verb}`,
             world: jobWorld,
             shell,
-            kube,
+            kube: kubes.kubeFor(cluster.name),
+            kubeconfigs: kubes,
             clock: systemClock,
             checkpoints,
             approvals: approvals.desk,

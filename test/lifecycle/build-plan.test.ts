@@ -28,6 +28,7 @@ describe('plans built from config/example.yaml', () => {
     ).toEqual([
       'node-baseline.yml → dev: all nodes',
       '⚠ first run k3s.yml → dev: all nodes',
+      "cluster kubeconfig → dev: the kubeconfig in use, else the k3s role's .cache/<cluster_kubeconfig_name>",
       'Cilium preflight → dev: helmrelease, .j2 template, values.yaml, live DaemonSet',
       '⚠ cilium.yml → dev: all nodes',
       'watch Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time',
@@ -39,10 +40,16 @@ describe('plans built from config/example.yaml', () => {
       'verify gates → dev (Kubernetes API)',
     ]);
     expect(plan.steps[0]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
-    expect(plan.steps[8]!.commandLine).toBe(
+    expect(plan.steps[9]!.commandLine).toBe(
       `${ops}ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3`,
     );
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
+    // The kubeconfig check is numbered after k3s.yml, so the steps after it keep their ids.
+    expect(plan.steps.slice(1, 4).map((s) => s.id)).toEqual([
+      '2-k3s',
+      '2-k3s-kubeconfig',
+      '3-cilium-preflight',
+    ]);
   });
 
   it('up prod: preconditions first, prod init approval, the prod extra vars on every playbook, no VPN gateway', () => {

@@ -11,6 +11,7 @@ import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
+import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
 
@@ -39,6 +40,7 @@ function setUp(steps: Step[], answer: (call: ShellCall) => ScriptedReply | undef
       world,
       shell,
       kube: createMemoryKube().kube,
+      kubeconfigs: createMemoryKubeconfigs().keeper,
       clock: createInstantClock(),
       checkpoints,
       approvals: approvals.desk,

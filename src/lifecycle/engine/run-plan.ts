@@ -6,6 +6,7 @@ import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { LifecycleEvent, PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
 import { createLineRedactor } from '../redact-lines.js';
@@ -17,6 +18,7 @@ export interface EngineDeps {
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
+  readonly kubeconfigs: KubeconfigKeeper;
   readonly clock: Clock;
   readonly checkpoints: CheckpointStore;
   readonly approvals: ApprovalDesk;
@@ -70,6 +72,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       cluster,
       shell: deps.shell,
       kube: deps.kube,
+      kubeconfigs: deps.kubeconfigs,
       clock,
       signal: deps.signal,
       facts,

@@ -2,6 +2,7 @@ import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
+import { clusterKubeconfigStep } from '../steps/cluster-kubeconfig-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { prodPreconditionsStep } from '../steps/prod-preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
@@ -25,8 +26,11 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'node-baseline.yml', extraVars },
       target: all,
     }),
+  );
+  const k3sId = id('k3s');
+  steps.push(
     playbookStep(world, {
-      id: id('k3s'),
+      id: k3sId,
       invocation: { playbook: 'k3s.yml', extraVars },
       target: all,
       approval: {
@@ -37,6 +41,8 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
         required: isFirstRun,
       },
     }),
+    // Numbered after k3s.yml's step, so the ids of the steps after it stay what they were.
+    clusterKubeconfigStep(`${k3sId}-kubeconfig`, cluster.name),
     ciliumPreflightStep(id('cilium-preflight'), cluster.name),
     playbookStep(world, {
       id: id('cilium'),
