@@ -5,6 +5,7 @@ export const HELP_TEXT = [
   '• `cilium <cluster>`: preflight, approved Cilium rollout watched agent by agent, verify',
   '• `verify <cluster>`: the verify gates only',
   '• `packages <node>`: packages-only node baseline',
+  "• `health <node|cluster>`: the repo's node-health.yml diagnostic, one line per host; changes nothing",
   '• `plan <command…>`: print the steps of any command above, run nothing',
   '• `status [cluster]`: who holds each cluster, queued and running jobs, last verify',
   '• `jobs`: recent jobs with outcome and duration',

@@ -60,6 +60,7 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
   for (const [name, cluster] of Object.entries(world.clusters)) {
     clusters[name] = {
       name,
+      production: cluster.production ?? name === 'prod',
       kubeconfigPath: cluster.kubeconfigPath,
       approvers: cluster.approvers,
       requiredApprovals: cluster.requiredApprovals,

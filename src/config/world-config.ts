@@ -17,6 +17,8 @@ export interface SshCredentials {
 
 export interface ClusterConfig {
   readonly name: string;
+  /** Every mutating step is approved; the prod rules of the runbook apply. */
+  readonly production: boolean;
   readonly kubeconfigPath: string;
   readonly approvers: readonly string[];
   readonly requiredApprovals: number;

@@ -68,6 +68,11 @@ const timeoutsSchema = z.strictObject({
 
 const clusterSchema = z
   .strictObject({
+    /**
+     * Every mutating step is approved, the prod rules apply (extra vars, an odd number of servers of
+     * at least 3 in hosts.ini, the vault). Default: true for a cluster named `prod`.
+     */
+    production: z.boolean().optional(),
     kubeconfigPath: path,
     approvers: z.array(userOrGroup).default([]),
     requiredApprovals: z.number().int().min(1).default(1),
@@ -95,12 +100,15 @@ const clusterSchema = z
       .refine((nodes) => Object.keys(nodes).length > 0, 'expected at least one node'),
   })
   .superRefine((cluster, ctx) => {
-    const primaries = Object.values(cluster.nodes).filter((node) => node.roles.includes('primary'));
-    if (primaries.length !== 1) {
+    // The founder is the inventory's to say; a config that names one is checked against it at run time.
+    const primaries = Object.keys(cluster.nodes).filter((name) =>
+      cluster.nodes[name]!.roles.includes('primary'),
+    );
+    if (primaries.length > 1) {
       ctx.addIssue({
         code: 'custom',
         path: ['nodes'],
-        message: `expected exactly one node with the primary role, found ${primaries.length}`,
+        message: `expected at most one node with the primary role, found ${primaries.length} (${primaries.join(', ')})`,
       });
     }
     const onlyUsers = cluster.approvers.every((id) => SLACK_USER.test(id));
@@ -148,6 +156,16 @@ export const worldSchema = z
       .refine((clusters) => Object.keys(clusters).length > 0, 'expected at least one cluster'),
   })
   .superRefine((world, ctx) => {
+    for (const [clusterName, cluster] of Object.entries(world.clusters)) {
+      if (!(cluster.production ?? clusterName === 'prod')) continue;
+      for (const problem of productionConfigProblems(cluster)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['clusters', clusterName, ...problem.path],
+          message: problem.message,
+        });
+      }
+    }
     const owner = new Map<string, string>();
     for (const [clusterName, cluster] of Object.entries(world.clusters)) {
       for (const nodeName of Object.keys(cluster.nodes)) {
@@ -168,3 +186,27 @@ type ParsedWorld = z.output<typeof worldSchema>;
 export type NodeRole = (typeof NODE_ROLES)[number];
 export type NodeConfig = ParsedWorld['clusters'][string]['nodes'][string];
 export type ClusterTimeouts = ParsedWorld['clusters'][string]['timeouts'];
+
+/** Prod runs dev's playbooks with scoped overrides, never forked ones: without them it would target dev. */
+const PRODUCTION_EXTRA_VARS = ['k3s_hosts', 'k3s_primary_hosts', 'k3s_secondary_hosts'] as const;
+
+function productionConfigProblems(cluster: {
+  extraVars: Record<string, string>;
+  nodes: Record<string, { roles: readonly string[] }>;
+}): { path: string[]; message: string }[] {
+  const problems = PRODUCTION_EXTRA_VARS.filter((name) => !cluster.extraVars[name]).map((name) => ({
+    path: ['extraVars', name],
+    message: 'required on a production cluster (its playbooks would otherwise target the dev groups)',
+  }));
+  const gateway = Object.keys(cluster.nodes).find((name) =>
+    cluster.nodes[name]!.roles.includes('vpn-egress-gateway'),
+  );
+  if (gateway && !cluster.extraVars.vpn_egress_gateway_hosts) {
+    problems.push({
+      path: ['nodes', gateway, 'roles'],
+      message:
+        'a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+    });
+  }
+  return problems;
+}

@@ -50,6 +50,7 @@ export function createKubeGateway(kubeConfig: KubeConfig, options: KubeGatewayOp
           ready: ready?.status === 'True',
           readyReason: ready && ready.status !== 'True' ? ready.reason || ready.message : undefined,
           unschedulable: node.spec?.unschedulable === true,
+          etcd: node.metadata?.labels?.['node-role.kubernetes.io/etcd'] === 'true',
         };
       });
     },

@@ -75,10 +75,32 @@ describe('world config', () => {
     });
     expect(problemsOf(text).sort()).toEqual([
       'clusters.dev.approvalTimeout: expected a duration such as 90s, 30m or 1h',
-      'clusters.prod.nodes: expected exactly one node with the primary role, found 2',
+      'clusters.prod.nodes: expected at most one node with the primary role, found 2 (k3s-prod-1, k3s-prod-2)',
       'clusters.prod.requiredApprovals: needs 2 distinct approvers but only 1 listed',
       'ops.repoPath: required',
     ]);
+  });
+
+  it('a production cluster needs the prod extra vars, and no VPN gateway without its own egress group', async () => {
+    const text = await exampleWith((doc) => {
+      delete doc.clusters.prod.extraVars.k3s_primary_hosts;
+      doc.clusters.prod.nodes['k3s-prod-3'].roles = ['server', 'vpn-egress-gateway'];
+      doc.clusters.dev.production = true;
+      doc.clusters.dev.extraVars = { k3s_hosts: 'k3s_servers' };
+    });
+    expect(problemsOf(text).sort()).toEqual([
+      'clusters.dev.extraVars.k3s_primary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      'clusters.dev.extraVars.k3s_secondary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      'clusters.dev.nodes.k3s-dev-3.roles: a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+      'clusters.prod.extraVars.k3s_primary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      'clusters.prod.nodes.k3s-prod-3.roles: a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+    ]);
+  });
+
+  it('production defaults to true for a cluster named prod only, and can be set either way', async () => {
+    const world = parseWorldConfig(await exampleWith(() => undefined));
+    expect(world.clusters.prod!.production).toBe(true);
+    expect(world.clusters.dev!.production).toBe(false);
   });
 
   it('refuses a node name used by two clusters and extra vars that would need quoting', async () => {

@@ -32,7 +32,8 @@ describe('faults in the cluster: a PodDisruptionBudget that blocks, a bad render
             `drain of k3s-dev-3 timed out after 3s: still on the node: default/${web!.metadata.name}; ` +
             `eviction blocked by a PodDisruptionBudget: default/${web!.metadata.name}. k3s-dev-3 stays cordoned.`,
         });
-        expect(job.texts()).toContain('3-remove-node skipped: not run');
+        expect(job.texts()).toContain('3-etcd-snapshot skipped: not run');
+        expect(job.texts()).toContain('4-remove-node skipped: not run');
         const node = lab.sim.state().nodes.find((candidate) => candidate.metadata.name === 'k3s-dev-3');
         expect(node?.spec.unschedulable).toBe(true);
         expect(lab.sim.state().pods.some((pod) => pod.metadata.name === web!.metadata.name)).toBe(true);

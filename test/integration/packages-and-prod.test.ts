@@ -30,14 +30,31 @@ const exists = (path: string) =>
 // One file, in order: the prod tests fix the repo step by step.
 describe('packages and up prod against the lab', () => {
   it(
-    'packages k3s-prod-1 runs only the packages tag, with the prod extra vars and --limit, despite BLOCKED disks',
+    'packages k3s-prod-1 is refused while prod has no vault; with it, it is approved and runs only the packages tag despite BLOCKED disks',
     async () => {
+      const refused = lab.startJob('packages k3s-prod-1');
+      expect(await refused.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'failed',
+      });
+      expect(refused.approvals.requests).toEqual([]);
+      expect(refused.reporter.planFailure()?.details?.failures).toEqual([
+        'infra/ansible/group_vars/k3s_prod/vault.yml is missing: no become password, so no prod play can escalate',
+      ]);
+      expect(await lab.playbookRuns()).toEqual([]);
+
+      await lab.repo.addVault();
+      await lab.repo.commit('prod: vault with the become password');
       const job = lab.startJob('packages k3s-prod-1');
 
-      const result = await job.runUntilDone();
+      expect(await job.runUntilDone()).toMatchObject({
+        status: 'waiting',
+        stepId: '2-node-baseline-packages',
+      });
+      expect(job.approvals.requests[0]!.reason).toBe('production: installs packages on k3s-prod-1');
+      const result = await job.runUntilDone({ approve: true });
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-      expect(job.approvals.requests).toEqual([]);
       expect(await lab.playbookRuns()).toEqual([
         `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       ]);
@@ -49,13 +66,16 @@ describe('packages and up prod against the lab', () => {
         'TASK [node_baseline : Install base packages]',
         'TASK [node_baseline : Report node baseline]',
       ]);
-      expect(await lab.labEvents()).toEqual(['node-baseline.yml k3s-prod-1']);
+      expect((await lab.labEvents()).filter((line) => !line.includes('--check'))).toContain(
+        'node-baseline.yml k3s-prod-1',
+      );
       const out = join(lab.repo.root, INFRA_REPO_PATHS.labOut, 'k3s-prod-1', 'baseline');
       expect(await exists(join(out, 'packages.txt'))).toBe(true);
       expect(await exists(join(out, 'fstab.d'))).toBe(false);
+      expect(job.texts()).toContain('2-node-baseline-packages node-baseline.yml targets exactly k3s-prod-1');
       expect(job.texts()).toContainEqual(
         expect.stringMatching(
-          /^1-node-baseline-packages succeeded: node-baseline.yml ok \(k3s-prod-1 ok=2 changed=1 /,
+          /^2-node-baseline-packages succeeded: node-baseline.yml ok \(k3s-prod-1 ok=2 changed=1 /,
         ),
       );
     },
@@ -125,53 +145,77 @@ describe('packages and up prod against the lab', () => {
         ),
       );
 
+      const fluxDev = expect.stringMatching(
+        /^the Flux hand-off would bootstrap prod with --path=clusters\/dev \(bootstrap\/flux\/bootstrap\.sh, run by flux_bootstrap_flux_cmd in infra\/ansible\/roles\/flux_bootstrap\/defaults\/main\.yml\), not clusters\/prod/,
+      );
       expect(await preconditions()).toEqual([
-        'k3s-prod-2 is still commented out of the inventory',
-        'k3s-prod-3 is still commented out of the inventory',
-        'infra/ansible/group_vars/k3s_prod/vault.yml is missing (no become password for prod)',
+        'k3s-prod-2 is still commented out of inventory/hosts.ini',
+        'k3s-prod-3 is still commented out of inventory/hosts.ini',
+        fluxDev,
+        'prod has 1 server in inventory/hosts.ini (k3s_prod: k3s-prod-1): a production cluster needs an odd number of servers, at least 3',
         expect.stringMatching(
-          /^infra\/ansible\/group_vars\/k3s_prod\/vars\.yml still has 2 BLOCKED placeholders \(disk layout decision\): line \d+, \d+$/,
+          /^infra\/ansible\/group_vars\/k3s_prod\/vars\.yml still has 2 BLOCKED placeholders \(disk layout decision\): lines \d+, \d+$/,
         ),
         unreachable,
       ]);
 
       await lab.repo.enableProdNode('k3s-prod-2');
       await lab.repo.enableProdNode('k3s-prod-3');
+      await lab.repo.commit('prod: rack k3s-prod-2 and k3s-prod-3');
       expect(await preconditions()).toEqual([
-        'infra/ansible/group_vars/k3s_prod/vault.yml is missing (no become password for prod)',
+        fluxDev,
         expect.stringContaining('BLOCKED placeholders'),
         unreachable,
       ]);
 
-      await lab.repo.addVault();
+      // The operators' fix is a bootstrap/ change: prod's own entrypoint, named in prod's group_vars.
+      const script = await lab.repo.readFile('bootstrap/flux/bootstrap.sh');
+      await lab.repo.writeFile(
+        'bootstrap/flux/bootstrap-prod.sh',
+        script.replace('clusters/dev', 'clusters/prod'),
+      );
+      const prodVars = await lab.repo.readFile(INFRA_REPO_PATHS.prodVars);
+      await lab.repo.writeFile(
+        INFRA_REPO_PATHS.prodVars,
+        `${prodVars}flux_bootstrap_flux_cmd: bootstrap/flux/bootstrap-prod.sh\n`,
+      );
       await lab.repo.resolveBlocked();
+      await lab.repo.commit('prod: its own Flux path, disk layout decided');
       expect(await preconditions()).toEqual([unreachable]);
       expect(await lab.playbookRuns()).toHaveLength(runsBefore);
 
-      // Every node racked and answering: the plan goes on and stops to ask for the prod init.
+      // Every node racked and answering: the plan goes on, and even the baseline (it formats disks) asks first.
       const job = lab.startJob('up prod');
+      expect(await job.runUntilDone()).toMatchObject({ status: 'waiting', stepId: '2-node-baseline' });
+      expect(job.texts()).toContain(
+        '1-preconditions succeeded: 7 checks passed: founder per hosts.ini, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+      );
+      expect(job.approvals.requests[0]).toMatchObject({
+        stepId: '2-node-baseline',
+        reason: 'production: a full baseline formats and mounts the Longhorn and etcd disks (the disks tag)',
+      });
+      expect(await lab.playbookRuns()).toHaveLength(runsBefore);
+      job.approvals.approve('2-node-baseline');
       const result = await job.runUntilDone();
       expect(result).toMatchObject({ status: 'waiting', stepId: '3-k3s' });
-      expect(job.texts()).toContain(
-        '1-preconditions succeeded: all 3 nodes in the inventory and reachable, vault present, no BLOCKED placeholder',
-      );
       expect((await lab.playbookRuns()).slice(runsBefore)).toEqual([
         `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS}`,
       ]);
       expect(
-        (await lab.labEvents()).filter((line) => line.startsWith('node-baseline.yml k3s-prod')).sort(),
+        (await lab.labEvents()).filter((line) => /^node-baseline.yml k3s-prod-[23]/.test(line)).sort(),
       ).toEqual([
-        'node-baseline.yml k3s-prod-1',
-        'node-baseline.yml k3s-prod-1',
+        // Once in the --check preview shown with the approval, once for real.
+        'node-baseline.yml k3s-prod-2',
         'node-baseline.yml k3s-prod-2',
         'node-baseline.yml k3s-prod-3',
+        'node-baseline.yml k3s-prod-3',
       ]);
-      const request = job.approvals.requests[0]!;
-      expect(job.approvals.requests).toHaveLength(1);
+      const request = job.approvals.requests[1]!;
+      expect(job.approvals.requests).toHaveLength(2);
       expect(request).toMatchObject({
         stepId: '3-k3s',
         cluster: 'prod',
-        reason: expect.stringMatching(/^prod init: /),
+        reason: expect.stringMatching(/^prod init on its first run: /),
         binding: {
           commit: await lab.repo.head(),
           commandLine: `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ansible-playbook playbooks/k3s.yml ${PROD_VARS}`,

@@ -38,7 +38,9 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         const failure = job.reporter.planFailure();
         expect(failure).toMatchObject({
           code: 'PRECONDITION_FAILED',
-          message: 'k3s-dev-2 is NotReady: taking k3s-dev-3 away as well would lose etcd quorum',
+          details: {
+            failures: ['k3s-dev-2 is NotReady: taking k3s-dev-3 away as well would lose etcd quorum'],
+          },
         });
         expect(job.approvals.requests).toEqual([]);
         expect(job.texts()).toContain('2-cordon-drain skipped: not run');
@@ -52,6 +54,60 @@ describe('reprovision k3s-dev-3 against the lab', () => {
     LAB_TEST_TIMEOUT_MS,
   );
 
+  it(
+    'a failed etcd snapshot stops the job before the node is taken away',
+    async () => {
+      await lab.nodes.setNodeState('etcd-snapshot-fail', 'etcdserver: request timed out');
+      try {
+        const job = lab.startJob('reprovision k3s-dev-2');
+
+        const result = await job.runUntilDone({ approve: true });
+
+        expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+        expect(job.reporter.failedStep()?.stepId).toBe('3-etcd-snapshot');
+        expect(job.reporter.planFailure()?.message).toMatch(
+          /^etcd snapshot on k3s-dev-1 failed \(.*etcdserver: request timed out.*\): k3s-dev-2 was not taken away$/,
+        );
+        expect(job.texts()).toContain('4-remove-node skipped: not run');
+        expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
+        expect(node('k3s-dev-2')).toBeDefined();
+      } finally {
+        await lab.nodes.setNodeState('etcd-snapshot-fail', null);
+        await lab.devKube.setUnschedulable('k3s-dev-2', false);
+      }
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'quorum is checked again right before k3s is stopped: a server lost after the approval stops the job',
+    async () => {
+      const job = lab.startJob('reprovision k3s-dev-2');
+      try {
+        const result = await job.runUntilDone({
+          approve: true,
+          onWaiting: async (stepId) => {
+            if (stepId !== '2-cordon-drain') return;
+            lab.sim.setNodeReady('k3s-dev-3', false);
+            await waitFor('k3s-dev-3 NotReady', async () => (isReady('k3s-dev-3') ? undefined : true));
+          },
+        });
+
+        expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+        expect(job.reporter.failedStep()?.stepId).toBe('4-remove-node');
+        expect(job.reporter.planFailure()?.message).toBe(
+          'k3s-dev-2 was not taken away: k3s-dev-3 is NotReady: taking k3s-dev-2 away as well would lose etcd quorum',
+        );
+        expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
+        expect(node('k3s-dev-2')).toBeDefined();
+      } finally {
+        lab.sim.setNodeReady('k3s-dev-3', true);
+        await lab.devKube.setUnschedulable('k3s-dev-2', false);
+      }
+      await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
   it(
     'drains, removes, rebuilds from the approved tofu plan, has a person accept the new host key, re-joins and verifies the node',
     async () => {
@@ -83,24 +139,24 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         approve: true,
         onWaiting: async (stepId) => {
           // The VM is re-created while the rebuild is approved: the node comes back with a new host key.
-          if (stepId === '4-rebuild') {
+          if (stepId === '5-rebuild') {
             newFingerprint = await lab.nodes.rotateHostKey();
             nodeCommandsAtRebuild = (await lab.nodes.commands()).length;
           }
-          if (stepId === '6-accept-host-key') nodeCommandsAtAcceptance = (await lab.nodes.commands()).length;
+          if (stepId === '7-accept-host-key') nodeCommandsAtAcceptance = (await lab.nodes.commands()).length;
         },
       });
 
       expect(result).toMatchObject({
         status: 'finished',
         outcome: 'succeeded',
-        summary: 'all 14 steps done',
+        summary: 'all 15 steps done',
       });
       const texts = job.texts();
       expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
         '2-cordon-drain',
-        '4-rebuild',
-        '6-accept-host-key',
+        '5-rebuild',
+        '7-accept-host-key',
       ]);
 
       // cordon + drain: every pod but the DaemonSet's was evicted, then the node stayed cordoned until the end.
@@ -112,9 +168,20 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         expect.objectContaining({ method: 'POST', path: expect.stringMatching(/\/pods\/[^/]+\/eviction$/) }),
       );
 
+      // An etcd snapshot was taken on a surviving server, never on the node about to be wiped.
+      expect(await lab.nodes.readNodeState('k3s-calls', DEV_ADDRESSES['k3s-dev-1'])).toMatch(
+        /etcd-snapshot save --name cluster-bot-job-reprovision\n$/,
+      );
+      expect(await lab.nodes.readNodeState('k3s-calls', DEV_ADDRESSES['k3s-dev-3'])).toBeUndefined();
+      expect(texts).toContainEqual(
+        expect.stringMatching(
+          /^3-etcd-snapshot etcd snapshot cluster-bot-job-reprovision-k3s-dev-1-\d+ saved on k3s-dev-1 \(\/var\/lib\/rancher\/k3s\/server\/db\/snapshots\/\)$/,
+        ),
+      );
+
       // k3s stopped on the node itself, its Node deleted, then re-joined by k3s.yml.
-      expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-3'])).toContain(
-        'k3s.service',
+      expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-3'])).toBe(
+        'k3s.service\n',
       );
       expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
       const paths = lab.sim.requests.map((request) => `${request.method} ${request.path}`);
@@ -155,7 +222,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       // The new key is shown, and nothing ran on any node from the rebuild until a person accepted it.
       expect(newFingerprint).toMatch(/^SHA256:/);
       expect(texts).toContain(
-        `5-wait-ssh succeeded: k3s-dev-3 is up with host key ${newFingerprint}; nothing runs on it until a person accepts that key`,
+        `6-wait-ssh succeeded: k3s-dev-3 is up with host key ${newFingerprint}; nothing runs on it until a person accepts that key`,
       );
       const acceptance = job.approvals.requests[2]!;
       expect(acceptance.binding.commandLine).toBe(
@@ -166,7 +233,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
 
       // Pinned for this job; the bot's own known_hosts is untouched and still refuses the new key.
       expect(texts).toContain(
-        `6-accept-host-key succeeded: host key ${newFingerprint} accepted for k3s-dev-3: pinned for this job, written to ${lab.opsKnownHostsPath} on the ops host`,
+        `7-accept-host-key succeeded: host key ${newFingerprint} accepted for k3s-dev-3: pinned for this job, written to ${lab.opsKnownHostsPath} on the ops host`,
       );
       expect(await readFile(lab.nodes.knownHostsPath, 'utf8')).toBe(knownHostsBefore);
       const outsideTheJob = createSshRemoteShell({ connectTimeoutMs: 3_000 }).exec(
@@ -192,23 +259,25 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       );
 
       // The node-host layers re-run on that node only; the VPN gateway checks pass through the pinned key.
-      expect((await lab.playbookRuns()).slice(-4)).toEqual([
+      expect(await lab.playbookRuns()).toEqual([
         'ansible-playbook playbooks/node-baseline.yml --limit k3s-dev-3',
         'ansible-playbook playbooks/k3s.yml --limit k3s-dev-3',
         'ansible-playbook playbooks/kube-vip.yml --limit k3s-dev-3',
         'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
       ]);
       expect(texts).toContain(
-        '11-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
       );
       expect(texts).toContainEqual(
-        expect.stringMatching(/^12-node-ready succeeded: k3s-dev-3 Ready, agent cilium-\w+ Ready$/),
+        expect.stringMatching(
+          /^13-node-ready succeeded: k3s-dev-3 Ready, agent cilium-\w+ Ready, every server Ready with the etcd role$/,
+        ),
       );
-      expect(texts).toContain('13-uncordon succeeded: k3s-dev-3 schedulable again');
+      expect(texts).toContain('14-uncordon succeeded: k3s-dev-3 schedulable again');
       expect(node('k3s-dev-3')?.spec.unschedulable).toBeFalsy();
       expect(isReady('k3s-dev-3')).toBe(true);
       expect(texts).toContain(
-        '14-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
+        '15-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
       );
     },
     LAB_TEST_TIMEOUT_MS,
@@ -225,7 +294,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         const result = await job.runUntilDone({ approve: true });
 
         expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-        expect(job.reporter.failedStep()?.stepId).toBe('4-rebuild');
+        expect(job.reporter.failedStep()?.stepId).toBe('5-rebuild');
         expect(job.reporter.planFailure()).toMatchObject({
           code: 'PRECONDITION_FAILED',
           message: expect.stringContaining(`touches ${neighbour} (update)`),
@@ -258,7 +327,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
         '2-cordon-drain',
-        '5-k3s-uninstall',
+        '6-k3s-uninstall',
       ]);
       expect(job.approvals.requests[1]!.binding.commandLine).toBe(
         `[${lab.nodes.user}@k3s-dev-3] k3s-uninstall.sh`,
@@ -266,12 +335,12 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-3'])).toBe('ran\n');
       expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
       const texts = job.texts();
-      expect(texts).toContain('4-wait-ssh succeeded: k3s-dev-3 is up with the host key known_hosts pins');
+      expect(texts).toContain('5-wait-ssh succeeded: k3s-dev-3 is up with the host key known_hosts pins');
       const uninstalled = texts.indexOf(
-        '5-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-dev-3',
+        '6-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-dev-3',
       );
       const k3sStarted = job.reporter.events.findIndex(
-        (event) => event.type === 'step-started' && event.stepId === '7-k3s',
+        (event) => event.type === 'step-started' && event.stepId === '9-k3s',
       );
       expect(uninstalled).toBeGreaterThan(-1);
       expect(k3sStarted).toBeGreaterThan(uninstalled);
@@ -292,7 +361,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       const result = await job.runUntilDone({ approve: true });
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-      expect(job.reporter.failedStep()?.stepId).toBe('4-wait-ssh');
+      expect(job.reporter.failedStep()?.stepId).toBe('5-wait-ssh');
       expect(job.reporter.planFailure()).toMatchObject({
         code: 'SSH_HOST_KEY_MISMATCH',
         message: expect.stringContaining(`presented ${lab.nodes.hostKeyFingerprint}`),

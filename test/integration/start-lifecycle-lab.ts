@@ -107,7 +107,7 @@ export interface LifecycleLab {
   setLab(vars: LabVars): Promise<void>;
   /** `<playbook> <host>` lines the lab playbooks appended, one per host that finished a role. */
   labEvents(): Promise<string[]>;
-  /** Real ansible-playbook runs on the ops host (not --check, not --list-tasks), as argv text. */
+  /** Real ansible-playbook runs on the ops host (not --check, --list-tasks, --list-hosts, --syntax-check), as argv text. */
   playbookRuns(): Promise<string[]>;
   /** A job for command text, parsed as the bot would (unknown names are refused here). */
   startJob(text: string, options?: JobOptions): LabJob;
@@ -138,6 +138,10 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
       () => nodes.stop(),
       () => sim.close(),
     );
+    // One sshd plays every node: each answers to its own name (the k3s stand-in prints it in snapshot names).
+    for (const [name, address] of Object.entries({ ...DEV_ADDRESSES, ...PROD_ADDRESSES })) {
+      await nodes.setNodeState('node-name', name, address);
+    }
     const relay: SimRelay = await startSimRelay(sim);
     cleanups.push(() => relay.close());
     const eventsFile = join(dir, 'lab-events.txt');
@@ -181,7 +185,7 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
         (await ops.commands())
           .filter((line) => line.includes(' ansible-playbook '))
           .map((line) => line.slice(line.indexOf(' ansible-playbook ') + 1))
-          .filter((line) => !line.includes('--check') && !line.includes('--list-tasks')),
+          .filter((line) => !/ --(check|list-tasks|list-hosts|syntax-check)\b/.test(line)),
       startJob(text, jobOptions = {}) {
         const jobWorld = jobOptions.world ?? world;
         const parsed = parseLifecycleCommand(text, jobWorld);

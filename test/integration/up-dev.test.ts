@@ -24,18 +24,18 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       expect(result).toMatchObject({
         status: 'finished',
         outcome: 'succeeded',
-        summary: 'all 12 steps done',
+        summary: 'all 14 steps done',
       });
       const texts = job.texts();
 
       // k3s.yml founds a cluster only on its first run: kube-sim answers with three nodes, so no approval.
       expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
-        '4-cilium',
-        '7-flux-bootstrap',
+        '5-cilium',
+        '9-flux-bootstrap',
       ]);
       expect(texts.filter((text) => text.includes('waiting for approval'))).toEqual([
-        '4-cilium waiting for approval approval-1',
-        '7-flux-bootstrap waiting for approval approval-2',
+        '5-cilium waiting for approval approval-1',
+        '9-flux-bootstrap waiting for approval approval-2',
       ]);
       for (const [request, playbook] of [
         [job.approvals.requests[0]!, 'cilium.yml'],
@@ -66,6 +66,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         'ansible-playbook playbooks/node-baseline.yml',
         'ansible-playbook playbooks/k3s.yml',
         'ansible-playbook playbooks/cilium.yml',
+        'ansible-playbook playbooks/verify.yml',
         'ansible-playbook playbooks/flux-bootstrap.yml',
         'ansible-playbook playbooks/kube-vip.yml',
         'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
@@ -76,7 +77,8 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         job.reporter.events.flatMap((event) =>
           event.type === 'step-progress' && event.stepId === stepId ? [event.text] : [],
         );
-      expect(progressOf('4-cilium')).toEqual([
+      expect(progressOf('5-cilium')).toEqual([
+        'cilium.yml targets exactly k3s-dev-1, k3s-dev-2, k3s-dev-3',
         'play 1/1: Cilium CNI (Gateway API CRDs, Helm install)',
         'play 1/1, task 1: cilium : Install Gateway API CRDs',
         'play 1/1, task 2: cilium : Render Cilium values',
@@ -85,16 +87,19 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         'play 1/1, task 5: cilium : Wait for Cilium DaemonSet rollout',
         'play 1/1, task 6: cilium : Report Cilium',
       ]);
-      expect(progressOf('2-k3s')).toContain('play 2/2, task 8: k3s_server : Install k3s');
-      expect(texts).toContain('2-k3s-kubeconfig succeeded: the kubeconfig in use reaches dev (3 nodes)');
+      expect(progressOf('3-k3s')).toContain('play 2/2, task 8: k3s_server : Install k3s');
+      expect(texts).toContain('3-k3s-kubeconfig succeeded: the kubeconfig in use reaches dev (3 nodes)');
       for (const step of [
-        '1-node-baseline',
-        '2-k3s',
-        '7-flux-bootstrap',
-        '8-kube-vip',
-        '9-vpn-egress-gateway',
+        '2-node-baseline',
+        '3-k3s',
+        '9-flux-bootstrap',
+        '10-kube-vip',
+        '11-vpn-egress-gateway',
       ]) {
-        expect(progressOf(step).every((text) => /^play \d+\/\d+[,:]/.test(text))).toBe(true);
+        // First the targets --list-hosts proved, then ansible's banners.
+        const [proof, ...banners] = progressOf(step);
+        expect(proof).toMatch(/^\S+\.yml targets exactly k3s-dev-/);
+        expect(banners.every((text) => /^play \d+\/\d+[,:]/.test(text))).toBe(true);
       }
 
       // cilium.yml's Helm upgrade really rolled the DaemonSet (the --check run did not), one agent at a time.
@@ -109,19 +114,19 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         newHash,
         newHash,
       ]);
-      const readyTexts = texts.filter((text) => text.startsWith('5-cilium-rollout agent '));
+      const readyTexts = texts.filter((text) => text.startsWith('6-cilium-rollout agent '));
       expect(readyTexts).toEqual([
-        expect.stringMatching(/^5-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(1\/3\)$/),
-        expect.stringMatching(/^5-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(2\/3\)$/),
-        expect.stringMatching(/^5-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(3\/3\)$/),
+        expect.stringMatching(/^6-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(1\/3\)$/),
+        expect.stringMatching(/^6-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(2\/3\)$/),
+        expect.stringMatching(/^6-cilium-rollout agent cilium-\w+ on k3s-dev-\d Ready \(3\/3\)$/),
       ]);
       expect(new Set(readyTexts.map((text) => text.split(' ')[4])).size).toBe(3);
       expect(texts).toContain(
-        `5-cilium-rollout succeeded: 3/3 agents rolled to revision ${newHash} one at a time, all Ready`,
+        `6-cilium-rollout succeeded: 3/3 agents rolled to revision ${newHash} one at a time, all Ready`,
       );
 
       expect(texts).toContain(
-        '10-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
       );
       expect(await lab.nodes.commands()).toEqual(
         expect.arrayContaining([
@@ -129,11 +134,16 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
           'curl --interface tun0 -sS --max-time 15 https://ipinfo.io/ip',
         ]),
       );
-      for (const verify of ['6-verify', '11-verify']) {
+      for (const verify of ['7-verify', '13-verify']) {
         expect(texts).toContain(
           `${verify} succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1`,
         );
       }
+
+      // The repo's own gate #1 ran where site.yml runs it: after cilium, before flux.
+      expect(texts).toContainEqual(
+        expect.stringMatching(/^8-verify-yml succeeded: verify\.yml ok \(k3s-dev-1 ok=/),
+      );
 
       // What the lab's playbooks did, host by host (cilium/flux also report from their --check preview).
       const events = await lab.labEvents();
@@ -149,7 +159,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       ]);
 
       const finished = job.reporter.finishedSteps();
-      expect(finished.map((event) => event.status)).toEqual(Array(12).fill('succeeded'));
+      expect(finished.map((event) => event.status)).toEqual(Array(14).fill('succeeded'));
       expect(finished.every((event) => event.durationMs > 0)).toBe(true);
     },
     LAB_TEST_TIMEOUT_MS,

@@ -270,6 +270,24 @@ describe('lab infra repo: real ansible-playbook runs', () => {
     expect(result.ran('k3s-prod-1')).not.toContain('node_baseline : Format and mount Longhorn disk');
   });
 
+  it('node-health.yml is pointed anywhere and has no default target; it only looks', async () => {
+    const repo = await labRepo({
+      lab: { lab_fail: [{ task: 'Check available memory', host: 'k3s-prod-1' }] },
+    });
+
+    const unpointed = await playbook(repo, ['playbooks/node-health.yml']);
+    const prod = await playbook(repo, ['playbooks/node-health.yml', '-e', 'node_health_hosts=k3s_prod']);
+
+    expect(unpointed.exitCode).not.toBe(0);
+    expect(unpointed.outcome.errors[0]).toContain("'node_health_hosts' is undefined");
+    expect(prod.exitCode).toBe(2);
+    expect(Object.keys(prod.outcome.recap ?? {})).toEqual(['k3s-prod-1']);
+    expect(prod.outcome.failures).toEqual([
+      expect.objectContaining({ host: 'k3s-prod-1', task: 'node_health : Check available memory' }),
+    ]);
+    expect(existsSync(join(repo.root, INFRA_REPO_PATHS.labOut))).toBe(false);
+  });
+
   it('a cancelled run stops promptly while a step sleeps', async () => {
     const repo = await labRepo({ lab: { lab_sleep_seconds: 60 } });
     const abort = new AbortController();

@@ -85,7 +85,7 @@ export interface InfraRepo {
   readonly ansibleDir: string;
   /** Environment for ansible-playbook: parseable output, ANSIBLE_HOME/temp dirs private to this repo. */
   readonly ansibleEnv: Readonly<Record<string, string>>;
-  /** Rewrites lab.yml (not committed). */
+  /** Rewrites lab.yml (git-excluded: never part of a commit, never a dirty checkout). */
   setLab(vars: LabVars): Promise<void>;
   writeFile(relPath: string, content: string): Promise<void>;
   readFile(relPath: string): Promise<string>;
@@ -184,6 +184,8 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
     if (options.blocked === false) await repo.resolveBlocked();
     await repo.setLab(options.lab ?? {});
     await git('init', '-q', '-b', 'main');
+    // lab.yml holds the test's knobs, not the operators' repo: it never makes the checkout dirty.
+    await writeFile(join(root, '.git/info/exclude'), `${INFRA_REPO_PATHS.labVars}\n`);
     await git('config', 'user.name', 'Lab Operator');
     await git('config', 'user.email', '[email protected]');
     await git('config', 'commit.gpgsign', 'false');

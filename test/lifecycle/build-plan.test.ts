@@ -26,6 +26,7 @@ describe('plans built from config/example.yaml', () => {
     expect(
       plan.steps.map((s) => `${s.approval ? `${s.approval.mark} ` : ''}${s.title} → ${s.target}`),
     ).toEqual([
+      'preconditions → dev: founder per hosts.ini, nodes in hosts.ini, Flux path',
       'node-baseline.yml → dev: all nodes',
       '⚠ first run k3s.yml → dev: all nodes',
       "cluster kubeconfig → dev: the kubeconfig in use, else the k3s role's .cache/<cluster_kubeconfig_name>",
@@ -33,31 +34,43 @@ describe('plans built from config/example.yaml', () => {
       '⚠ cilium.yml → dev: all nodes',
       'watch Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time',
       'verify gates → dev (Kubernetes API)',
+      'verify.yml → dev: gate #1',
       '⚠ flux-bootstrap.yml → dev: all nodes',
       'kube-vip.yml → dev: all nodes',
       'vpn.egress.gateway.yml → k3s-dev-3',
       'VPN egress check → k3s-dev-3',
       'verify gates → dev (Kubernetes API)',
     ]);
-    expect(plan.steps[0]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
-    expect(plan.steps[9]!.commandLine).toBe(
+    expect(plan.steps[1]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
+    expect(plan.steps[8]!.commandLine).toBe(`${ops}ansible-playbook playbooks/verify.yml`);
+    expect(plan.steps[11]!.commandLine).toBe(
       `${ops}ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3`,
     );
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
     // The kubeconfig check is numbered after k3s.yml, so the steps after it keep their ids.
-    expect(plan.steps.slice(1, 4).map((s) => s.id)).toEqual([
-      '2-k3s',
-      '2-k3s-kubeconfig',
-      '3-cilium-preflight',
+    expect(plan.steps.slice(2, 5).map((s) => s.id)).toEqual([
+      '3-k3s',
+      '3-k3s-kubeconfig',
+      '4-cilium-preflight',
     ]);
   });
 
-  it('up prod: preconditions first, prod init approval, the prod extra vars on every playbook, no VPN gateway', () => {
+  it('up prod: every rule checked first, every mutating step approved, the prod extra vars everywhere, no VPN gateway', () => {
     const plan = planOf('up prod');
-    expect(plan.steps[0]!.title).toBe('prod preconditions');
-    const k3s = plan.steps.find((s) => s.title === 'k3s.yml')!;
-    expect(k3s.approval?.mark).toBe('⚠ prod init (first run)');
-    expect(k3s.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml ${prodVars}`);
+    expect(plan.steps[0]!.target).toBe(
+      'prod: founder per hosts.ini, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+    );
+    const marks = plan.steps
+      .filter((s) => s.title.endsWith('.yml'))
+      .map((s) => `${s.approval?.mark ?? ''} ${s.title}`);
+    expect(marks).toEqual([
+      '⚠ formats disks node-baseline.yml',
+      '⚠ prod init k3s.yml',
+      '⚠ cilium.yml',
+      ' verify.yml',
+      '⚠ flux-bootstrap.yml',
+      '⚠ kube-vip.yml',
+    ]);
     for (const step of plan.steps.filter((s) => s.title.endsWith('.yml'))) {
       expect(step.commandLine).toContain(prodVars);
     }
@@ -67,8 +80,9 @@ describe('plans built from config/example.yaml', () => {
   it('reprovision k3s-dev-3: the runbook with --limit, the rebuild, the VPN checks', () => {
     const plan = planOf('reprovision k3s-dev-3');
     expect(plan.steps.map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
-      'reprovision preconditions',
+      'preconditions',
       '⚠ cordon + drain',
+      'etcd snapshot',
       'stop k3s + delete Node',
       '⚠ rebuild VM (tofu)',
       'wait for SSH',
@@ -82,33 +96,38 @@ describe('plans built from config/example.yaml', () => {
       'uncordon',
       'verify gates',
     ]);
-    expect(plan.steps[3]!.commandLine).toBe(
+    expect(plan.steps[0]!.target).toBe(
+      'dev: founder per hosts.ini, k3s-dev-3 is not the founder, nodes in hosts.ini, other servers Ready',
+    );
+    expect(plan.steps[4]!.commandLine).toBe(
       `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,
     );
-    expect(plan.steps[7]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
+    expect(plan.steps[8]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
   });
 
-  it('reprovision of the primary is refused without --primary, and warns of the founder risk with it', () => {
+  it('reprovision of the founder is refused, with the procedure; --primary is refused with the same reason', () => {
     expect(() => planOf('reprovision k3s-dev-1')).toThrow(
-      /the --cluster-init founder[\s\S]*reprovision k3s-dev-1 --primary/,
+      /k3s-dev-1 is the --cluster-init founder \(its primary role in the config\)[\s\S]*Move the founder role to another server in inventory\/hosts.ini, commit, then reprovision k3s-dev-1/,
     );
-    const plan = planOf('reprovision k3s-dev-1 --primary');
-    const k3s = plan.steps.find((s) => s.title === 'k3s.yml')!;
-    expect(k3s.approval?.warning).toMatch(/can found a NEW cluster/);
-    expect(plan.steps.find((s) => s.title === 'cordon + drain')!.approval?.warning).toMatch(/founder/);
+    const parsed = parseLifecycleCommand('reprovision k3s-dev-2 --primary', world);
+    expect(parsed).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/--primary is not accepted.*Move the founder role/),
+    });
   });
 
   it('reprovision of a bare-metal prod node: no tofu, the known host key, k3s-uninstall.sh approved, the prod vars', () => {
     const plan = planOf('reprovision k3s-prod-2');
     expect(plan.steps.some((s) => s.title.includes('tofu'))).toBe(false);
-    expect(plan.steps.slice(3, 6).map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
+    expect(plan.steps.slice(4, 7).map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
       'wait for SSH',
       '⚠ k3s-uninstall.sh',
-      'node-baseline.yml',
+      '⚠ node-baseline.yml',
     ]);
-    expect(plan.steps.find((s) => s.title === 'k3s.yml')!.commandLine).toBe(
-      `${ops}ansible-playbook playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`,
-    );
+    const k3s = plan.steps.find((s) => s.title === 'k3s.yml')!;
+    expect(k3s.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`);
+    expect(k3s.approval?.reason).toMatch(/^production: /);
+    expect(plan.steps[0]!.target).toContain('vault');
   });
 
   it('cilium dev: preflight, approved playbook, rollout watch, gates', () => {
@@ -121,9 +140,14 @@ describe('plans built from config/example.yaml', () => {
   });
 
   it('packages: the packages-only baseline on one node, with the env extra vars', () => {
-    expect(planOf('packages k3s-prod-1').steps.map((s) => s.commandLine)).toEqual([
+    const steps = planOf('packages k3s-prod-1').steps;
+    expect(steps.map((s) => s.commandLine)).toEqual([
+      undefined,
       `${ops}ansible-playbook playbooks/node-baseline.yml ${prodVars} --limit k3s-prod-1 --tags packages`,
     ]);
+    expect(steps[0]!.target).toBe('prod: vault');
+    expect(steps[1]!.approval?.reason).toBe('production: installs packages on k3s-prod-1');
+    expect(planOf('packages k3s-dev-2').steps.map((s) => s.approval)).toEqual([undefined]);
   });
 
   it('verify: gates only', () => {

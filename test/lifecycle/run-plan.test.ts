@@ -7,6 +7,7 @@ import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { loadExampleWorld } from '../support/example-world.js';
+import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
@@ -24,6 +25,7 @@ const CILIUM_FILES: Record<string, string> = {
   ),
 };
 
+const DEV_SERVERS = ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3'];
 const FLUX_API_HOST = ['$', '{K3S_API_HOST}'].join('');
 
 const PLAYBOOK_OK = [
@@ -42,7 +44,14 @@ beforeAll(async () => {
 });
 
 function setup(
-  options: { files?: Record<string, string>; commit?: () => string; playbook?: string[]; exit?: number } = {},
+  options: {
+    files?: Record<string, string>;
+    commit?: () => string;
+    playbook?: string[];
+    exit?: number;
+    dirty?: string[];
+    listed?: string[];
+  } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
   const shell = createScriptedShell((call: ShellCall) => {
@@ -53,8 +62,19 @@ function setup(
         ? { exitCode: 1, stderr: ['No such file'] }
         : { stdout: files[path]!.split('\n') };
     }
-    if (program === 'git') return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
+    if (program === 'git') {
+      if (args[0] === 'status') return { stdout: options.dirty ?? [] };
+      return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
+    }
     if (program === 'ansible-playbook') {
+      if (call.argv.includes('--syntax-check')) return { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      if (call.argv.includes('--list-hosts')) {
+        return {
+          stdout: listHostsOutput('cilium.yml', [
+            { pattern: 'k3s_servers', name: 'Cilium CNI', hosts: options.listed ?? DEV_SERVERS },
+          ]),
+        };
+      }
       if (call.argv.includes('--list-tasks'))
         return { stdout: ['playbook: playbooks/cilium.yml', '  play #1 (k3s_servers): Cilium CNI'] };
       return { stdout: options.playbook ?? PLAYBOOK_OK, exitCode: options.exit ?? 0 };
@@ -69,10 +89,11 @@ function setup(
   const run = (
     command: LifecycleCommand = { verb: 'cilium', cluster: 'dev' },
     signal = new AbortController().signal,
+    runWorld = world,
   ) =>
-    runPlan(buildPlan(command, world), {
+    runPlan(buildPlan(command, runWorld), {
       jobId: 'job-1',
-      world,
+      world: runWorld,
       shell,
       kube: kube.kube,
       kubeconfigs: createMemoryKubeconfigs().keeper,
@@ -86,7 +107,8 @@ function setup(
   const playbookRuns = () =>
     shell.calls.filter(
       (c) =>
-        c.argv[0] === 'ansible-playbook' && !c.argv.includes('--check') && !c.argv.includes('--list-tasks'),
+        c.argv[0] === 'ansible-playbook' &&
+        !['--check', '--list-tasks', '--list-hosts', '--syntax-check'].some((flag) => c.argv.includes(flag)),
     ).length;
   return { shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
 }
@@ -182,6 +204,70 @@ describe('engine: cilium dev with fakes of every port', () => {
       previousCommit: 'a'.repeat(40),
       binding: { commit: 'b'.repeat(40) },
     });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('voids the approval when the config changed the argv since it was given, showing both command lines', async () => {
+    const t = setup();
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const dev = world.clusters.dev!;
+    const reloaded: WorldConfig = {
+      ...world,
+      clusters: { ...world.clusters, dev: { ...dev, extraVars: { cilium_debug: 'true' } } },
+    };
+    expect(await t.run(undefined, undefined, reloaded)).toMatchObject({
+      status: 'waiting',
+      stepId: '2-cilium',
+    });
+    expect(t.approvals.voided[0]!.reason).toBe(
+      'the command line was `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml`, ' +
+        'now `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml -e cilium_debug=true`',
+    );
+    expect(t.approvals.requests[1]!.warning).toMatch(
+      /The approved run is not what would run now: the command line was/,
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('refuses a disruptive step on a dirty infra checkout, naming the files, before asking anyone', async () => {
+    const t = setup({
+      dirty: [' M infra/ansible/roles/cilium/templates/cilium-values.yaml.j2', '?? notes.txt'],
+    });
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining(
+        'uncommitted changes (infra/ansible/roles/cilium/templates/cilium-values.yaml.j2, notes.txt)',
+      ),
+    });
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('refuses to run an approved step when the checkout became dirty after the approval', async () => {
+    const dirty: string[] = [];
+    const t = setup({ dirty });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    dirty.push(' M infra/ansible/inventory/hosts.ini');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.planFailure()?.message).toContain(
+      'uncommitted changes (infra/ansible/inventory/hosts.ini)',
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('fails a playbook step whose --list-hosts is not exactly its nodes, before the playbook runs', async () => {
+    const t = setup({ listed: ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-4'] });
+    await t.run();
+    // The approval request already proves the targets: the mismatch is refused before anyone is asked.
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()?.message).toBe(
+      "cilium.yml would not run on exactly k3s-dev-1, k3s-dev-2, k3s-dev-3: k3s-dev-3 is in no play's hosts " +
+        '(not in the groups inventory/hosts.ini gives them); it would also run on k3s-dev-4, which this step does not claim',
+    );
     expect(t.playbookRuns()).toBe(0);
   });
 

@@ -37,7 +37,7 @@ const HOSTILE_PIECES = [
   'x'.repeat(10_000),
   '',
 ];
-const VERBS = ['up', 'reprovision', 'cilium', 'verify', 'packages', 'plan up'];
+const VERBS = ['up', 'reprovision', 'cilium', 'verify', 'packages', 'health', 'plan up'];
 
 describe('hostile text in every argument of every command', () => {
   it('is refused before a job exists unless every word is a name from the config', () => {
@@ -57,7 +57,7 @@ describe('hostile text in every argument of every command', () => {
           // builds is made of config values and literals, never of what the user typed.
           const command = parsed.command;
           expect(names.has(command.cluster)).toBe(true);
-          if ('node' in command) expect(names.has(command.node)).toBe(true);
+          if ('node' in command && command.node !== undefined) expect(names.has(command.node)).toBe(true);
           const plan = (() => {
             try {
               return buildPlan(command, world);
@@ -80,7 +80,7 @@ describe('hostile text in every argument of every command', () => {
 
   it('refuses each classic attack with a reason', () => {
     for (const piece of HOSTILE_PIECES) {
-      for (const verb of ['reprovision', 'packages', 'up', 'cilium']) {
+      for (const verb of ['reprovision', 'packages', 'up', 'cilium', 'health']) {
         const parsed = parseLifecycleCommand(`${verb} ${piece}`, world);
         expect(parsed.ok, `${verb} ${JSON.stringify(piece.slice(0, 30))}`).toBe(false);
       }

@@ -10,7 +10,7 @@ import type {
 /** An in-memory cluster for unit tests of gates and steps; integration tests use kube-sim instead. */
 export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']) {
   const nodes = new Map<string, NodeState>(
-    nodeNames.map((name) => [name, { name, ready: true, unschedulable: false }]),
+    nodeNames.map((name) => [name, { name, ready: true, unschedulable: false, etcd: true }]),
   );
   const daemonSets = new Map<string, DaemonSetState>([
     [

@@ -7,6 +7,10 @@ export type ParsedCommand =
   | { readonly ok: false; readonly error: string; readonly suggestion?: string | undefined };
 
 const MAX_LENGTH = 200;
+const NO_PRIMARY_FLAG =
+  '--primary is not accepted: the --cluster-init founder (the k3s_primary_group group in hosts.ini) is never ' +
+  'reprovisioned in place, since re-running k3s on it after a wipe founds a new cluster. Move the founder role to ' +
+  'another server in inventory/hosts.ini, commit, then reprovision the node';
 // Words are plain ASCII: anything else (quotes, $, ;, unicode look-alikes) cannot be a name we know.
 const WORD = /^[a-z0-9][a-z0-9-]*$/;
 const FLAG = /^--[a-z]+$/;
@@ -30,8 +34,9 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
     return refuse(`unknown command "${printable(verb)}"`, closestMatch(verb, LIFECYCLE_VERBS));
   }
-  const allowedFlags =
-    verb === 'reprovision' ? ['--primary', '--queue'] : verb === 'verify' ? [] : ['--queue'];
+  // The checks take no lease, so there is nothing to queue behind.
+  const allowedFlags = verb === 'verify' || verb === 'health' ? [] : ['--queue'];
+  if (verb === 'reprovision' && flags.includes('--primary')) return refuse(NO_PRIMARY_FLAG);
   for (const flag of flags) {
     if (!FLAG.test(flag) || !allowedFlags.includes(flag)) {
       const allowed = allowedFlags.length > 0 ? ` (${verb} takes ${allowedFlags.join(', ')})` : '';
@@ -40,14 +45,26 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   }
   if (words.length !== 1) {
     const what = verb === 'reprovision' || verb === 'packages' ? 'node' : 'cluster';
-    return refuse(`${verb} takes exactly one ${what}, e.g. \`${verb} ${example(world, what)}\``);
+    const takes = verb === 'health' ? 'node or cluster' : what;
+    return refuse(`${verb} takes exactly one ${takes}, e.g. \`${verb} ${example(world, what)}\``);
   }
   const name = words[0]!;
   const queue = flags.includes('--queue');
+  const nodes = Object.values(world.clusters).flatMap((cluster) => cluster.nodes);
+  const clusters = Object.keys(world.clusters);
+  const node = WORD.test(name) ? nodes.find((candidate) => candidate.name === name) : undefined;
+
+  if (verb === 'health') {
+    if (WORD.test(name) && clusters.includes(name))
+      return { ok: true, command: { verb, cluster: name }, queue: false };
+    if (node) return { ok: true, command: { verb, cluster: node.cluster, node: node.name }, queue: false };
+    return refuse(
+      `unknown node or cluster "${printable(name)}" (clusters: ${clusters.join(', ')}; nodes: ${nodes.map((n) => n.name).join(', ')})`,
+      closestMatch(name, [...clusters, ...nodes.map((n) => n.name)]),
+    );
+  }
 
   if (verb === 'reprovision' || verb === 'packages') {
-    const nodes = Object.values(world.clusters).flatMap((cluster) => cluster.nodes);
-    const node = WORD.test(name) ? nodes.find((candidate) => candidate.name === name) : undefined;
     if (node === undefined) {
       return refuse(
         `unknown node "${printable(name)}": not in the inventory`,
@@ -57,14 +74,9 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
         ),
       );
     }
-    const command: LifecycleCommand =
-      verb === 'reprovision'
-        ? { verb, cluster: node.cluster, node: node.name, primary: flags.includes('--primary') }
-        : { verb, cluster: node.cluster, node: node.name };
-    return { ok: true, command, queue };
+    return { ok: true, command: { verb, cluster: node.cluster, node: node.name }, queue };
   }
 
-  const clusters = Object.keys(world.clusters);
   if (!WORD.test(name) || !clusters.includes(name)) {
     return refuse(
       `unknown cluster "${printable(name)}" (known: ${clusters.join(', ')})`,

@@ -1,4 +1,4 @@
-import type { Step, StepContext } from '../plan/step.js';
+import type { BindingIdentity, Step, StepContext } from '../plan/step.js';
 import type { ApprovalBinding, ApprovalDesk } from '../ports/approval-desk.js';
 import type { StepRecord } from '../ports/checkpoint-store.js';
 import type { PlanOutcome } from '../ports/reporter.js';
@@ -73,17 +73,29 @@ export async function passApproval(
         });
       }
       const binding = ctx.facts.get<ApprovalBinding>(bindingKey(step.id));
-      if (policy.currentCommit && binding?.commit) {
-        const now = await policy.currentCommit(ctx);
-        if (now !== binding.commit) {
-          await desk.void(
-            state.id,
-            `the infra repo moved from ${binding.commit.slice(0, 12)} to ${now.slice(0, 12)}`,
-          );
-          return ask({ previousCommit: binding.commit });
+      if (policy.current && binding) {
+        const now = await policy.current(ctx);
+        if (now.fingerprint !== binding.fingerprint || state.fingerprint !== binding.fingerprint) {
+          const changes = describeChanges(binding, now);
+          await desk.void(state.id, changes.join('; '));
+          return ask({
+            warning: `The approved run is not what would run now: ${changes.join('; ')}.`,
+            previousCommit: binding.commit !== now.commit ? binding.commit : undefined,
+          });
         }
       }
       return { kind: 'go', approvalId: state.id };
     }
   }
+}
+
+function describeChanges(approved: BindingIdentity, now: BindingIdentity): string[] {
+  const changes: string[] = [];
+  if (approved.commit !== now.commit) {
+    changes.push(`the infra repo moved from ${approved.commit?.slice(0, 12)} to ${now.commit?.slice(0, 12)}`);
+  }
+  if (approved.commandLine !== now.commandLine) {
+    changes.push(`the command line was \`${approved.commandLine}\`, now \`${now.commandLine}\``);
+  }
+  return changes.length > 0 ? changes : ['what the approval covers changed'];
 }

@@ -43,9 +43,15 @@ export interface ApprovalPolicy {
   /** Whether approval is needed this time (e.g. only when the cluster is not formed yet). */
   required(ctx: StepContext): Promise<boolean>;
   bind(ctx: StepContext): Promise<ApprovalBinding>;
-  /** The commit the binding was made at, re-read right before running; undefined when not repo-bound. */
-  currentCommit?(ctx: StepContext): Promise<string>;
+  /**
+   * What the binding would be now (commit + exact command line), recomputed right before the step
+   * runs: any difference voids the approval. Absent when the step is not bound to the repo.
+   */
+  current?(ctx: StepContext): Promise<BindingIdentity>;
 }
+
+/** The part of a binding that says what would run: an approval covers exactly this fingerprint. */
+export type BindingIdentity = Pick<ApprovalBinding, 'commit' | 'commandLine' | 'fingerprint'>;
 
 export interface Step {
   readonly id: string;

@@ -1,10 +1,12 @@
-import type { WorldConfig } from '../../config/world-config.js';
+import type { ClusterConfig, NodeEntry, WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { LifecycleCommand } from '../command/lifecycle-command.js';
 import type { Plan } from '../plan/plan.js';
-import { playbookStep } from '../steps/playbook-step.js';
+import { founderProcedure } from '../preconditions/founder-procedure.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { ciliumPlan } from './cilium-plan.js';
+import { healthPlan } from './health-plan.js';
+import { packagesPlan } from './packages-plan.js';
 import { reprovisionPlan } from './reprovision-plan.js';
 import { upPlan } from './up-plan.js';
 
@@ -23,30 +25,26 @@ export function buildPlan(command: LifecycleCommand, world: WorldConfig): Plan {
       return {
         command,
         cluster: cluster.name,
-        steps: [
-          playbookStep(world, {
-            id: '1-node-baseline-packages',
-            invocation: {
-              playbook: 'node-baseline.yml',
-              extraVars: cluster.extraVars,
-              tags: 'packages',
-              limit: command.node,
-            },
-            target: command.node,
-          }),
-        ],
+        steps: packagesPlan(world, cluster, nodeOf(cluster, command.node)),
       };
+    case 'health':
+      return { command, cluster: cluster.name, steps: healthPlan(world, cluster, command.node) };
     case 'reprovision': {
-      const node = cluster.nodes.find((candidate) => candidate.name === command.node);
-      if (!node) throw new ClusterBotError('TARGET_UNKNOWN', `unknown node ${command.node}`);
-      if (node.roles.includes('primary') && !command.primary) {
+      const node = nodeOf(cluster, command.node);
+      // The repo decides who the founder is (checked when the job runs); the config may already say.
+      if (node.roles.includes('primary')) {
         throw new ClusterBotError(
           'COMMAND_INVALID',
-          `${node.name} is the primary (the --cluster-init founder): re-running k3s on it can found a new cluster ` +
-            `instead of re-joining through the VIP. If you mean it, say \`reprovision ${node.name} --primary\`.`,
+          founderProcedure(node.name, 'its primary role in the config'),
         );
       }
       return { command, cluster: cluster.name, steps: reprovisionPlan(world, cluster, node) };
     }
   }
+}
+
+function nodeOf(cluster: ClusterConfig, name: string): NodeEntry {
+  const node = cluster.nodes.find((candidate) => candidate.name === name);
+  if (!node) throw new ClusterBotError('TARGET_UNKNOWN', `unknown node ${name}`);
+  return node;
 }

@@ -1,20 +1,28 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { productionServers } from '../preconditions/production-servers.js';
+import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
+import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
+import { clusterServers } from './cluster-servers.js';
 import { CILIUM_REASON } from './reasons.js';
 import { createStepIds } from './step-ids.js';
 
 export function ciliumPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const id = createStepIds();
   return [
+    ...(cluster.production
+      ? [preconditionsStep(id('preconditions'), cluster.name, [productionServers, vaultPresent])]
+      : []),
     ciliumPreflightStep(id('cilium-preflight'), cluster.name),
     playbookStep(world, {
       id: id('cilium'),
       invocation: { playbook: 'cilium.yml', extraVars: cluster.extraVars },
       target: `${cluster.name}: all nodes`,
+      hosts: clusterServers(cluster),
       approval: { reason: CILIUM_REASON },
       alongside: watchForStuckAgent,
     }),

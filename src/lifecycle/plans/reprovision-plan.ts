@@ -1,37 +1,48 @@
 import type { ClusterConfig, NodeEntry, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { founderAgrees } from '../preconditions/founder-agrees.js';
+import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
+import { notTheFounder } from '../preconditions/not-the-founder.js';
+import { otherServersReady } from '../preconditions/other-servers-ready.js';
+import { vaultPresent } from '../preconditions/vault-present.js';
 import { acceptHostKeyStep } from '../steps/accept-host-key-step.js';
 import { cordonDrainStep } from '../steps/cordon-drain-step.js';
+import { etcdSnapshotStep } from '../steps/etcd-snapshot-step.js';
 import { k3sUninstallStep } from '../steps/k3s-uninstall-step.js';
 import { nodeReadyStep } from '../steps/node-ready-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
+import { preconditionsStep } from '../steps/preconditions-step.js';
 import { removeNodeStep } from '../steps/remove-node-step.js';
-import { reprovisionPreconditionsStep } from '../steps/reprovision-preconditions-step.js';
 import { tofuRebuildStep } from '../steps/tofu-rebuild-step.js';
 import { uncordonStep } from '../steps/uncordon-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { vpnEgressCheckStep } from '../steps/vpn-egress-check-step.js';
 import { waitForSshStep } from '../steps/wait-for-ssh-step.js';
-import { founderWarning } from './reasons.js';
+import { productionApproval } from './production-approval.js';
 import { createStepIds } from './step-ids.js';
+import { vpnGateway } from './vpn-gateway.js';
 
 /**
- * The infra README's re-provisioning runbook: take the node out cleanly, rebuild it, re-run the
- * node-host layers that do not survive a rebuild, prove it is back, let Flux heal the rest.
+ * The infra README's re-provisioning runbook: take the node out cleanly (after an etcd snapshot on a
+ * survivor), rebuild it, re-run the node-host layers that do not survive a rebuild, prove it is back,
+ * let Flux heal the rest. The founder is never reprovisioned: the inventory must name another first.
  */
 export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node: NodeEntry): Step[] {
   const id = createStepIds();
   const extraVars = cluster.extraVars;
-  const isPrimary = node.roles.includes('primary');
-  const warning = isPrimary ? founderWarning(node.name) : undefined;
   const limited = (playbook: string) => ({ playbook, extraVars, limit: node.name });
   const steps: Step[] = [
-    reprovisionPreconditionsStep(id('preconditions'), node.name),
+    preconditionsStep(id('preconditions'), cluster.name, [
+      founderAgrees,
+      notTheFounder(node.name),
+      nodesInInventory([node.name]),
+      otherServersReady(node.name),
+      ...(cluster.production ? [vaultPresent] : []),
+    ]),
     cordonDrainStep(id('cordon-drain'), node.name, {
       reason:
-        `takes ${node.name} out of ${cluster.name}: cordon, evict its pods, stop k3s, delete its Node ` +
-        '(k3s removes its etcd member), then rebuild and re-join it',
-      warning,
+        `takes ${node.name} out of ${cluster.name}: cordon, evict its pods, snapshot etcd on a survivor, stop k3s, ` +
+        'delete its Node (k3s removes its etcd member), then rebuild and re-join it',
       mark: '⚠',
       required: async () => true,
       async bind() {
@@ -39,6 +50,7 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
         return { commandLine, targets: node.name, fingerprint: commandLine };
       },
     }),
+    etcdSnapshotStep(id('etcd-snapshot'), node.name),
     removeNodeStep(id('remove-node'), node.name),
   ];
   // A rebuilt VM has a new host key, which a person accepts before anything runs on it; a bare-metal
@@ -60,23 +72,32 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
       id: id('node-baseline'),
       invocation: limited('node-baseline.yml'),
       target: node.name,
+      hosts: [node.name],
+      approval: productionApproval(cluster, `a full baseline formats and mounts the disks of ${node.name}`),
     }),
     playbookStep(world, {
       id: id('k3s'),
       invocation: limited('k3s.yml'),
       target: node.name,
-      approval: isPrimary
-        ? { reason: `re-runs k3s on the founder ${node.name}`, warning, mark: '⚠ primary' }
-        : undefined,
+      hosts: [node.name],
+      approval: productionApproval(cluster, `installs k3s on ${node.name}, which re-joins through the VIP`),
     }),
-    playbookStep(world, { id: id('kube-vip'), invocation: limited('kube-vip.yml'), target: node.name }),
+    playbookStep(world, {
+      id: id('kube-vip'),
+      invocation: limited('kube-vip.yml'),
+      target: node.name,
+      hosts: [node.name],
+      approval: productionApproval(cluster, `writes the control-plane VIP manifest on ${node.name}`),
+    }),
   );
-  if (node.roles.includes('vpn-egress-gateway')) {
+  if (vpnGateway(cluster)?.name === node.name) {
     steps.push(
       playbookStep(world, {
         id: id('vpn-egress-gateway'),
         invocation: limited('vpn.egress.gateway.yml'),
         target: node.name,
+        hosts: [node.name],
+        approval: productionApproval(cluster, `installs the VPN tunnel and kill switch on ${node.name}`),
       }),
       vpnEgressCheckStep(id('vpn-check'), node.name),
     );

@@ -1,45 +1,75 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { fluxHandOff } from '../preconditions/flux-hand-off.js';
+import { founderAgrees } from '../preconditions/founder-agrees.js';
+import { noBlockedPlaceholders } from '../preconditions/no-blocked-placeholders.js';
+import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
+import { nodesReachable } from '../preconditions/nodes-reachable.js';
+import { productionServers } from '../preconditions/production-servers.js';
+import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { clusterKubeconfigStep } from '../steps/cluster-kubeconfig-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
-import { prodPreconditionsStep } from '../steps/prod-preconditions-step.js';
+import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { vpnEgressCheckStep } from '../steps/vpn-egress-check-step.js';
 import { isFirstRun } from './cluster-formed.js';
+import { clusterServers } from './cluster-servers.js';
+import { productionApproval } from './production-approval.js';
 import { CILIUM_REASON } from './reasons.js';
 import { createStepIds } from './step-ids.js';
+import { vpnGateway } from './vpn-gateway.js';
 
-/** Bring-up as the infra README runs it: site.yml's chain, then the two layers outside site.yml. */
+/**
+ * Bring-up as the infra README runs it: site.yml's chain (baseline, k3s, cilium, verify.yml, flux),
+ * then the two layers outside site.yml. Everything the repo must say is checked first.
+ */
 export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const id = createStepIds();
   const extraVars = cluster.extraVars;
   const all = `${cluster.name}: all nodes`;
-  const isProd = cluster.name === 'prod';
-  const gateway = cluster.nodes.find((node) => node.roles.includes('vpn-egress-gateway'));
-  const steps: Step[] = [];
-  if (isProd) steps.push(prodPreconditionsStep(id('preconditions'), cluster.name));
-  steps.push(
+  const servers = clusterServers(cluster);
+  const { production } = cluster;
+  const gateway = vpnGateway(cluster);
+  const steps: Step[] = [
+    preconditionsStep(id('preconditions'), cluster.name, [
+      founderAgrees,
+      nodesInInventory(cluster.nodes.map((node) => node.name)),
+      fluxHandOff,
+      ...(production ? [productionServers, vaultPresent, noBlockedPlaceholders, nodesReachable] : []),
+    ]),
     playbookStep(world, {
       id: id('node-baseline'),
       invocation: { playbook: 'node-baseline.yml', extraVars },
       target: all,
+      hosts: servers,
+      approval: productionApproval(
+        cluster,
+        'a full baseline formats and mounts the Longhorn and etcd disks (the disks tag)',
+        '⚠ formats disks',
+      ),
     }),
-  );
+  ];
   const k3sId = id('k3s');
   steps.push(
     playbookStep(world, {
       id: k3sId,
       invocation: { playbook: 'k3s.yml', extraVars },
       target: all,
-      approval: {
-        reason: isProd
-          ? 'prod init: the first k3s run founds the prod cluster (--cluster-init on the primary, the others join)'
-          : 'first run: founds the cluster (--cluster-init on the primary, the others join)',
-        mark: isProd ? '⚠ prod init (first run)' : '⚠ first run',
-        required: isFirstRun,
-      },
+      hosts: servers,
+      approval: production
+        ? {
+            reason:
+              'prod init on its first run: founds the cluster (--cluster-init on the founder, the others join); ' +
+              'on a formed cluster it re-runs k3s on every server',
+            mark: '⚠ prod init',
+          }
+        : {
+            reason: 'first run: founds the cluster (--cluster-init on the founder, the others join)',
+            mark: '⚠ first run',
+            required: isFirstRun,
+          },
     }),
     // Numbered after k3s.yml's step, so the ids of the steps after it stay what they were.
     clusterKubeconfigStep(`${k3sId}-kubeconfig`, cluster.name),
@@ -48,15 +78,23 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       id: id('cilium'),
       invocation: { playbook: 'cilium.yml', extraVars },
       target: all,
+      hosts: servers,
       approval: { reason: CILIUM_REASON },
       alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),
     verifyGatesStep(id('verify'), cluster.name),
     playbookStep(world, {
+      id: id('verify-yml'),
+      invocation: { playbook: 'verify.yml', extraVars },
+      target: `${cluster.name}: gate #1`,
+      hosts: 'read-only',
+    }),
+    playbookStep(world, {
       id: id('flux-bootstrap'),
       invocation: { playbook: 'flux-bootstrap.yml', extraVars },
       target: all,
+      hosts: servers,
       approval: {
         reason: `installs the SOPS age key and runs flux bootstrap --path=clusters/${cluster.name}: Flux takes over the cluster's platform and apps`,
       },
@@ -65,6 +103,8 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       id: id('kube-vip'),
       invocation: { playbook: 'kube-vip.yml', extraVars },
       target: all,
+      hosts: servers,
+      approval: productionApproval(cluster, 'writes the control-plane VIP manifest on every server'),
     }),
   );
   if (gateway) {
@@ -73,6 +113,8 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
         id: id('vpn-egress-gateway'),
         invocation: { playbook: 'vpn.egress.gateway.yml', extraVars, limit: gateway.name },
         target: gateway.name,
+        hosts: [gateway.name],
+        approval: productionApproval(cluster, 'installs the VPN tunnel and kill switch'),
       }),
       vpnEgressCheckStep(id('vpn-check'), gateway.name),
     );

@@ -9,6 +9,8 @@ export interface NodeState {
   /** The Ready condition's reason/message when not Ready. */
   readonly readyReason?: string | undefined;
   readonly unschedulable: boolean;
+  /** Labelled `node-role.kubernetes.io/etcd`: the node is a member of the embedded etcd. */
+  readonly etcd: boolean;
 }
 
 export interface DaemonSetState {

@@ -8,6 +8,12 @@ export interface Captured {
   readonly stderr: string;
 }
 
+export interface CaptureOptions {
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+}
+
 const MAX_CAPTURE = 1024 * 1024;
 
 /** Runs a short command and keeps its output (bounded): for reads such as a file or a commit. */
@@ -15,7 +21,7 @@ export async function captureRemote(
   ctx: StepContext,
   target: SshTarget,
   argv: readonly string[],
-  options: { cwd?: string; timeoutMs?: number } = {},
+  options: CaptureOptions = {},
 ): Promise<Captured> {
   const out: string[] = [];
   const err: string[] = [];
@@ -23,6 +29,7 @@ export async function captureRemote(
   const result = await ctx.shell.exec(target, {
     argv,
     cwd: options.cwd,
+    env: options.env,
     timeoutMs: options.timeoutMs ?? ctx.cluster.timeouts.nodeCommand,
     signal: ctx.signal,
     onLine: (line, stream) => {
@@ -38,7 +45,7 @@ export async function captureRemoteOrFail(
   ctx: StepContext,
   target: SshTarget,
   argv: readonly string[],
-  options: { cwd?: string; timeoutMs?: number } = {},
+  options: CaptureOptions = {},
 ): Promise<string> {
   const captured = await captureRemote(ctx, target, argv, options);
   if (captured.exitCode !== 0) {

@@ -37,6 +37,24 @@ export function nodeReadyStep(id: string, node: string): Step {
           : { passed: false, observed: describePodProblem(agent) };
       },
     },
+    {
+      name: 'every server Ready with the etcd role',
+      watches: [{ kind: 'nodes' }],
+      async evaluate(kube, cluster) {
+        const live = await kube.listNodes();
+        const missing = cluster.nodes
+          .filter((entry) => entry.roles.includes('server'))
+          .flatMap((entry) => {
+            const state = live.find((candidate) => candidate.name === entry.name);
+            if (!state) return [`${entry.name} not registered`];
+            if (!state.ready) return [`${entry.name} NotReady`];
+            return state.etcd ? [] : [`${entry.name} has no etcd role`];
+          });
+        return missing.length === 0
+          ? { passed: true, observed: 'every server Ready with the etcd role' }
+          : { passed: false, observed: missing.join(', ') };
+      },
+    },
   ];
   return {
     id,

@@ -1,12 +1,15 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import { bindingFingerprint } from './approval-binding.js';
+import { checkSyntax } from './check-syntax.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { previewPlaybook } from './preview-playbook.js';
+import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
 import { repoPaths } from './repo-paths.js';
-import { runPlaybook } from './run-playbook.js';
+import { requireCleanCheckout } from './require-clean-checkout.js';
+import { type PlaybookReport, runPlaybook } from './run-playbook.js';
 
 export interface PlaybookApproval {
   readonly reason: string;
@@ -14,18 +17,30 @@ export interface PlaybookApproval {
   readonly mark?: string | undefined;
   /** Approval only when this says so (e.g. the cluster is not formed yet); always when absent. */
   readonly required?: ((ctx: StepContext) => Promise<boolean>) | undefined;
+  /** Checks that must pass at the commit being approved, run again whenever approval is asked again. */
+  readonly preflight?: ((ctx: StepContext) => Promise<void>) | undefined;
 }
 
 export interface PlaybookStepSpec {
   readonly id: string;
   readonly invocation: PlaybookInvocation;
   readonly target: string;
+  /**
+   * The nodes the run must touch, exactly: proven with `--list-hosts` before it runs. A playbook
+   * that only reads (verify.yml) says so and has nothing to prove.
+   */
+  readonly hosts: readonly string[] | 'read-only';
   readonly approval?: PlaybookApproval | undefined;
   /**
    * Watches the cluster while the playbook runs, until its signal ends; if it fails, the playbook
    * is stopped and the step fails with the watcher's reason (it knows more than the playbook).
    */
   readonly alongside?: ((ctx: StepContext) => Promise<void>) | undefined;
+  /**
+   * Judges the finished run instead of the default (any failed host fails the step): a read-only
+   * diagnostic (node-health.yml) reports host by host and proves its targets from the recap.
+   */
+  readonly report?: PlaybookReport | undefined;
 }
 
 /** One ansible-playbook run on the ops host; a disruptive one is approved for one commit + argv. */
@@ -39,9 +54,11 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     commandLine: opsCommandLine(world, cwd, argv),
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
     async run(ctx) {
+      if (spec.hosts !== 'read-only')
+        await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts));
       const outcome = spec.alongside
         ? await runWatched(ctx, spec.invocation, spec.alongside)
-        : await runPlaybook(ctx, spec.invocation);
+        : await runPlaybook(ctx, spec.invocation, spec.report);
       return { status: 'succeeded', summary: outcome };
     },
   };
@@ -72,22 +89,25 @@ async function runWatched(
 
 function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv: string[]): ApprovalPolicy {
   const approval = spec.approval!;
+  const commandLine = opsCommandLine(world, repoPaths(world).ansible, argv);
+  const current = async (ctx: StepContext) => {
+    await requireCleanCheckout(ctx);
+    const commit = await readRepoCommit(ctx);
+    return { commit, commandLine, fingerprint: bindingFingerprint(commit, argv) };
+  };
   return {
     reason: approval.reason,
     warning: approval.warning,
     mark: approval.mark ?? '⚠',
     required: approval.required ?? (async () => true),
-    currentCommit: readRepoCommit,
+    current,
     async bind(ctx) {
-      const commit = await readRepoCommit(ctx);
+      const identity = await current(ctx);
+      await checkSyntax(ctx, spec.invocation);
+      if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts);
+      await approval.preflight?.(ctx);
       const preview = await previewPlaybook(ctx, spec.invocation);
-      return {
-        commandLine: opsCommandLine(world, repoPaths(world).ansible, argv),
-        targets: spec.target,
-        commit,
-        fingerprint: bindingFingerprint(commit, argv),
-        preview,
-      };
+      return { ...identity, targets: spec.target, preview };
     },
   };
 }

@@ -1,5 +1,6 @@
-import { isClusterBotError } from '../../errors.js';
+import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
+import { quorumProblems } from '../preconditions/quorum-problems.js';
 import { findNode, nodeTarget } from '../targets.js';
 import { privileged } from './node-commands.js';
 
@@ -14,6 +15,13 @@ export function removeNodeStep(id: string, node: string): Step {
     target: node,
     commandLine: `systemctl stop k3s (on ${node}, if it answers); delete Node ${node}`,
     async run(ctx) {
+      // The cluster may have changed since the job was approved: quorum is checked at the act.
+      const quorum = await quorumProblems(ctx, node);
+      if (quorum.length > 0) {
+        throw new ClusterBotError('PRECONDITION_FAILED', `${node} was not taken away: ${quorum.join('; ')}`, {
+          details: { failures: quorum },
+        });
+      }
       const target = nodeTarget(ctx.cluster, findNode(ctx.cluster, node));
       let stopped = 'k3s stopped';
       try {

@@ -1,4 +1,5 @@
 import { ClusterBotError } from '../../errors.js';
+import type { PlaybookOutcome } from '../ansible/ansible-event.js';
 import { createAnsibleOutputParser } from '../ansible/create-ansible-output-parser.js';
 import { describeProgress } from '../ansible/describe-progress.js';
 import { parseListTasks } from '../ansible/parse-list-tasks.js';
@@ -10,12 +11,19 @@ import { repoPaths } from './repo-paths.js';
 
 const COUNT_WAIT_MS = 3_000;
 
+/** Judges a finished run: the step's summary, or a thrown ClusterBotError saying why it failed. */
+export type PlaybookReport = (outcome: PlaybookOutcome) => string;
+
 /**
  * Runs a playbook on the ops host, streaming every line to the job log and turning play/task
- * banners into progress. It fails on a non-zero exit or any failed/unreachable host, summarised
- * as host + task + msg, with the recap.
+ * banners into progress. Unless `report` judges the run instead, it fails on a non-zero exit or
+ * any failed/unreachable host, summarised as host + task + msg, with the recap.
  */
-export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocation): Promise<string> {
+export async function runPlaybook(
+  ctx: StepContext,
+  invocation: PlaybookInvocation,
+  report?: PlaybookReport,
+): Promise<string> {
   const parser = createAnsibleOutputParser();
   const cwd = repoPaths(ctx.world).ansible;
   let playCount: number | undefined;
@@ -25,6 +33,7 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
   });
   let countAwaited = false;
   let lastProgress = '';
+  const unmatched = createUnmatchedPlays();
   const result = await ctx.shell.exec(opsTarget(ctx.world), {
     argv: playbookArgv(invocation),
     cwd,
@@ -32,6 +41,7 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
     timeoutMs: ctx.cluster.timeouts.playbook,
     signal: ctx.signal,
     onLine: async (line) => {
+      unmatched.push(line);
       const events = parser.push(line);
       const pending = ctx.output(line);
       if (events.some((event) => event.type === 'task' || event.type === 'play')) {
@@ -51,6 +61,7 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
     },
   });
   const outcome = parser.result(result.exitCode);
+  if (report) return report(outcome);
   const recap = outcome.recap
     ? Object.entries(outcome.recap)
         .map(
@@ -75,7 +86,29 @@ export async function runPlaybook(ctx: StepContext, invocation: PlaybookInvocati
       },
     });
   }
+  // ansible skips a play whose pattern matches nothing and exits 0; only --limit makes that expected.
+  if (!invocation.limit && unmatched.plays.length > 0) {
+    throw new ClusterBotError(
+      'PLAYBOOK_FAILED',
+      `${invocation.playbook} ran no host for ${unmatched.plays.map((play) => `play "${play}"`).join(', ')} ("skipping: no hosts matched"): inventory/hosts.ini does not give it the nodes`,
+      { details: { playbook: invocation.playbook, unmatched: unmatched.plays } },
+    );
+  }
   return `${invocation.playbook} ok (${recap})`;
+}
+
+/** Plays ansible announced and then skipped with "no hosts matched". */
+function createUnmatchedPlays() {
+  const plays: string[] = [];
+  let current = '';
+  return {
+    plays,
+    push(line: string) {
+      const play = /^PLAY \[(.*)\] \**$/.exec(line);
+      if (play) current = play[1]!;
+      else if (line.trim() === 'skipping: no hosts matched') plays.push(current);
+    },
+  };
 }
 
 async function settledWithin(ctx: StepContext, work: Promise<void>, ms: number): Promise<void> {

@@ -7,7 +7,12 @@ import { captureRemote, captureRemoteOrFail } from './capture-remote.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { readRepoCommit } from './read-repo-commit.js';
 import { repoPaths } from './repo-paths.js';
-import { describeChanges, parseTofuPlanJson, replaceOnlyProblems } from './tofu-plan-changes.js';
+import {
+  describeChanges,
+  parseTofuPlanJson,
+  replaceOnlyProblems,
+  type TofuResourceChange,
+} from './tofu-plan-changes.js';
 
 const SUMMARY_LINE = /^(Plan: .*|\s*# .+ (will|must) be .*)$/;
 
@@ -31,11 +36,7 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
     '-no-color',
   ];
   const applyArgv = (planFile: string) => ['tofu', 'apply', '-input=false', '-no-color', planFile];
-  const checkedPlan = async (ctx: StepContext, planFile: string) => {
-    const json = await captureRemoteOrFail(ctx, opsTarget(world), ['tofu', 'show', '-json', planFile], {
-      cwd,
-    });
-    const changes = parseTofuPlanJson(json);
+  const checkedChanges = (changes: TofuResourceChange[]) => {
     const problems = replaceOnlyProblems(changes, resource);
     if (problems.length > 0) {
       throw new ClusterBotError(
@@ -47,6 +48,12 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
     }
     return changes;
   };
+  const checkedPlan = async (ctx: StepContext, planFile: string) =>
+    checkedChanges(
+      parseTofuPlanJson(
+        await captureRemoteOrFail(ctx, opsTarget(world), ['tofu', 'show', '-json', planFile], { cwd }),
+      ),
+    );
   const placeholder = planFileNamed('<job>');
   return {
     id,
@@ -57,7 +64,23 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
       reason: `destroys and re-creates the VM of ${node.name}: everything on its disk is wiped`,
       mark: '⚠',
       required: async () => true,
-      currentCommit: readRepoCommit,
+      // Right before applying: the saved plan as it is now, so a plan file changed since the approval voids it.
+      async current(ctx) {
+        const commit = await readRepoCommit(ctx);
+        const planFile = planFileOf(ctx.jobId);
+        const argv = applyArgv(planFile);
+        const commandLine = opsCommandLine(world, cwd, argv);
+        const shown = await captureRemote(ctx, opsTarget(world), ['tofu', 'show', '-json', planFile], {
+          cwd,
+        });
+        if (shown.exitCode !== 0) return { commit, commandLine, fingerprint: `no saved plan at ${planFile}` };
+        const changes = checkedChanges(parseTofuPlanJson(shown.stdout));
+        return {
+          commit,
+          commandLine,
+          fingerprint: bindingFingerprint(commit, [...argv, JSON.stringify(changes)]),
+        };
+      },
       async bind(ctx) {
         const commit = await readRepoCommit(ctx);
         const planFile = planFileOf(ctx.jobId);

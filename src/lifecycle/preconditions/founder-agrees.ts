@@ -1,0 +1,34 @@
+import type { Precondition } from './precondition.js';
+
+/**
+ * The --cluster-init founder is whoever hosts.ini puts in the group `k3s_primary_group` names. A
+ * config that says otherwise is out of date, and acting on it could re-found the cluster.
+ */
+export const founderAgrees: Precondition = {
+  label: 'founder per hosts.ini',
+  async check(ctx, repo) {
+    const { primary } = repo;
+    if (!primary) {
+      return [
+        `cannot tell the founder: k3s_primary_group is set neither in infra/ansible/group_vars/all.yml nor in the ${repo.hostGroup} group_vars`,
+      ];
+    }
+    const where = `${primary.group} (k3s_primary_group in ${primary.file})`;
+    if (primary.members.length !== 1) {
+      return [
+        primary.members.length === 0
+          ? `hosts.ini has no host in the founder group ${where}`
+          : `hosts.ini has ${primary.members.length} hosts in the founder group ${where} (${primary.members.join(', ')}): exactly one node may found the cluster`,
+      ];
+    }
+    const founder = primary.members[0]!;
+    const configured = ctx.cluster.nodes.find((node) => node.roles.includes('primary'));
+    if (configured && configured.name !== founder) {
+      return [
+        `the config names ${configured.name} the primary (clusters.${ctx.cluster.name}.nodes.${configured.name}.roles), ` +
+          `but hosts.ini puts ${founder} in ${where}: fix the config to match the repo`,
+      ];
+    }
+    return [];
+  },
+};

@@ -1,0 +1,68 @@
+import type { StepContext } from '../plan/step.js';
+import { clusterHostGroup } from './cluster-host-group.js';
+import { groupMembers, type Inventory, parseInventory } from './parse-inventory.js';
+import { readRepoText } from './read-repo-text.js';
+import { layerVars, type RepoVar, type RepoVars } from './repo-vars.js';
+
+export const INVENTORY_FILE = 'infra/ansible/inventory/hosts.ini';
+export const ALL_VARS_FILE = 'infra/ansible/group_vars/all.yml';
+export const groupVarsFile = (group: string) => `infra/ansible/group_vars/${group}/vars.yml`;
+export const groupVaultFile = (group: string) => `infra/ansible/group_vars/${group}/vault.yml`;
+export const roleDefaultsFile = (role: string) => `infra/ansible/roles/${role}/defaults/main.yml`;
+
+/** A group the roles resolve by a var (`k3s_primary_group`), and its live members in hosts.ini. */
+export interface ResolvedGroup {
+  readonly variable: string;
+  readonly group: string;
+  readonly file: string;
+  readonly members: readonly string[];
+}
+
+/** What the infra repo says about one cluster: the truth the config is checked against. */
+export interface RepoFacts {
+  readonly inventory: Inventory;
+  /** The group the cluster's whole-cluster plays target (`k3s_hosts`). */
+  readonly hostGroup: string;
+  /** group_vars/all.yml overlaid with the cluster group's vars.yml. */
+  readonly vars: RepoVars;
+  /** The --cluster-init founder group; undefined when k3s_primary_group is not set. */
+  readonly primary: ResolvedGroup | undefined;
+  /** The servers group (`k3s_servers_group`); undefined when not set. */
+  readonly servers: ResolvedGroup | undefined;
+}
+
+/**
+ * Reads the inventory and the group_vars the roles read for this cluster. Role defaults are left
+ * to the checks that need them. Throws, naming the file, when the inventory cannot be read.
+ */
+export async function readRepoFacts(ctx: StepContext): Promise<RepoFacts> {
+  const hostGroup = clusterHostGroup(ctx.cluster);
+  const [inventoryText, allVars, groupVars] = await Promise.all([
+    readRepoText(ctx, INVENTORY_FILE),
+    readRepoText(ctx, ALL_VARS_FILE),
+    readRepoText(ctx, groupVarsFile(hostGroup)),
+  ]);
+  if (inventoryText === undefined) throw new Error(`${INVENTORY_FILE} cannot be read on the ops host`);
+  const inventory = parseInventory(inventoryText);
+  const vars = layerVars([
+    { file: ALL_VARS_FILE, text: allVars },
+    { file: groupVarsFile(hostGroup), text: groupVars },
+  ]);
+  const resolve = (variable: string): ResolvedGroup | undefined => {
+    const entry: RepoVar | undefined = vars.get(variable);
+    if (typeof entry?.value !== 'string') return undefined;
+    return {
+      variable,
+      group: entry.value,
+      file: entry.file,
+      members: groupMembers(inventory, entry.value),
+    };
+  };
+  return {
+    inventory,
+    hostGroup,
+    vars,
+    primary: resolve('k3s_primary_group'),
+    servers: resolve('k3s_servers_group'),
+  };
+}

@@ -1,0 +1,55 @@
+import { ClusterBotError } from '../../errors.js';
+import type { Step } from '../plan/step.js';
+import { nodeTarget } from '../targets.js';
+import { privileged } from './node-commands.js';
+
+const SAVED = /Snapshot (\S+) saved/;
+const SNAPSHOT_DIR = '/var/lib/rancher/k3s/server/db/snapshots/';
+
+/**
+ * An etcd snapshot before a server is taken away. It is written to the disk of the server that
+ * takes it, so it is taken on a surviving Ready server, never on the one about to be wiped.
+ */
+export function etcdSnapshotStep(id: string, node: string): Step {
+  return {
+    id,
+    title: 'etcd snapshot',
+    target: `a Ready server other than ${node}`,
+    commandLine: `k3s etcd-snapshot save --name cluster-bot-<job> (on a Ready etcd server other than ${node})`,
+    async run(ctx) {
+      const live = await ctx.kube.listNodes();
+      const survivor = ctx.cluster.nodes.find(
+        (entry) =>
+          entry.name !== node && live.some((state) => state.name === entry.name && state.ready && state.etcd),
+      );
+      if (!survivor) {
+        throw new ClusterBotError(
+          'PRECONDITION_FAILED',
+          `no Ready etcd server other than ${node} to take the snapshot on: nothing was taken away`,
+        );
+      }
+      const name = `cluster-bot-${ctx.jobId}`;
+      const lines: string[] = [];
+      const result = await ctx.shell.exec(nodeTarget(ctx.cluster, survivor), {
+        argv: privileged(ctx.cluster, ['k3s', 'etcd-snapshot', 'save', '--name', name]),
+        timeoutMs: ctx.cluster.timeouts.nodeCommand,
+        signal: ctx.signal,
+        onLine: (line) => {
+          lines.push(line);
+          return ctx.output(line);
+        },
+      });
+      const saved = lines.map((line) => SAVED.exec(line)?.[1]).find(Boolean);
+      if (result.exitCode !== 0 || !saved) {
+        const why = lines.at(-1) ?? `exit ${result.exitCode}`;
+        throw new ClusterBotError(
+          'COMMAND_FAILED',
+          `etcd snapshot on ${survivor.name} failed (${why}): ${node} was not taken away`,
+          { details: { server: survivor.name, exitCode: result.exitCode } },
+        );
+      }
+      await ctx.note(`etcd snapshot ${saved} saved on ${survivor.name} (${SNAPSHOT_DIR})`);
+      return { status: 'succeeded', summary: `etcd snapshot ${saved} on ${survivor.name}` };
+    },
+  };
+}

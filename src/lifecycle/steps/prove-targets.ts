@@ -1,0 +1,69 @@
+import { ClusterBotError } from '../../errors.js';
+import { parseListHosts } from '../ansible/parse-list-hosts.js';
+import type { StepContext } from '../plan/step.js';
+import { opsTarget } from '../targets.js';
+import { captureRemote } from './capture-remote.js';
+import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
+import { repoPaths } from './repo-paths.js';
+
+/**
+ * Asks ansible which hosts the exact same argv would run on (`--list-hosts` runs nothing) and
+ * insists they are exactly the nodes the step claims. A play whose pattern matches nothing is
+ * skipped with exit 0, so a node missing from hosts.ini would otherwise be left out in silence.
+ */
+export async function proveTargets(
+  ctx: StepContext,
+  invocation: PlaybookInvocation,
+  claimed: readonly string[],
+): Promise<string> {
+  const listed = await captureRemote(
+    ctx,
+    opsTarget(ctx.world),
+    [...playbookArgv(invocation), '--list-hosts'],
+    {
+      cwd: repoPaths(ctx.world).ansible,
+      env: ANSIBLE_ENV,
+    },
+  );
+  const fail = (problems: string[]) => {
+    throw new ClusterBotError(
+      'PRECONDITION_FAILED',
+      `${invocation.playbook} would not run on exactly ${claimed.join(', ')}: ${problems.join('; ')}`,
+      { details: { playbook: invocation.playbook, claimed, failures: problems } },
+    );
+  };
+  if (listed.exitCode !== 0) {
+    const why = lastLine(listed.stderr) ?? `ansible-playbook --list-hosts exited ${listed.exitCode}`;
+    return fail([`${why} (inventory/hosts.ini)`]);
+  }
+  const plays = parseListHosts(listed.stdout);
+  const targeted = new Set(plays.flatMap((play) => play.hosts));
+  const problems: string[] = [];
+  for (const node of claimed) {
+    if (!targeted.has(node))
+      problems.push(`${node} is in no play's hosts (not in the groups inventory/hosts.ini gives them)`);
+  }
+  for (const host of targeted) {
+    if (!claimed.includes(host))
+      problems.push(`it would also run on ${host}, which this step does not claim`);
+  }
+  // Under --limit a play for another part of the cluster is meant to be empty; without it, never.
+  if (!invocation.limit) {
+    for (const play of plays.filter((p) => p.hosts.length === 0)) {
+      problems.push(
+        `play ${play.number} "${play.name}" matches no host (pattern ${play.pattern} in inventory/hosts.ini)`,
+      );
+    }
+  }
+  if (plays.length === 0) problems.push('ansible listed no play');
+  if (problems.length > 0) return fail(problems);
+  return `${invocation.playbook} targets exactly ${[...targeted].sort().join(', ')}`;
+}
+
+function lastLine(text: string): string | undefined {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+}

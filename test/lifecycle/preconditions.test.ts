@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { parseListHosts } from '../../src/lifecycle/ansible/parse-list-hosts.js';
+import type { StepContext } from '../../src/lifecycle/plan/step.js';
+import { fluxHandOff } from '../../src/lifecycle/preconditions/flux-hand-off.js';
+import { founderAgrees } from '../../src/lifecycle/preconditions/founder-agrees.js';
+import { nodesInInventory } from '../../src/lifecycle/preconditions/nodes-in-inventory.js';
+import { notTheFounder } from '../../src/lifecycle/preconditions/not-the-founder.js';
+import { productionServers } from '../../src/lifecycle/preconditions/production-servers.js';
+import { groupMembers, parseInventory } from '../../src/lifecycle/repo/parse-inventory.js';
+import { readRepoFacts } from '../../src/lifecycle/repo/read-repo-facts.js';
+import { loadExampleWorld } from '../support/example-world.js';
+import { listHostsOutput } from '../support/list-hosts-output.js';
+import { createInstantClock } from '../support/manual-clock.js';
+import { createMemoryKube } from '../support/memory-kube.js';
+import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
+import { createScriptedShell } from '../support/scripted-shell.js';
+
+// The lab's miniature of the operators' repo: the real layout, read as the ops host would serve it.
+const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
+const REPO_FILES = [
+  'infra/ansible/inventory/hosts.ini',
+  'infra/ansible/group_vars/all.yml',
+  'infra/ansible/group_vars/k3s_prod/vars.yml',
+  'infra/ansible/roles/flux_bootstrap/defaults/main.yml',
+  'bootstrap/flux/bootstrap.sh',
+];
+
+/** A shell variable as a script spells it (not a template placeholder of this file). */
+const SHELL_ENV = ['$', '{ENV}'].join('');
+
+let world: WorldConfig;
+beforeAll(async () => {
+  world = await loadExampleWorld();
+});
+
+function contextFor(cluster: string, changes: Record<string, string | undefined> = {}): StepContext {
+  const files: Record<string, string | undefined> = Object.fromEntries(REPO_FILES.map((f) => [f, lab(f)]));
+  Object.assign(files, changes);
+  const shell = createScriptedShell(({ argv }) => {
+    const text = argv[0] === 'cat' ? files[argv[2]!.replace('/home/ops/homelab/', '')] : undefined;
+    return text === undefined
+      ? { exitCode: 1, stderr: ['No such file or directory'] }
+      : { stdout: text.split('\n') };
+  });
+  return {
+    jobId: 'job-7',
+    world,
+    cluster: world.clusters[cluster]!,
+    shell,
+    kube: createMemoryKube().kube,
+    kubeconfigs: createMemoryKubeconfigs().keeper,
+    clock: createInstantClock(),
+    signal: new AbortController().signal,
+    facts: { get: () => undefined, set: async () => undefined },
+    progress: async () => undefined,
+    output: () => undefined,
+    note: async () => undefined,
+    gateFailed: async () => undefined,
+  };
+}
+
+async function problems(
+  cluster: string,
+  check: typeof founderAgrees,
+  changes?: Record<string, string | undefined>,
+) {
+  const ctx = contextFor(cluster, changes);
+  return check.check(ctx, await readRepoFacts(ctx));
+}
+
+describe('the inventory as Ansible reads it', () => {
+  it('resolves groups through their children, and keeps commented hosts apart', () => {
+    const inventory = parseInventory(lab('infra/ansible/inventory/hosts.ini'));
+    expect(groupMembers(inventory, 'k3s_servers').sort()).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+    expect(groupMembers(inventory, 'k3s_primary')).toEqual(['k3s-dev-1']);
+    expect(groupMembers(inventory, 'k3s_prod')).toEqual(['k3s-prod-1']);
+    expect([...inventory.commented].sort()).toEqual(['k3s-prod-2', 'k3s-prod-3']);
+  });
+
+  it('reads --list-hosts: each play, its pattern and hosts, empty plays included', () => {
+    const plays = parseListHosts(
+      listHostsOutput('k3s.yml', [
+        { pattern: 'k3s_prod_primary', name: 'k3s primary (cluster-init)', hosts: ['k3s-prod-1'] },
+        { pattern: 'k3s_prod_secondary', name: 'k3s secondaries (join)', hosts: [] },
+      ]).join('\n'),
+    );
+    expect(plays).toEqual([
+      { number: 1, pattern: 'k3s_prod_primary', name: 'k3s primary (cluster-init)', hosts: ['k3s-prod-1'] },
+      { number: 2, pattern: 'k3s_prod_secondary', name: 'k3s secondaries (join)', hosts: [] },
+    ]);
+  });
+});
+
+describe('preconditions read from the infra repo', () => {
+  it('the founder is the member of k3s_primary_group: dev from group_vars/all.yml, prod from its vars.yml', async () => {
+    expect(await problems('dev', founderAgrees)).toEqual([]);
+    expect(await problems('prod', founderAgrees)).toEqual([]);
+    const ctx = contextFor('prod');
+    expect((await readRepoFacts(ctx)).primary).toEqual({
+      variable: 'k3s_primary_group',
+      group: 'k3s_prod_primary',
+      file: 'infra/ansible/group_vars/k3s_prod/vars.yml',
+      members: ['k3s-prod-1'],
+    });
+  });
+
+  it('a config primary that disagrees with hosts.ini is refused, naming both', async () => {
+    const moved = lab('infra/ansible/inventory/hosts.ini')
+      .replace('[k3s_primary]\nk3s-dev-1', '[k3s_primary]\nk3s-dev-2')
+      .replace('[k3s_secondary]\nk3s-dev-2', '[k3s_secondary]\nk3s-dev-1');
+    expect(await problems('dev', founderAgrees, { 'infra/ansible/inventory/hosts.ini': moved })).toEqual([
+      'the config names k3s-dev-1 the primary (clusters.dev.nodes.k3s-dev-1.roles), but hosts.ini puts k3s-dev-2 in ' +
+        'k3s_primary (k3s_primary_group in infra/ansible/group_vars/all.yml): fix the config to match the repo',
+    ]);
+    expect(
+      await problems('dev', notTheFounder('k3s-dev-2'), { 'infra/ansible/inventory/hosts.ini': moved }),
+    ).toEqual([
+      expect.stringMatching(
+        /^k3s-dev-2 is the --cluster-init founder \(the k3s_primary group in hosts.ini\)/,
+      ),
+    ]);
+    expect(await problems('dev', notTheFounder('k3s-dev-3'))).toEqual([]);
+  });
+
+  it('without k3s_primary_group the bot cannot tell the founder, and says so', async () => {
+    const allVars = lab('infra/ansible/group_vars/all.yml').replace(/^k3s_primary_group:.*$/m, '');
+    expect(await problems('dev', founderAgrees, { 'infra/ansible/group_vars/all.yml': allVars })).toEqual([
+      'cannot tell the founder: k3s_primary_group is set neither in infra/ansible/group_vars/all.yml nor in the k3s_servers group_vars',
+    ]);
+  });
+
+  it("prod's Flux hand-off is refused while bootstrap.sh bootstraps clusters/dev, naming the file and the path", async () => {
+    expect(await problems('dev', fluxHandOff)).toEqual([]);
+    expect(await problems('prod', fluxHandOff)).toEqual([
+      "the Flux hand-off would bootstrap prod with --path=clusters/dev (bootstrap/flux/bootstrap.sh, run by flux_bootstrap_flux_cmd in infra/ansible/roles/flux_bootstrap/defaults/main.yml), not clusters/prod: prod would get clusters/dev's manifests. Change bootstrap/ (or override flux_bootstrap_flux_cmd for k3s_prod) first",
+    ]);
+  });
+
+  it('an override in the prod group_vars wins over the role default, resolved with its references', async () => {
+    const prodVars = lab('infra/ansible/group_vars/k3s_prod/vars.yml');
+    const override = {
+      'infra/ansible/group_vars/k3s_prod/vars.yml': `${prodVars}\nflux_script: bootstrap/flux/bootstrap-prod.sh\nflux_bootstrap_flux_cmd: "{{ flux_script }}"\n`,
+      'bootstrap/flux/bootstrap-prod.sh': lab('bootstrap/flux/bootstrap.sh').replace(
+        'clusters/dev',
+        'clusters/prod',
+      ),
+    };
+    expect(await problems('prod', fluxHandOff, override)).toEqual([]);
+    // A --path passed to a script that hard-codes its own may well be ignored: the bot cannot tell.
+    const passed = {
+      'infra/ansible/group_vars/k3s_prod/vars.yml': `${prodVars}\nflux_bootstrap_flux_cmd: bootstrap/flux/bootstrap.sh --path=clusters/prod\n`,
+    };
+    expect(await problems('prod', fluxHandOff, passed)).toEqual([
+      "cannot tell which path prod's Flux hand-off would bootstrap: bootstrap/flux/bootstrap.sh, run by flux_bootstrap_flux_cmd in infra/ansible/group_vars/k3s_prod/vars.yml passes several: clusters/prod, clusters/dev",
+    ]);
+  });
+
+  it('when it cannot tell the path, it refuses saying what it could not read', async () => {
+    const templated = {
+      'infra/ansible/roles/flux_bootstrap/defaults/main.yml':
+        "flux_bootstrap_flux_cmd: \"{{ lookup('env', 'CMD') }}\"\n",
+    };
+    expect(await problems('prod', fluxHandOff, templated)).toEqual([
+      expect.stringMatching(
+        /^cannot tell which path prod's Flux hand-off would bootstrap: flux_bootstrap_flux_cmd in infra\/ansible\/roles\/flux_bootstrap\/defaults\/main.yml is a template/,
+      ),
+    ]);
+    expect(await problems('prod', fluxHandOff, { 'bootstrap/flux/bootstrap.sh': undefined })).toEqual([
+      "cannot tell which path prod's Flux hand-off would bootstrap: bootstrap/flux/bootstrap.sh (named by flux_bootstrap_flux_cmd in infra/ansible/roles/flux_bootstrap/defaults/main.yml) cannot be read",
+    ]);
+    const variable = {
+      'bootstrap/flux/bootstrap.sh': `flux bootstrap github --path="clusters/${SHELL_ENV}"\n`,
+    };
+    expect(await problems('prod', fluxHandOff, variable)).toEqual([
+      expect.stringContaining(`passes --path=clusters/${SHELL_ENV}, set at run time`),
+    ]);
+  });
+
+  it('a production cluster needs an odd number of servers in hosts.ini, at least 3: the inventory counts, not the config', async () => {
+    expect(await problems('prod', productionServers)).toEqual([
+      'prod has 1 server in inventory/hosts.ini (k3s_prod: k3s-prod-1): a production cluster needs an odd number of servers, at least 3',
+    ]);
+    const racked = lab('infra/ansible/inventory/hosts.ini').replace(/^# (k3s-prod-[23] )/gm, '$1');
+    expect(
+      await problems('prod', productionServers, { 'infra/ansible/inventory/hosts.ini': racked }),
+    ).toEqual([]);
+  });
+
+  it('names each configured node missing from the group the plays target', async () => {
+    const check = nodesInInventory(['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3']);
+    expect(await problems('prod', check)).toEqual([
+      'k3s-prod-2 is still commented out of inventory/hosts.ini',
+      'k3s-prod-3 is still commented out of inventory/hosts.ini',
+    ]);
+    const gone = lab('infra/ansible/inventory/hosts.ini').replace(/^k3s-dev-3 ansible_connection.*$/m, '');
+    expect(
+      await problems('dev', nodesInInventory(['k3s-dev-3']), { 'infra/ansible/inventory/hosts.ini': gone }),
+    ).toEqual(['k3s-dev-3 is in inventory/hosts.ini but not in the group k3s_servers the plays target']);
+  });
+});
