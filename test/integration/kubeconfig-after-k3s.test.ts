@@ -28,14 +28,14 @@ describe('the kubeconfig after k3s.yml, against the lab', () => {
       const texts = job.texts();
       const kept = join(lab.dataDir, 'kubeconfigs', 'dev.kubeconfig');
       expect(texts).toContainEqual(
-        expect.stringMatching(/^2-k3s-kubeconfig the kubeconfig in use does not reach dev: .*401/),
+        expect.stringMatching(/^3-k3s-kubeconfig the kubeconfig in use does not reach dev: .*401/),
       );
       expect(texts).toContain(
-        `2-k3s-kubeconfig succeeded: now using .cache/dev.kubeconfig from the ops host (k3s.yml wrote it; it reaches dev: 3 nodes), kept at ${kept} and preferred from now on`,
+        `3-k3s-kubeconfig succeeded: now using .cache/dev.kubeconfig from the ops host (k3s.yml wrote it; it reaches dev: 3 nodes), kept at ${kept} and preferred from now on`,
       );
       // What followed k3s.yml ran on the API with the fetched kubeconfig.
       expect(texts).toContain(
-        '11-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
+        '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
       );
       // Kept privately under DATA_DIR; the configured (read-only) file is left as it was; no credential shown.
       expect(await readFile(kept, 'utf8')).toBe(lab.sim.kubeconfig);
