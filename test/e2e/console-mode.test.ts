@@ -16,8 +16,8 @@ describe('console mode: no Slack tokens, a terminal instead', { timeout: 180_000
     await console.waitFor(/cluster-bot console as U0BOB/);
 
     console.type('/cluster plan up dev');
-    await console.waitFor(/Plan for `up dev` on dev: 12 steps/);
-    expect(console.stdout()).toContain('5. ⚠ cilium.yml → dev: all nodes');
+    await console.waitFor(/Plan for `up dev` on dev: 14 steps/);
+    expect(console.stdout()).toContain('6. ⚠ cilium.yml → dev: all nodes');
 
     console.type('/cluster verify dev');
     await console.waitFor(/\*verify dev\* · job #1 · asked by <@U0BOB>\nStatus: ✅ succeeded/);
