@@ -74,6 +74,8 @@ export function createClusterKubes(
     async adopt(cluster, kubeconfig): Promise<AdoptedKubeconfig> {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const candidate = `${adoptedPath(cluster)}.candidate`;
+      // Removed first: a leftover file would keep its own mode; a new one is created 0600.
+      await rm(candidate, { force: true });
       await writeFile(candidate, kubeconfig, { mode: 0o600 });
       let nodes: number;
       try {

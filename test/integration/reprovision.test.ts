@@ -318,6 +318,40 @@ describe('reprovision k3s-dev-3 against the lab', () => {
   );
 
   it(
+    'a saved plan changed after its approval is refused right before applying, and nothing is applied',
+    async () => {
+      await lab.ops.setNodeState('tofu-calls', null, '127.0.0.1');
+      const planFile = `${lab.repo.root}/infra/tofu/.terraform/cluster-bot-job-reprovision.tfplan`;
+      const job = lab.startJob('reprovision k3s-dev-3');
+      const result = await job.runUntilDone({
+        approve: true,
+        onWaiting: async (stepId) => {
+          if (stepId !== '5-rebuild') return;
+          // Someone re-plans into the same file while the approval is open: now it also destroys a neighbour.
+          const saved = JSON.parse(await readFile(planFile, 'utf8'));
+          saved.resource_changes.push({
+            address: TOFU_RESOURCE('k3s-dev-2'),
+            change: { actions: ['delete'] },
+          });
+          await writeFile(planFile, JSON.stringify(saved));
+        },
+      });
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(job.reporter.failedStep()?.stepId).toBe('5-rebuild');
+      expect(job.reporter.planFailure()).toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: expect.stringContaining(`touches ${TOFU_RESOURCE('k3s-dev-2')} (delete)`),
+      });
+      const calls = (await lab.ops.readNodeState('tofu-calls', '127.0.0.1'))?.split('\n') ?? [];
+      expect(calls.some((call) => call.startsWith('apply'))).toBe(false);
+      lab.sim.joinNode('k3s-dev-3');
+      await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'bare metal (no tofuResource): the known host key, then k3s-uninstall.sh after approval, before the re-join',
     async () => {
       const job = lab.startJob('reprovision k3s-dev-3', { world: bareMetal(lab.world, 'k3s-dev-3') });
