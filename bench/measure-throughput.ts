@@ -3,23 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Processor, Queue, Worker } from 'bullmq';
 import { connectRedis } from '../src/app/connect-redis.js';
-import { createSlackAnnouncer } from '../src/bot/create-slack-announcer.js';
 import type { SlackPoster } from '../src/bot/slack-poster.js';
 import { readEnv } from '../src/config/read-env.js';
 import type { WorldConfig } from '../src/config/world-config.js';
-import { createAuditLog } from '../src/jobs/audit-log.js';
 import { createClusterLock } from '../src/jobs/cluster-lock.js';
-import { createJobProcessor } from '../src/jobs/create-job-processor.js';
 import { createJobQueue, QUEUE_NAME } from '../src/jobs/create-job-queue.js';
 import { createJobRecords } from '../src/jobs/job-record.js';
 import { redisKeys } from '../src/jobs/redis-keys.js';
 import type { RemoteShell } from '../src/lifecycle/ports/remote-shell.js';
 import { createLogger } from '../src/log/create-logger.js';
 import { createRedactor } from '../src/log/create-redactor.js';
-import { createMetrics } from '../src/metrics/create-metrics.js';
-import { systemClock } from '../src/system-clock.js';
+import { createInProcessProcessor } from '../test/support/create-in-process-processor.js';
 import { loadExampleWorld } from '../test/support/example-world.js';
-import { createMemoryKube } from '../test/support/memory-kube.js';
 import { REDIS_URL, uniquePrefix } from '../test/support/redis-prefix.js';
 import { median, round } from './stats.js';
 
@@ -77,32 +72,19 @@ async function engineRound(world: WorldConfig): Promise<number> {
     for (let i = 0; i < JOBS; i++) {
       await queue.enqueue({
         command: { verb: 'verify', cluster: 'dev' },
-        requestedBy: 'U0BENCH',
+        requestedBy: 'U0ALICE',
         channel: 'C0OPS',
         queueIfBusy: false,
       });
     }
-    const poster = answeringPoster();
-    const kube = createMemoryKube().kube;
-    const processor = createJobProcessor({
+    const processor = createInProcessProcessor({
       world,
       redis,
       keys,
       records,
       lock,
-      audit: createAuditLog(redis, keys, logger),
-      poster,
-      announcer: createSlackAnnouncer(
-        poster,
-        records,
-        async () => ({ channel: 'C0OPS' }),
-        () => 60_000,
-      ),
+      poster: answeringPoster(),
       shell: unusedShell,
-      metrics: createMetrics(),
-      kubeFor: () => kube,
-      kubeconfigs: { adopt: () => Promise.reject(new Error('a verify plan adopts no kubeconfig')) },
-      clock: systemClock,
       logger,
       redact: createRedactor(),
       dataDir,

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { startClusterBot } from './app/start-cluster-bot.js';
 import { loadWorldConfig } from './config/load-world-config.js';
 import { readEnv, secretsOf } from './config/read-env.js';
+import { secretFileValues } from './config/secret-file-values.js';
 import { runConsole } from './console/run-console.js';
 import { isClusterBotError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
     process.stderr.write(`cluster-bot: ${(error as Error).message}\n`);
     process.exit(EXIT_BAD_CONFIG);
   }
-  const redact = createRedactor(secretsOf(env));
+  const redact = createRedactor([...secretsOf(env), ...(await secretFileValues(world))]);
 
   if (!env.SLACK_BOT_TOKEN) {
     // Console mode: no Slack tokens, a terminal instead; logs go to stderr, out of the way.

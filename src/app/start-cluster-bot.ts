@@ -1,6 +1,7 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
 import { createSlackPacer } from '../bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
+import { slackSdkLogger } from '../bot/slack-sdk-logger.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
@@ -25,6 +26,7 @@ export async function startClusterBot(
 ): Promise<ClusterBot> {
   const client = new WebClient(env.SLACK_BOT_TOKEN, {
     slackApiUrl: env.SLACK_API_URL,
+    logger: slackSdkLogger(logger),
     retryConfig: { retries: 10, factor: 1.6, minTimeout: 500, maxTimeout: 30_000 },
   });
   const auth = await client.auth.test();

@@ -72,6 +72,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     audit,
     poster,
     announcer,
+    members: options.members,
     shell: meterRemoteShell(createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }), metrics),
     metrics,
     kubeFor: kubes.kubeFor,

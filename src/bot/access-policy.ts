@@ -1,3 +1,5 @@
+import type { ClusterConfig, WorldConfig } from '../config/world-config.js';
+
 /** Resolves whether a Slack user is in a list of users and user groups, asking Slack for group members. */
 export type GroupMembers = (groupId: string) => Promise<readonly string[]>;
 
@@ -11,4 +13,39 @@ export async function isMember(
     if ((await members(id)).includes(userId)) return true;
   }
   return false;
+}
+
+export interface AccessRequest {
+  readonly userId: string;
+  readonly channelId: string;
+}
+
+/**
+ * Why this user may not run a command from this channel, or undefined when they may. For a
+ * cluster, its own operators and channels decide (by default the global ones); without one (help,
+ * status, jobs, audit, plan), being an operator of any cluster in any of its channels will do.
+ */
+export async function refuseAccess(
+  world: WorldConfig,
+  members: GroupMembers,
+  request: AccessRequest,
+  cluster?: ClusterConfig,
+): Promise<string | undefined> {
+  const scopes = cluster ? [cluster] : [world.slack, ...Object.values(world.clusters)];
+  const channelLists = scopes.map((scope) => scope.commandChannels);
+  if (!channelLists.some((list) => list.length === 0 || list.includes(request.channelId))) {
+    const use = [...new Set(channelLists.flat())].map((id) => `<#${id}>`).join(', ');
+    return cluster
+      ? `/cluster commands for ${cluster.name} are not accepted in <#${request.channelId}>. Use ${use}.`
+      : `/cluster is not accepted in this channel. Use ${use}.`;
+  }
+  const operators = cluster
+    ? cluster.operators
+    : [...new Set([world.access.operators, ...Object.values(world.clusters).map((c) => c.operators)].flat())];
+  if (!(await isMember(request.userId, operators, members))) {
+    return cluster
+      ? `<@${request.userId}> is not an operator of ${cluster.name} (clusters.${cluster.name}.operators, else access.operators in its config), so nothing was run.`
+      : 'You are not an operator of cluster-bot (access.operators in its config), so nothing was run.';
+  }
+  return undefined;
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../log/create-logger.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { type ApprovalClickDeps, handleApprovalClick } from './handle-approval-click.js';
 import { type CommandDeps, handleClusterCommand } from './handle-cluster-command.js';
+import { slackSdkLogger } from './slack-sdk-logger.js';
 
 export interface SlackAppDeps extends CommandDeps, ApprovalClickDeps {
   readonly env: Env;
@@ -33,6 +34,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
     port: env.PORT,
     customRoutes: socketMode ? undefined : deps.customRoutes,
     clientOptions: { slackApiUrl: env.SLACK_API_URL },
+    logger: slackSdkLogger(deps.logger),
     logLevel: LogLevel.WARN,
     processBeforeResponse: false,
     // Bolt's per-request conversation-context middleware: nothing here reads it, every request paid for it.

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Redact } from '../log/create-redactor.js';
+import { redactValue } from '../log/redact-value.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { SlackPacer } from './create-slack-pacer.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -7,7 +8,7 @@ import type { SlackPoster } from './slack-poster.js';
 /**
  * SlackPoster over the Web API client, which retries 5xx (and a 429, should one still come) itself.
  * Each call first waits for room under Slack's limits, and every text that leaves goes through the
- * redactor.
+ * redactor (each string of the blocks, before they are serialised).
  */
 export function createWebApiPoster(
   client: WebClient,
@@ -20,7 +21,7 @@ export function createWebApiPoster(
     metrics?.slackCalls.inc({ method });
     return pacer.take(method, channel);
   };
-  const scrub = <T>(value: T): T => JSON.parse(redact(JSON.stringify(value))) as T;
+  const scrub = <T>(value: T): T => redactValue(value, redact);
   return {
     async post(message) {
       await count('chat.postMessage', message.channel);

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { WorldConfig } from '../config/world-config.js';
-import type { AuditLog } from '../jobs/audit-log.js';
+import type { AuditAction, AuditLog } from '../jobs/audit-log.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
 import type { JobRecords } from '../jobs/job-record.js';
@@ -47,34 +47,58 @@ export async function handleApprovalClick(
   const target = parseApprovalId(click.value);
   const record = target && (await deps.records.get(target.jobId));
   const cluster = record && deps.world.clusters[record.command.cluster];
-  if (!target || !record || !cluster)
+  // A value that is no approval id is not echoed anywhere: it is whatever the sender wrote.
+  const audit = (action: AuditAction, what: string) =>
+    deps.audit.record({
+      at: deps.now(),
+      who: click.userId,
+      action,
+      what,
+      jobId: target?.jobId,
+      stepId: target?.stepId,
+      approvalId: target ? click.value : undefined,
+    });
+  if (!target || !record || !cluster) {
+    await audit('click-refused', `${click.decision}: the button matches no pending approval`);
     return '⛔ This button does not match a pending approval; nothing changed.';
+  }
   const isApprover = await isMember(click.userId, cluster.approvers, deps.members);
   const { verdict, stored } = await recordApprovalClick(
     deps.redis,
     deps.keys,
     { ...target, approvalId: click.value, messageTs: click.messageTs },
-    { userId: click.userId, decision: click.decision, isApprover, requestedBy: record.requestedBy },
+    {
+      userId: click.userId,
+      decision: click.decision,
+      isApprover,
+      requestedBy: record.requestedBy,
+      at: deps.now(),
+    },
     cluster,
-    deps.now(),
   );
-  deps.logger.info(
-    { jobId: record.id, stepId: target.stepId, user: click.userId, verdict: verdict.kind },
-    'approval click',
-  );
+  const step = stored?.request?.stepTitle ?? target.stepId;
   switch (verdict.kind) {
     case 'refused':
+      await audit('click-refused', `${click.decision} ${step}: ${verdict.reason}`);
       return `⛔ ${verdict.reason}; nothing changed.`;
     case 'already-counted':
+      await audit('approve', `${step}: already counted`);
       return `Your approval is already counted; ${verdict.missing} more needed.`;
     case 'counted':
+      await audit('approve', `${step} (${verdict.approvals.length}/${cluster.requiredApprovals})`);
       await deps.poster.post({
         ...(await deps.threadOf(record.id)),
-        text: `👍 <@${click.userId}> approved ${stored?.request?.stepTitle ?? target.stepId} (${verdict.approvals.length}/${cluster.requiredApprovals}); ${verdict.missing} more needed.`,
+        text: `👍 <@${click.userId}> approved ${step} (${verdict.approvals.length}/${cluster.requiredApprovals}); ${verdict.missing} more needed.`,
       });
       return undefined;
     case 'approved':
     case 'rejected': {
+      await audit(
+        verdict.kind === 'approved' ? 'approve' : 'reject',
+        verdict.kind === 'approved'
+          ? `${step}: approved (${verdict.approvals.length}/${cluster.requiredApprovals})`
+          : `${step}: rejected`,
+      );
       if (stored?.requestedAt !== undefined) {
         deps.metrics.approvalWait.observe(
           { decision: verdict.kind },

@@ -5,12 +5,16 @@ import type { JobQueue } from '../jobs/create-job-queue.js';
 import { describeJob } from '../jobs/describe-job.js';
 import { requestCancel } from '../jobs/request-cancel.js';
 import { closestMatch } from '../lifecycle/command/closest-match.js';
-import { describeCommand, LIFECYCLE_VERBS } from '../lifecycle/command/lifecycle-command.js';
+import {
+  describeCommand,
+  LIFECYCLE_VERBS,
+  type LifecycleCommand,
+} from '../lifecycle/command/lifecycle-command.js';
 import { parseLifecycleCommand } from '../lifecycle/command/parse-lifecycle-command.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import type { Logger } from '../log/create-logger.js';
-import { type GroupMembers, isMember } from './access-policy.js';
+import { type GroupMembers, isMember, refuseAccess } from './access-policy.js';
 import { describeRecentJobs, describeStatus, type StatusDeps } from './describe-status.js';
 import { HELP_TEXT } from './help-text.js';
 
@@ -49,17 +53,8 @@ export async function handleClusterCommand(
   const [verb = 'help', ...rest] = text.split(/[ \t]+/);
   if (verb === 'help' || text === '') return { text: HELP_TEXT };
 
-  const { commandChannels } = deps.world.slack;
-  if (commandChannels.length > 0 && !commandChannels.includes(request.channelId)) {
-    return {
-      text: `⛔ /cluster is not accepted in this channel. Use ${commandChannels.map((c) => `<#${c}>`).join(', ')}.`,
-    };
-  }
-  if (!(await isMember(request.userId, deps.world.access.operators, deps.members))) {
-    return {
-      text: '⛔ You are not an operator of cluster-bot (access.operators in its config), so nothing was run.',
-    };
-  }
+  const denied = await refuseAccess(deps.world, deps.members, request);
+  if (denied) return { text: `⛔ ${denied}` };
 
   if (verb === 'status') {
     const cluster = rest[0];
@@ -85,12 +80,24 @@ export async function handleClusterCommand(
   if (verb === 'plan') {
     const parsed = parseLifecycleCommand(rest.join(' '), deps.world);
     if (!parsed.ok) return refusal(parsed.error, parsed.suggestion, 'plan ');
+    const cluster = deps.world.clusters[parsed.command.cluster]!;
+    const deniedHere = await refuseAccess(deps.world, deps.members, request, cluster);
+    if (deniedHere) return { text: `⛔ ${deniedHere}` };
+    let steps: string;
     try {
-      return { text: `\`\`\`${describePlan(buildPlan(parsed.command, deps.world))}\`\`\`` };
+      steps = describePlan(buildPlan(parsed.command, deps.world));
     } catch (error) {
       if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
       throw error;
     }
+    // The steps come from the config alone; what the repo and the cluster would refuse takes a read-only job.
+    const checking = await submit(
+      { verb: 'plan', cluster: cluster.name, of: parsed.command },
+      false,
+      request,
+      deps,
+    );
+    return { text: `\`\`\`${steps}\`\`\`\n${checking}` };
   }
 
   if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
@@ -100,19 +107,32 @@ export async function handleClusterCommand(
   }
   const parsed = parseLifecycleCommand(text, deps.world);
   if (!parsed.ok) return refusal(parsed.error, parsed.suggestion, '');
+  const cluster = deps.world.clusters[parsed.command.cluster]!;
+  const deniedHere = await refuseAccess(deps.world, deps.members, request, cluster);
+  if (deniedHere) return { text: `⛔ ${deniedHere}` };
   try {
     buildPlan(parsed.command, deps.world);
   } catch (error) {
     if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
     throw error;
   }
+  return { text: await submit(parsed.command, parsed.queue, request, deps) };
+}
+
+/** Turns a checked command into a job (or a "busy" answer), audited either way. */
+async function submit(
+  command: LifecycleCommand,
+  queueIfBusy: boolean,
+  request: CommandRequest,
+  deps: CommandDeps,
+): Promise<string> {
   const result = await deps.queue.enqueue({
-    command: parsed.command,
+    command,
     requestedBy: request.userId,
     channel: request.channelId,
-    queueIfBusy: parsed.queue,
+    queueIfBusy,
   });
-  const what = describeCommand(parsed.command);
+  const what = describeCommand(command);
   if (result.kind === 'busy') {
     const holder = await describeJob(result.holderJobId, deps.records, deps.threads);
     await deps.audit.record({
@@ -121,15 +141,15 @@ export async function handleClusterCommand(
       action: 'refused',
       what: `${what}: busy`,
     });
-    return {
-      text: `⛔ ${parsed.command.cluster} is busy: ${holder}. Nothing was run; add \`--queue\` to run \`${what}\` after it.`,
-    };
+    return `⛔ ${command.cluster} is busy: ${holder}. Nothing was run; add \`--queue\` to run \`${what}\` after it.`;
   }
   const { record, position } = result;
   await deps.audit.record({ at: deps.now(), who: request.userId, action: 'command', what, jobId: record.id });
-  const behind =
-    position > 0 ? ` It waits for ${parsed.command.cluster} (position ${position} in line).` : '';
-  return { text: `Queued as job #${record.number}: \`${what}\`.${behind} Progress goes into its thread.` };
+  if (command.verb === 'plan') {
+    return `Checking it against the infra repo and the cluster as job #${record.number} (nothing is run): its thread lists every refusal it would meet.`;
+  }
+  const behind = position > 0 ? ` It waits for ${command.cluster} (position ${position} in line).` : '';
+  return `Queued as job #${record.number}: \`${what}\`.${behind} Progress goes into its thread.`;
 }
 
 async function cancel(words: readonly string[], userId: string, deps: CommandDeps): Promise<CommandReply> {

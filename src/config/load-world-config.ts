@@ -62,6 +62,8 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
       name,
       production: cluster.production ?? name === 'prod',
       kubeconfigPath: cluster.kubeconfigPath,
+      operators: cluster.operators ?? world.access.operators,
+      commandChannels: cluster.commandChannels ?? world.slack.commandChannels,
       approvers: cluster.approvers,
       requiredApprovals: cluster.requiredApprovals,
       allowSelfApproval: cluster.allowSelfApproval,

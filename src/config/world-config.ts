@@ -20,6 +20,10 @@ export interface ClusterConfig {
   /** Every mutating step is approved; the prod rules of the runbook apply. */
   readonly production: boolean;
   readonly kubeconfigPath: string;
+  /** Who may run commands on it (users or user groups): its own list, or access.operators. */
+  readonly operators: readonly string[];
+  /** Where its commands are accepted: its own list, or slack.commandChannels ([] = any channel). */
+  readonly commandChannels: readonly string[];
   readonly approvers: readonly string[];
   readonly requiredApprovals: number;
   readonly allowSelfApproval: boolean;

@@ -31,6 +31,8 @@ const duration = z.string({ error: 'expected a duration such as 90s, 30m or 1h' 
 const userOrGroup = z
   .string()
   .regex(SLACK_USER_OR_GROUP, 'expected a Slack user id (U…/W…) or user group id (S…)');
+const channelId = z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)');
+const operators = z.array(userOrGroup).min(1, 'expected at least one operator');
 
 export const NODE_ROLES = ['server', 'agent', 'primary', 'vpn-egress-gateway'] as const;
 
@@ -74,6 +76,10 @@ const clusterSchema = z
      */
     production: z.boolean().optional(),
     kubeconfigPath: path,
+    /** Who may run commands on this cluster; absent: access.operators. */
+    operators: operators.optional(),
+    /** Where its commands are accepted; absent: slack.commandChannels. */
+    commandChannels: z.array(channelId).optional(),
     approvers: z.array(userOrGroup).default([]),
     requiredApprovals: z.number().int().min(1).default(1),
     // A careful default: someone else looks at a disruptive step unless the cluster says otherwise.
@@ -124,14 +130,10 @@ const clusterSchema = z
 export const worldSchema = z
   .strictObject({
     slack: z.strictObject({
-      alertsChannel: z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)'),
-      commandChannels: z
-        .array(z.string().regex(SLACK_CHANNEL, 'expected a Slack channel id (C…)'))
-        .default([]),
+      alertsChannel: channelId,
+      commandChannels: z.array(channelId).default([]),
     }),
-    access: z.strictObject({
-      operators: z.array(userOrGroup).min(1, 'expected at least one operator'),
-    }),
+    access: z.strictObject({ operators }),
     ops: z.strictObject({
       host: address,
       port: port.default(22),

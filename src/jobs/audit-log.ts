@@ -17,6 +17,9 @@ export interface AuditEntry {
   readonly action: AuditAction;
   readonly what: string;
   readonly jobId?: string | undefined;
+  /** For a click: the step and the approval (request) it answered. */
+  readonly stepId?: string | undefined;
+  readonly approvalId?: string | undefined;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -45,6 +48,10 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
         entry.what,
         'jobId',
         entry.jobId ?? '',
+        'stepId',
+        entry.stepId ?? '',
+        'approvalId',
+        entry.approvalId ?? '',
       );
     },
     async recent(count: number): Promise<AuditEntry[]> {
@@ -57,6 +64,8 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
           action: value('action') as AuditAction,
           what: value('what'),
           jobId: value('jobId') || undefined,
+          stepId: value('stepId') || undefined,
+          approvalId: value('approvalId') || undefined,
         };
       });
     },
@@ -69,7 +78,9 @@ export function describeAudit(entries: readonly AuditEntry[]): string {
   if (entries.length === 0) return 'The audit trail is empty.';
   const lines = entries.map((entry) => {
     const when = new Date(entry.at).toISOString().slice(0, 19).replace('T', ' ');
-    const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}]` : '';
+    const step = entry.stepId ? ` step ${entry.stepId}` : '';
+    const approval = entry.approvalId ? ` approval ${entry.approvalId}` : '';
+    const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}${step}${approval}]` : '';
     const who = /^[UW][A-Z0-9]+$/.test(entry.who) ? `<@${entry.who}>` : entry.who;
     return `• ${when} UTC ${who} ${entry.action}${job}: ${entry.what}`;
   });

@@ -1,8 +1,10 @@
 import { DelayedError, type Job } from 'bullmq';
+import { type GroupMembers, refuseAccess } from '../bot/access-policy.js';
 import { createThreadReporter } from '../bot/create-thread-reporter.js';
-import { isMutating } from '../lifecycle/command/lifecycle-command.js';
+import { describeCommand, isMutating } from '../lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
+import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import type { AuditLog } from './audit-log.js';
 import type { ClusterLock } from './cluster-lock.js';
@@ -21,6 +23,10 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly lock: ClusterLock;
   readonly audit: AuditLog;
   readonly announcer: ApprovalAnnouncer;
+  /** Keeps a kubeconfig fetched after k3s.yml, for the cluster's gateway to use from then on. */
+  readonly kubeconfigs: KubeconfigKeeper;
+  /** Resolves user groups, to check the requester again when the job starts. */
+  readonly members: GroupMembers;
   readonly dataDir: string;
   readonly updateIntervalMs?: number;
   /** How often a running job checks whether someone cancelled it. */
@@ -53,6 +59,16 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     }
     await deps.redis.lrem(deps.keys.waiting(cluster.name), 0, record.id);
     logger.info({ attempt: job.attemptsMade, pid: process.pid }, 'job started');
+    // Checked again each time a worker takes the job up: the config may have changed since the
+    // command was accepted (this worker may run another version of it), and so may group membership.
+    const denied = cancelBy
+      ? undefined
+      : await refuseAccess(
+          deps.world,
+          deps.members,
+          { userId: record.requestedBy, channelId: record.channel },
+          cluster,
+        );
 
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
@@ -127,8 +143,24 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         if (mutating) void deps.lock.renew(cluster.name, record.id, LEASE_MS);
       }, LEASE_MS / 3),
     ];
+    const refuse = async (reason: string) => {
+      logger.warn({ reason }, 'job refused at start');
+      await deps.audit.record({
+        at: deps.clock.now(),
+        who: record.requestedBy,
+        action: 'refused',
+        what: `${describeCommand(record.command)}: ${reason}`,
+        jobId: record.id,
+      });
+      // The thread (posted now if this is the job's first start) ends with the reason.
+      await reporter.emit({ type: 'plan-started', resumed: thread.threadTs !== undefined, steps: [] });
+      await reporter.emit({ type: 'plan-finished', outcome: 'cancelled', summary: reason });
+      await reporter.flush();
+      return 'cancelled';
+    };
     let parked = false;
     try {
+      if (denied) return await refuse(denied);
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         world: deps.world,

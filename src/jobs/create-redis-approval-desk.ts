@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ApprovalDesk, ApprovalRequest, ApprovalState } from '../lifecycle/ports/approval-desk.js';
 import type { RedisKeys } from './redis-keys.js';
+import { replaceHashField } from './replace-hash-field.js';
 
 export interface StoredApproval {
   readonly state: ApprovalState;
@@ -48,21 +49,27 @@ export function createRedisApprovalDesk(
     const raw = await redis.hget(key, stepId);
     return raw ? (JSON.parse(raw) as StoredApproval) : undefined;
   };
-  const findById = async (id: string): Promise<[string, StoredApproval] | undefined> => {
+  const findById = async (id: string): Promise<[string, string, StoredApproval] | undefined> => {
     const all = await redis.hgetall(key);
     for (const [stepId, raw] of Object.entries(all)) {
       const stored = JSON.parse(raw) as StoredApproval;
-      if (stored.state.status !== 'none' && stored.state.id === id) return [stepId, stored];
+      if (stored.state.status !== 'none' && stored.state.id === id) return [stepId, raw, stored];
     }
     return undefined;
   };
+  // Written only over the record as read, so a click deciding at the same moment is not lost:
+  // the loser reads again (and a click then finds it closed).
   const close = async (id: string, status: 'expired' | 'void', reason: string) => {
-    const found = await findById(id);
-    if (!found) return;
-    const [stepId, stored] = found;
-    const next: StoredApproval = { ...stored, state: { status, id } };
-    await redis.hset(key, stepId, JSON.stringify(next));
-    await announcer.close(jobId, next, reason);
+    for (;;) {
+      const found = await findById(id);
+      if (!found) return;
+      const [stepId, raw, stored] = found;
+      const next: StoredApproval = { ...stored, state: { status, id } };
+      if (await replaceHashField(redis, key, stepId, raw, JSON.stringify(next))) {
+        await announcer.close(jobId, next, reason);
+        return;
+      }
+    }
   };
   return {
     async state(stepId) {

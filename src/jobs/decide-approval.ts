@@ -11,6 +11,8 @@ export interface ApprovalClick {
   /** Whether the clicker is an approver of the cluster, resolved at click time. */
   readonly isApprover: boolean;
   readonly requestedBy: string;
+  /** When it was clicked: a click at or after the approval's expiry is refused. */
+  readonly at: number;
 }
 
 export type ClickVerdict =
@@ -32,6 +34,11 @@ export function decideApproval(
 ): ClickVerdict {
   if (state.status !== 'pending')
     return { kind: 'refused', reason: `this approval is no longer pending (${state.status})` };
+  // The worker expires it only when it wakes, which may be late (busy or down): the click says so now.
+  if (click.at >= state.expiresAt) {
+    const at = new Date(state.expiresAt).toISOString().slice(11, 16);
+    return { kind: 'refused', reason: `this approval expired at ${at} UTC` };
+  }
   if (!click.isApprover) return { kind: 'refused', reason: 'you are not an approver of this cluster' };
   if (click.decision === 'reject') return { kind: 'rejected', by: click.userId };
   if (!rules.allowSelfApproval && click.userId === click.requestedBy) {

@@ -7,6 +7,7 @@ import {
   decideApproval,
 } from './decide-approval.js';
 import type { RedisKeys } from './redis-keys.js';
+import { replaceHashField } from './replace-hash-field.js';
 
 export interface ClickTarget {
   readonly jobId: string;
@@ -16,11 +17,15 @@ export interface ClickTarget {
   readonly messageTs: string;
 }
 
-const MAX_TRIES = 5;
+// Each lost race means another click changed the record; only a crowd of approvers gets this far.
+const MAX_TRIES = 10;
 
 /**
- * Applies one click to the stored approval atomically (WATCH/MULTI), so two approvers clicking at
- * once are both counted and a decision lands exactly once. Returns the verdict and the new record.
+ * Applies one click to the stored approval atomically: the rules decide on the record as read, and
+ * the new record is written only if the stored one is still exactly that (else read and decide
+ * again). So two approvers clicking at once are both counted, a decision lands exactly once, and a
+ * click that lost to a Reject (or came after the expiry) is refused. Returns the verdict and the
+ * new record.
  */
 export async function recordApprovalClick(
   redis: Redis,
@@ -28,29 +33,23 @@ export async function recordApprovalClick(
   target: ClickTarget,
   click: ApprovalClick,
   rules: ApprovalRules,
-  now: number,
 ): Promise<{ verdict: ClickVerdict; stored?: StoredApproval }> {
   const key = keys.approvals(target.jobId);
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    await redis.watch(key);
     const raw = await redis.hget(key, target.stepId);
     const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
-    if (!stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
-      await redis.unwatch();
+    if (!raw || !stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
       return { verdict: { kind: 'refused', reason: 'this button does not match a pending approval' } };
     }
     if (stored.messageTs !== target.messageTs) {
-      await redis.unwatch();
       return { verdict: { kind: 'refused', reason: 'this button does not belong to that approval' } };
     }
     const verdict = decideApproval(stored.state, stored.approvals ?? [], click, rules);
-    const next = nextRecord(stored, verdict, now);
-    if (!next) {
-      await redis.unwatch();
-      return { verdict, stored };
+    const next = nextRecord(stored, verdict, click.at);
+    if (!next) return { verdict, stored };
+    if (await replaceHashField(redis, key, target.stepId, raw, JSON.stringify(next))) {
+      return { verdict, stored: next };
     }
-    const written = await redis.multi().hset(key, target.stepId, JSON.stringify(next)).exec();
-    if (written !== null) return { verdict, stored: next };
   }
   return { verdict: { kind: 'refused', reason: 'too many simultaneous clicks, please click again' } };
 }

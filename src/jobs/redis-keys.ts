@@ -15,6 +15,8 @@ export function redisKeys(prefix: string) {
     lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,
     verifyAlerts: (cluster: string) => `${prefix}:verify:${cluster}:alerts`,
     verifyRunning: (cluster: string) => `${prefix}:verify:${cluster}:running`,
+    /** Set once a verify has seen the cluster's nodes: from then on, an empty or silent API is an incident. */
+    clusterFormed: (cluster: string) => `${prefix}:verify:${cluster}:formed`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
   };
 }

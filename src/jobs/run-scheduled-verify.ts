@@ -22,7 +22,6 @@ export interface ScheduledVerifyDeps {
   readonly poster: SlackPoster;
   readonly shell: RemoteShell;
   readonly kubeFor: (cluster: string) => KubeGateway;
-  readonly kubeconfigs: KubeconfigKeeper;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly redact: (text: string) => string;
@@ -38,6 +37,12 @@ const NO_APPROVALS: ApprovalDesk = {
   void: async () => undefined,
 };
 
+const NO_KUBECONFIGS: KubeconfigKeeper = {
+  adopt: async () => {
+    throw new Error('a verify plan adopts no kubeconfig');
+  },
+};
+
 /**
  * The verify plan on a schedule, quietly: no thread per run, only transitions go to the alerts
  * channel (pass → fail, a reminder at most every verifyAlertRepeat, fail → pass). One run per
@@ -51,13 +56,27 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
   if ((await deps.redis.set(guard, '1', 'PX', guardMs, 'NX')) !== 'OK')
     return 'skipped: a verify is still running';
   try {
+    const uninitialised = await awaitingProdInit(clusterName, deps);
+    if (uninitialised) {
+      await deps.redis.set(
+        deps.keys.lastVerify(clusterName),
+        JSON.stringify({
+          outcome: 'uninitialised',
+          at: deps.clock.now(),
+          jobNumber: 0,
+          summary: uninitialised,
+        }),
+      );
+      deps.logger.info({ cluster: clusterName, outcome: 'uninitialised' }, 'scheduled verify');
+      return 'uninitialised';
+    }
     const failingNow: Record<string, string> = {};
     const result = await runPlan(buildPlan({ verb: 'verify', cluster: clusterName }, deps.world), {
       jobId: `scheduled-verify-${clusterName}`,
       world: deps.world,
       shell: deps.shell,
       kube: deps.kubeFor(clusterName),
-      kubeconfigs: deps.kubeconfigs,
+      kubeconfigs: NO_KUBECONFIGS,
       clock: deps.clock,
       checkpoints: createMemoryCheckpointStore(),
       approvals: NO_APPROVALS,
@@ -100,4 +119,25 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
   } finally {
     await deps.redis.del(guard);
   }
+}
+
+/**
+ * A production cluster stays uninitialised until all of its servers are racked (the operators'
+ * ruling): until the bot has once seen its nodes, an empty or unreachable API is that state, shown
+ * by status, not an alert every hour. Once formed, the same silence is an incident and alerts.
+ */
+async function awaitingProdInit(clusterName: string, deps: ScheduledVerifyDeps): Promise<string | undefined> {
+  const cluster = deps.world.clusters[clusterName]!;
+  if (!cluster.production || (await deps.redis.exists(deps.keys.clusterFormed(clusterName))))
+    return undefined;
+  let nodes: number;
+  try {
+    nodes = (await deps.kubeFor(clusterName).listNodes()).length;
+  } catch (error) {
+    return `${clusterName} is not initialised yet (its API does not answer: ${(error as Error).message}); no alert until it has formed`;
+  }
+  if (nodes === 0)
+    return `${clusterName} is not initialised yet (no node registered); no alert until it has formed`;
+  await deps.redis.set(deps.keys.clusterFormed(clusterName), '1');
+  return undefined;
 }

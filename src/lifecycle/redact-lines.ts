@@ -1,18 +1,39 @@
-const BEGIN_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
-const END_KEY = /-----END [A-Z0-9 ]*PRIVATE KEY-----/;
+import {
+  MASK,
+  PRIVATE_KEY_BEGIN,
+  PRIVATE_KEY_END,
+  type Redact,
+  UNREDACTABLE,
+  VAULT_HEADER,
+} from '../log/create-redactor.js';
+
+// A vault body line, as printed: in YAML (indented), a diff (+, -, context), a list item ("…",),
+// a quoted argument ('…' --next).
+const VAULT_BODY = /^[\s+|>"'-]*[0-9a-fA-F]+(?:["',\s]|$)/;
 
 /**
- * Redacts a stream of output lines. A private key printed by a playbook spans many lines, and
- * its body lines look like nothing in particular, so the block is tracked from BEGIN to END.
+ * Redacts a stream of output lines. A private key or a vault payload printed by a playbook spans
+ * many lines whose bodies look like nothing in particular, so each block is tracked from its
+ * header: a key to its END line, a vault payload while its hex lines last. Never throws: a line
+ * it cannot redact is masked whole.
  */
-export function createLineRedactor(redact: (text: string) => string): (line: string) => string {
-  let insideKey = false;
+export function createLineRedactor(redact: Redact): (line: string) => string {
+  let inside: 'key' | 'vault' | undefined;
   return (line) => {
-    if (insideKey) {
-      if (END_KEY.test(line)) insideKey = false;
-      return '[REDACTED]';
+    try {
+      if (inside === 'key') {
+        if (PRIVATE_KEY_END.test(line)) inside = undefined;
+        return MASK;
+      }
+      if (inside === 'vault') {
+        if (VAULT_BODY.test(line)) return MASK;
+        inside = undefined;
+      }
+      if (PRIVATE_KEY_BEGIN.test(line) && !PRIVATE_KEY_END.test(line)) inside = 'key';
+      else if (VAULT_HEADER.test(line)) inside = 'vault';
+      return redact(line);
+    } catch {
+      return UNREDACTABLE;
     }
-    if (BEGIN_KEY.test(line) && !END_KEY.test(line)) insideKey = true;
-    return redact(line);
   };
 }

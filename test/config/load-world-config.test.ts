@@ -48,6 +48,30 @@ describe('world config', () => {
     });
   });
 
+  it('each cluster has its own operators and command channels, by default the global ones', async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.prod.operators = ['U0BOB', 'S0PRODOPS'];
+      doc.clusters.prod.commandChannels = ['C0PROD'];
+    });
+    const world = parseWorldConfig(text);
+    expect(world.clusters.dev).toMatchObject({
+      operators: ['U0ALICE', 'U0BOB', 'S0PLATFORM'],
+      commandChannels: ['C0OPS'],
+    });
+    expect(world.clusters.prod).toMatchObject({
+      operators: ['U0BOB', 'S0PRODOPS'],
+      commandChannels: ['C0PROD'],
+    });
+    const bad = await exampleWith((doc) => {
+      doc.clusters.prod.operators = [];
+      doc.clusters.dev.commandChannels = ['#ops'];
+    });
+    expect(problemsOf(bad).sort()).toEqual([
+      'clusters.dev.commandChannels.0: expected a Slack channel id (C…)',
+      'clusters.prod.operators: expected at least one operator',
+    ]);
+  });
+
   it('names the key and the reason for a bad address', async () => {
     const text = await exampleWith((doc) => {
       doc.clusters.prod.nodes['k3s-prod-2'].address = 'not an address!';

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { dumpRedis } from '../support/dump-redis.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -41,33 +42,89 @@ describe('Slack transport and rate limits', { timeout: 180_000 }, () => {
     });
     expect(log.content.split('\n').length).toBeGreaterThan(20_000);
     expect(slack.rateLimitedCount()).toBeGreaterThan(0);
+    // The Web API client says so through the process's (redacting) JSON logger, not the console.
+    expect(lab.bot.output()).toMatch(/"component":"slack-sdk","msg":"API Call failed due to rate limiting/);
     const calls = slack.calls.filter((c) => c.method.startsWith('chat.'));
     expect(calls.length).toBeLessThan(150);
   });
 
-  it('secrets a playbook prints reach neither Slack, the uploaded log, nor the process logs', async () => {
+  it('printed secrets of every shape, in the output and in a --check --diff preview, reach none of Slack (approval blocks included), Redis, the audit stream, the uploaded log or the process logs', async () => {
     lab = await startSlackLab({ labVars: { lab_print_secrets: true } });
     const { slack, driver, bot } = lab;
-    await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });
-    const root = await slack.waitFor(
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await slack.waitFor(
       () =>
         slack
-          .messages('C0OPS')
-          .find((m) => m.text.includes('*packages k3s-dev-1*') && m.text.includes('succeeded')),
-      { timeoutMs: 60_000 },
+          .allMessages('C0OPS')
+          .find(
+            (m) =>
+              m.text.includes('approval needed for cilium.yml') &&
+              JSON.stringify(m.blocks ?? []).includes('"type":"button"'),
+          ),
+      { timeoutMs: 90_000, description: 'the approval request with its check-mode preview' },
+    );
+    // The preview's diff shows the written config, its join token masked.
+    const requestBlocks = JSON.stringify(slack.message('C0OPS', request.ts)?.blocks);
+    expect(requestBlocks).toContain('Check-mode preview');
+    expect(requestBlocks).toContain('+k3s_token: [REDACTED]');
+    const pendingRedis = await dumpRedis(lab.processEnv.REDIS_PREFIX!);
+
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0BOB',
+    });
+    const root = await slack.waitFor(
+      () =>
+        slack.messages('C0OPS').find((m) => m.text.includes('*cilium dev*') && m.text.includes('succeeded')),
+      { timeoutMs: 120_000, description: 'cilium dev succeeded' },
     );
     const log = await slack.waitFor(() => slack.files.find((f) => f.thread_ts === root.ts), {
       timeoutMs: 30_000,
     });
-    expect(log.content).toContain('[REDACTED]');
-    const seen = [JSON.stringify(slack.calls.map((c) => c.args)), log.content, bot.output()].join('\n');
-    for (const secret of [
+    const seen = {
+      'Slack calls': JSON.stringify([
+        slack.calls.map((c) => c.args),
+        slack.ephemerals,
+        slack.responseUrlPosts,
+      ]),
+      'uploaded log': log.content,
+      'process logs': bot.output(),
+      'Redis (job, approvals, steps, board, audit, queue)':
+        pendingRedis + (await dumpRedis(lab.processEnv.REDIS_PREFIX!)),
+    };
+    const b64url = (text: string) => Buffer.from(text).toString('base64url');
+    const secrets = [
       'LabFakeSlackTokenNotReal',
       'hunter2-lab',
       'b3BlbnNzaC1rZXktdjEAAAAABG5vbmU',
       'QyNTUxOQAAACBsYWJmYWtl',
-    ]) {
-      expect(seen).not.toContain(secret);
-    }
+      'LabFakeK3sNodeToken',
+      'LabFakeK3sBareToken',
+      'LabFakeK3sDiffToken',
+      b64url('{"sub":"LabFakeServiceAccount"}'),
+      'LabFakeJwtSignature',
+      Buffer.from('-----BEGIN EC PRIVATE KEY-----\nLabFakeKubeconfigClientKey').toString('base64').slice(16),
+      Buffer.from('LabFakeVaultPayload').toString('hex'),
+      'LabFakeSlackRefreshToken',
+      'LabFakeWebhookSecret',
+      'LABFAKEKEYID0001',
+      'LabFakeAwsSecretKey',
+      'LabFakeGithubToken',
+      'LabFakeArgvPassword',
+      'LabFakeUrlPassword',
+      'LabFakeBrokenQuote',
+      'LabFakePgpKeyBody',
+    ];
+    const leaks = secrets.flatMap((secret) =>
+      Object.entries(seen)
+        .filter(([, text]) => text.includes(secret))
+        .map(([where]) => `${secret} in ${where}`),
+    );
+    expect(leaks).toEqual([]);
+    // The lines were printed, with only their secrets masked.
+    expect(log.content).toContain('mysql --password [REDACTED] -h db');
+    expect(log.content).toContain('aws_secret_access_key = [REDACTED]');
   });
 });

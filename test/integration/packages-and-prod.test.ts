@@ -148,6 +148,32 @@ describe('packages and up prod against the lab', () => {
       const fluxDev = expect.stringMatching(
         /^the Flux hand-off would bootstrap prod with --path=clusters\/dev \(bootstrap\/flux\/bootstrap\.sh, run by flux_bootstrap_flux_cmd in infra\/ansible\/roles\/flux_bootstrap\/defaults\/main\.yml\), not clusters\/prod/,
       );
+      // `plan up prod` lists the same refusals (and what --list-hosts finds) while running nothing.
+      const planned = lab.startJob('plan up prod', { world: unreachableWorld });
+      expect(await planned.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(planned.reporter.planFailure()?.details?.failures).toEqual([
+        '1. preconditions: k3s-prod-2 is still commented out of inventory/hosts.ini',
+        '1. preconditions: k3s-prod-3 is still commented out of inventory/hosts.ini',
+        expect.stringMatching(
+          /^1\. preconditions: the Flux hand-off would bootstrap prod with --path=clusters\/dev/,
+        ),
+        '1. preconditions: prod has 1 server in inventory/hosts.ini (k3s_prod: k3s-prod-1): a production cluster needs an odd number of servers, at least 3',
+        expect.stringMatching(
+          /^1\. preconditions: infra\/ansible\/group_vars\/k3s_prod\/vars\.yml still has 2 BLOCKED placeholders/,
+        ),
+        expect.stringMatching(/^1\. preconditions: k3s-prod-3 \(127\.0\.0\.29\) is unreachable over SSH/),
+        ...['node-baseline.yml', 'k3s.yml', 'cilium.yml', 'flux-bootstrap.yml', 'kube-vip.yml'].map(
+          (playbook) =>
+            expect.stringMatching(
+              new RegExp(
+                `^\\d+\\. ${playbook.replace('.', '\\.')}: ${playbook.replace('.', '\\.')} would not run on exactly k3s-prod-1, k3s-prod-2, k3s-prod-3: k3s-prod-2 is in no play's hosts`,
+              ),
+            ),
+        ),
+      ]);
+      expect(planned.approvals.requests).toEqual([]);
+      expect(await lab.playbookRuns()).toHaveLength(runsBefore);
+
       expect(await preconditions()).toEqual([
         'k3s-prod-2 is still commented out of inventory/hosts.ini',
         'k3s-prod-3 is still commented out of inventory/hosts.ini',

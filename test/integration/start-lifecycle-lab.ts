@@ -188,9 +188,15 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
           .filter((line) => !/ --(check|list-tasks|list-hosts|syntax-check)\b/.test(line)),
       startJob(text, jobOptions = {}) {
         const jobWorld = jobOptions.world ?? world;
-        const parsed = parseLifecycleCommand(text, jobWorld);
+        // `plan <command>` wraps the command as the bot does: a read-only job that checks it.
+        const planned = text.startsWith('plan ');
+        const parsed = parseLifecycleCommand(planned ? text.slice(5) : text, jobWorld);
         if (!parsed.ok) throw new Error(`command refused: ${parsed.error}`);
-        const plan = buildPlan(parsed.command, jobWorld);
+        const command = parsed.command;
+        const plan = buildPlan(
+          planned ? { verb: 'plan', cluster: command.cluster, of: command } : command,
+          jobWorld,
+        );
         const cluster = jobWorld.clusters[plan.cluster]!;
         const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
         const checkpoints = createCrashableCheckpoints();

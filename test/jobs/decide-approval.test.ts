@@ -9,6 +9,7 @@ const click = (userId: string, extra: Partial<Parameters<typeof decideApproval>[
   decision: 'approve' as const,
   isApprover: true,
   requestedBy: 'U0ALICE',
+  at: 0,
   ...extra,
 });
 
@@ -51,5 +52,22 @@ describe('approval rules', () => {
     ] as const) {
       expect(decideApproval(state, [], click('U0BOB'), prod)).toMatchObject({ kind: 'refused' });
     }
+  });
+
+  it('a click at or after the expiry is refused, though the worker has not marked it expired yet', () => {
+    const open: ApprovalState = { ...pending, expiresAt: Date.UTC(2026, 10, 30, 14, 5) };
+    for (const decision of ['approve', 'reject'] as const) {
+      for (const at of [open.expiresAt, open.expiresAt + 60_000]) {
+        expect(decideApproval(open, ['U0BOB'], click('U0CAROL', { decision, at }), prod)).toEqual({
+          kind: 'refused',
+          reason: 'this approval expired at 14:05 UTC',
+        });
+      }
+    }
+    expect(decideApproval(open, ['U0BOB'], click('U0CAROL', { at: open.expiresAt - 1 }), prod)).toMatchObject(
+      {
+        kind: 'approved',
+      },
+    );
   });
 });

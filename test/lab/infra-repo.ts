@@ -43,7 +43,7 @@ export interface LabVars {
   lab_rollout_wait_seconds?: number;
   /** Seconds each play's report step sleeps. */
   lab_sleep_seconds?: number;
-  /** Print a fake Slack token, a password line and an OpenSSH private key block. */
+  /** Print fake secrets of every shape the bot redacts, and add a k3s token to every written file (diffs). */
   lab_print_secrets?: boolean;
   /** Kube simulator base URL: k3s.yml POSTs /_sim/nodes/<host>/join, cilium.yml /_sim/cilium/rollout. */
   lab_kube_sim_url?: string;

@@ -49,9 +49,9 @@ describe('plans built from config/example.yaml', () => {
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
     // The kubeconfig check is numbered after k3s.yml, so the steps after it keep their ids.
     expect(plan.steps.slice(2, 5).map((s) => s.id)).toEqual([
-      '3-k3s',
-      '3-k3s-kubeconfig',
-      '4-cilium-preflight',
+      '4-k3s',
+      '4-k3s-kubeconfig',
+      '1-cilium-preflight',
     ]);
   });
 

@@ -127,7 +127,7 @@ describe('preconditions read from the infra repo', () => {
   it('without k3s_primary_group the bot cannot tell the founder, and says so', async () => {
     const allVars = lab('infra/ansible/group_vars/all.yml').replace(/^k3s_primary_group:.*$/m, '');
     expect(await problems('dev', founderAgrees, { 'infra/ansible/group_vars/all.yml': allVars })).toEqual([
-      'cannot tell the founder: k3s_primary_group is set neither in infra/ansible/group_vars/all.yml nor in the k3s_servers group_vars',
+      'cannot tell the founder: k3s_primary_group is set neither in infra/ansible/group_vars/all.yml nor in infra/ansible/group_vars/k3s_servers/vars.yml',
     ]);
   });
 

@@ -38,6 +38,15 @@ const PLAYBOOK_OK = [
   'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
 ];
 
+/** cilium.yml failing on k3s-dev-2: its play and task, the given lines (ending in the fatal), its recap. */
+const failingOnDev2 = (...lines: string[]) => [
+  'PLAY [Cilium CNI] **************************************************************',
+  'TASK [cilium : Install Cilium with Helm] ***************************************',
+  ...lines,
+  'PLAY RECAP *********************************************************************',
+  'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
+];
+
 let world: WorldConfig;
 beforeAll(async () => {
   world = await loadExampleWorld();
@@ -51,6 +60,7 @@ function setup(
     exit?: number;
     dirty?: string[];
     listed?: string[];
+    syntaxError?: string;
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
@@ -67,7 +77,11 @@ function setup(
       return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
     }
     if (program === 'ansible-playbook') {
-      if (call.argv.includes('--syntax-check')) return { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      if (call.argv.includes('--syntax-check')) {
+        return options.syntaxError
+          ? { exitCode: 4, stderr: ['[WARNING]: noise', `ERROR! ${options.syntaxError}`] }
+          : { stdout: ['', 'playbook: playbooks/cilium.yml'] };
+      }
       if (call.argv.includes('--list-hosts')) {
         return {
           stdout: listHostsOutput('cilium.yml', [
@@ -110,7 +124,7 @@ function setup(
         c.argv[0] === 'ansible-playbook' &&
         !['--check', '--list-tasks', '--list-hosts', '--syntax-check'].some((flag) => c.argv.includes(flag)),
     ).length;
-  return { shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
+  return { files, shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
 }
 
 describe('engine: cilium dev with fakes of every port', () => {
@@ -172,6 +186,58 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.reporter.lines).toContain('after the key');
   });
 
+  it('redacts the check-mode preview (a k3s token in a diff line, a vault block) before it is stored or shown for approval', async () => {
+    const token = `K10${'c'.repeat(64)}::server:previewsecret0123456789`;
+    const t = setup({
+      playbook: [
+        'PLAY [Cilium CNI] **************************************************************',
+        'TASK [cilium : Render the join config] *****************************************',
+        '--- before: /etc/rancher/k3s/config.yaml',
+        '+++ after: /etc/rancher/k3s/config.yaml',
+        '@@ -1,2 +1,6 @@',
+        `+token: ${token}`,
+        `+agent-token: "${token.replace('server', 'node')}"`,
+        '+become_password: !vault |',
+        '+          $ANSIBLE_VAULT;1.1;AES256',
+        `+          ${'3'.repeat(80)}`,
+        '+node-name: k3s-dev-1',
+        '',
+        'changed: [k3s-dev-1]',
+        'PLAY RECAP *********************************************************************',
+        'k3s-dev-1                  : ok=1    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0   ',
+      ],
+    });
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    const preview = t.approvals.requests[0]!.binding.preview!;
+    expect(preview.diffExcerpt).toContain('+node-name: k3s-dev-1');
+    expect(preview.diffExcerpt).toContain('+token: [REDACTED]');
+    const stored = JSON.stringify([t.approvals.requests, [...t.checkpoints.records], t.reporter.events]);
+    for (const secret of ['previewsecret0123456789', '3'.repeat(40)]) expect(stored).not.toContain(secret);
+  });
+
+  it('output that broke the old JSON round trip (password=abc"d, an unterminated key) still ends the job with an outcome', async () => {
+    const t = setup({
+      exit: 2,
+      playbook: failingOnDev2(
+        '-----BEGIN RSA PRIVATE KEY-----',
+        'MIIEowIBAAKCAQEAunterminatedkeybody',
+        'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm login password=abc\\"dsecret failed"}',
+      ),
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const result = await t.run();
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.events.at(-1)).toMatchObject({ type: 'plan-finished', outcome: 'failed' });
+    const everything = JSON.stringify([
+      result,
+      t.reporter.events,
+      t.reporter.lines,
+      [...t.checkpoints.records],
+    ]);
+    for (const secret of ['dsecret', 'unterminatedkeybody']) expect(everything).not.toContain(secret);
+  });
+
   it('a rejection ends the job and the playbook never runs', async () => {
     const t = setup();
     await t.run();
@@ -228,6 +294,35 @@ describe('engine: cilium dev with fakes of every port', () => {
       /The approved run is not what would run now: the command line was/,
     );
     expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('refuses a disruptive step whose playbook fails --syntax-check, before asking anyone', async () => {
+    const t = setup({ syntaxError: "'helm_upgrade' is not a valid attribute for a Play" });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.reporter.planFailure()?.message).toBe(
+      "cilium.yml fails ansible-playbook --syntax-check: ERROR! 'helm_upgrade' is not a valid attribute for a Play",
+    );
+    expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('a play ansible skips with "no hosts matched" fails the step, though ansible exits 0', async () => {
+    const t = setup({
+      playbook: [
+        'PLAY [Cilium CNI (Gateway API CRDs, Helm install)] ******************************',
+        'skipping: no hosts matched',
+        '',
+        'PLAY RECAP *********************************************************************',
+      ],
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PLAYBOOK_FAILED',
+      message:
+        'cilium.yml ran no host for play "Cilium CNI (Gateway API CRDs, Helm install)" ("skipping: no hosts matched"): inventory/hosts.ini does not give it the nodes',
+    });
   });
 
   it('refuses a disruptive step on a dirty infra checkout, naming the files, before asking anyone', async () => {
@@ -310,13 +405,9 @@ describe('engine: cilium dev with fakes of every port', () => {
   it('a failing playbook is summarised as host + task + msg and the rest is not run', async () => {
     const t = setup({
       exit: 2,
-      playbook: [
-        'PLAY [Cilium CNI] **************************************************************',
-        'TASK [cilium : Install Cilium with Helm] ***************************************',
+      playbook: failingOnDev2(
         'fatal: [k3s-dev-2]: FAILED! => {"changed": false, "msg": "helm upgrade failed: timed out"}',
-        'PLAY RECAP *********************************************************************',
-        'k3s-dev-2                  : ok=0    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0   ',
-      ],
+      ),
     });
     await t.run();
     t.approvals.approve('2-cilium');
@@ -329,6 +420,26 @@ describe('engine: cilium dev with fakes of every port', () => {
         '4-verify skipped: not run',
       ]),
     );
+  });
+
+  it('the preflight runs again on the new commit when the approval is asked again, and refuses a bad render there', async () => {
+    let commit = 'a'.repeat(40);
+    const t = setup({ commit: () => commit });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    // The repo moves to a commit that empties k8sServiceHost: the incident's render.
+    commit = 'b'.repeat(40);
+    t.files['platform/cilium/helmrelease.yaml'] = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
+      FLUX_API_HOST,
+      '""',
+    );
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(1);
+    expect(t.reporter.planFailure()).toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining('k8sServiceHost'),
+    });
+    expect(t.playbookRuns()).toBe(0);
   });
 
   it('the preflight refuses a REPLACE-ME k8sServiceHost before asking anyone', async () => {

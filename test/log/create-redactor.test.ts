@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
+import { captureLogger } from '../support/capture-logger.js';
 
 describe('redaction', () => {
   const redact = createRedactor(['sup3r-s1gning-secret']);
@@ -30,20 +29,96 @@ describe('redaction', () => {
     expect(out).toContain('Bearer [REDACTED]');
   });
 
+  it('hides every format the review found missing, keeping what names it', () => {
+    const pem = (kind: string, end = true) =>
+      [`-----BEGIN ${kind}-----`, 'U0VDUkVUQk9EWUxJTkVPTkU=', ...(end ? [`-----END ${kind}-----`] : [])].join(
+        '\n',
+      );
+    const cases: readonly [string, string, string?][] = [
+      [`K10${'ab12'.repeat(16)}::server:k3ssecretpass01`, 'k3ssecretpass01'],
+      ['join with K10abcdef::node:k3snodepass0001 now', 'k3snodepass0001', 'join with [REDACTED] now'],
+      [
+        'k3s agent --token k3sbaretoken0001 --server https://127.0.0.1:6443',
+        'k3sbaretoken0001',
+        'k3s agent --token [REDACTED] --server https://127.0.0.1:6443',
+      ],
+      ['eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2EifQ.c2lnbmF0dXJlc2Vydg', 'eyJzdWIiOiJzeXN0ZW06c2EifQ'],
+      [
+        '    client-key-data: LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0t',
+        'LS0tLS1CRUdJTiBFQyBQUklW',
+        '    client-key-data: [REDACTED]',
+      ],
+      ['data LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVF', 'QyBQUklWQVRFIEtFWS0tLS0tCk1I'],
+      ['    token: abcdef.0123456789abcdef', '0123456789abcdef', '    token: [REDACTED]'],
+      [pem('RSA PRIVATE KEY'), 'U0VDUkVUQk9EWUxJTkVPTkU'],
+      [pem('PGP PRIVATE KEY BLOCK'), 'U0VDUkVUQk9EWUxJTkVPTkU'],
+      [pem('OPENSSH PRIVATE KEY', false), 'U0VDUkVUQk9EWUxJTkVPTkU'],
+      [
+        'pw: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  61626364656667686970\n  3132\nnext: ok',
+        '61626364656667686970',
+        'pw: !vault |\n  [REDACTED]\nnext: ok',
+      ],
+      ['xoxp-1234-5678-abcdefghijkl', 'abcdefghijkl'],
+      ['xoxe.xoxp-1-refreshtoken0001', 'refreshtoken0001'],
+      ['xoxe-1-rotationtoken0001', 'rotationtoken0001'],
+      ['xapp-1-A0LAB-0000-apptoken0001', 'apptoken0001'],
+      ['https://hooks.slack.com/services/T000/B000/webhooksecret01', 'webhooksecret01'],
+      ['AKIAIOSFODNN7EXAMPLE and ASIAIOSFODNN7EXAMPLF', 'IOSFODNN7EXAMPL'],
+      [
+        'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        'wJalrXUtnFEMI',
+        'aws_secret_access_key = [REDACTED]',
+      ],
+      [`ghp_${'a1'.repeat(18)} github_pat_11ABCDEFG0123456789_abcdefghijklmnop`, 'a1a1a1a1'],
+      ['github_pat_11ABCDEFG0123456789_abcdefghijklmnop', 'abcdefghijklmnop'],
+      ['SOPS_AGE_KEY=AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZ', 'QYQSZQGPQYQSZQGP'],
+      ["mysql --password 'hunter2 hunter2' -h db", 'hunter2', 'mysql --password [REDACTED] -h db'],
+      ['vault --token=s.vaulttoken01 read', 'vaulttoken01', 'vault --token=[REDACTED] read'],
+      ['redis://bot:r3dispass@127.0.0.1:6379/0', 'r3dispass', 'redis://bot:[REDACTED]@127.0.0.1:6379/0'],
+      ['password: correct horse battery staple', 'horse battery', 'password: [REDACTED]'],
+      ['password=abc"d', '"d', 'password=[REDACTED]'],
+      ['{"msg": "login token: \\"x-escaped-secret\\""}', 'x-escaped-secret'],
+    ];
+    for (const [text, secret, expected] of cases) {
+      const out = redact(text);
+      expect(out, text).not.toContain(secret);
+      expect(out, text).toContain('[REDACTED]');
+      if (expected !== undefined) expect(out, text).toBe(expected);
+    }
+  });
+
+  it('leaves ids, hashes, public keys and paths alone', () => {
+    for (const line of [
+      `infra repo at ${'0123456789abcdef'.repeat(2)}01234567`,
+      'host key SHA256:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU',
+      'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl k3s-dev-1',
+      'k3s agent --token-file /var/lib/rancher/k3s/server/node-token --server https://127.0.0.1:6443',
+      'ansible-playbook playbooks/k3s.yml --vault-password-file /home/ops/.vault-pass',
+      '[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml --check --diff',
+      'Secret/cilium-ca configured',
+    ]) {
+      expect(redact(line)).toBe(line);
+    }
+  });
+
+  it('hides a configured secret also as it reads inside JSON text', () => {
+    const quoted = createRedactor(['sig"ning\\secret']);
+    const json = JSON.stringify({ msg: 'the secret is sig"ning\\secret' });
+    expect(quoted(json)).not.toMatch(/sig.*ning/);
+  });
+
+  it('never throws: what it cannot redact (here not even a string, from a careless caller) comes out masked', () => {
+    expect(redact(undefined as unknown as string)).toBe('[REDACTED: unredactable text]');
+    expect(redact({ token: 'x' } as unknown as string)).toBe('[REDACTED: unredactable text]');
+  });
+
   it('leaves ordinary progress text alone', () => {
     const line = 'TASK [k3s_server : Install k3s] ok: [k3s-dev-1] changed=1';
     expect(redact(line)).toBe(line);
   });
 
   it('applies to every log line the logger writes', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger({ level: 'info', redact, destination: sink });
+    const { logger, lines } = captureLogger(redact);
     logger.info({ err: new Error('boom sup3r-s1gning-secret') }, 'token=xoxb-9999-8888-abcdefgh');
     expect(lines.join('')).not.toMatch(/sup3r|xoxb-9999/);
     expect(lines.join('')).toContain('[REDACTED]');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimRelay } from '../integration/start-sim-relay.js';
 import { createSlackDriver, type FakeSlack, startFakeSlack } from '../lab/fake-slack/index.js';
-import { createInfraRepo, type InfraRepo, type LabVars } from '../lab/infra-repo.js';
+import { createInfraRepo, type InfraRepo, type InfraRepoOptions, type LabVars } from '../lab/infra-repo.js';
 import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { uniquePrefix } from './redis-prefix.js';
@@ -40,6 +40,8 @@ export interface SlackLab extends LabWorld {
 export interface SlackLabOptions {
   readonly sim?: KubeSimOptions;
   readonly labVars?: LabVars;
+  /** The infra repo's shape (default: the operators' repo today: only k3s-prod-1 racked, no vault). */
+  readonly repo?: Omit<InfraRepoOptions, 'lab'>;
   readonly dev?: LabConfigOptions['cluster'];
   readonly timeouts?: Record<string, string>;
   readonly env?: Record<string, string>;
@@ -109,7 +111,10 @@ export async function startLabWorld(options: SlackLabOptions = {}): Promise<LabW
     stops.push(() => prodSim.close());
     const relay = await startSimRelay(sim);
     stops.push(() => relay.close());
-    const repo = await createInfraRepo({ lab: { lab_kube_sim_url: relay.url, ...options.labVars } });
+    const repo = await createInfraRepo({
+      ...options.repo,
+      lab: { lab_kube_sim_url: relay.url, ...options.labVars },
+    });
     stops.push(() => repo.cleanup());
     await sim.writeKubeconfig(join(dir, 'dev.kubeconfig'));
     await prodSim.writeKubeconfig(join(dir, 'prod.kubeconfig'));

@@ -3,11 +3,17 @@ export type LifecycleCommand =
   | { readonly verb: 'up' | 'cilium' | 'verify'; readonly cluster: string }
   | { readonly verb: 'reprovision' | 'packages'; readonly cluster: string; readonly node: string }
   /** The repo's standalone diagnostic, on one node or (node absent) the whole cluster. */
-  | { readonly verb: 'health'; readonly cluster: string; readonly node?: string | undefined };
+  | { readonly verb: 'health'; readonly cluster: string; readonly node?: string | undefined }
+  /** `plan <command>` checked against the infra repo: every refusal the command would meet, nothing run. */
+  | { readonly verb: 'plan'; readonly cluster: string; readonly of: PlannedCommand };
+
+/** A command `plan` can check: any but `plan` itself. */
+export type PlannedCommand = Exclude<LifecycleCommand, { readonly verb: 'plan' }>;
 
 export type LifecycleVerb = LifecycleCommand['verb'];
 
-export const LIFECYCLE_VERBS: readonly LifecycleVerb[] = [
+/** The verbs typed as `/cluster <verb> …`; `plan` wraps one of them and has its own entry. */
+export const LIFECYCLE_VERBS: readonly PlannedCommand['verb'][] = [
   'up',
   'reprovision',
   'cilium',
@@ -18,7 +24,7 @@ export const LIFECYCLE_VERBS: readonly LifecycleVerb[] = [
 
 /** Verbs that change a cluster: one at a time per cluster. The checks (verify, health) only look. */
 export function isMutating(command: LifecycleCommand): boolean {
-  return command.verb !== 'verify' && command.verb !== 'health';
+  return command.verb !== 'verify' && command.verb !== 'health' && command.verb !== 'plan';
 }
 
 export function describeCommand(command: LifecycleCommand): string {
@@ -28,6 +34,8 @@ export function describeCommand(command: LifecycleCommand): string {
       return `${command.verb} ${command.node}`;
     case 'health':
       return `health ${command.node ?? command.cluster}`;
+    case 'plan':
+      return `plan ${describeCommand(command.of)}`;
     default:
       return `${command.verb} ${command.cluster}`;
   }

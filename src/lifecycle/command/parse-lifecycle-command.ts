@@ -1,9 +1,9 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import { closestMatch } from './closest-match.js';
-import { LIFECYCLE_VERBS, type LifecycleCommand } from './lifecycle-command.js';
+import { LIFECYCLE_VERBS, type PlannedCommand } from './lifecycle-command.js';
 
 export type ParsedCommand =
-  | { readonly ok: true; readonly command: LifecycleCommand; readonly queue: boolean }
+  | { readonly ok: true; readonly command: PlannedCommand; readonly queue: boolean }
   | { readonly ok: false; readonly error: string; readonly suggestion?: string | undefined };
 
 const MAX_LENGTH = 200;

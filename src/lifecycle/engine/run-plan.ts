@@ -8,10 +8,10 @@ import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
-import type { LifecycleEvent, PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
-import { createLineRedactor } from '../redact-lines.js';
+import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
 import { loadJobFacts } from './job-facts.js';
+import { redactingDeps } from './redacting-deps.js';
 
 export interface EngineDeps {
   readonly jobId: string;
@@ -24,7 +24,7 @@ export interface EngineDeps {
   readonly approvals: ApprovalDesk;
   readonly reporter: Reporter;
   readonly signal: AbortSignal;
-  /** Scrubs secrets from every line and event the engine emits (playbooks print tokens too). */
+  /** Scrubs secrets from everything the engine reports, stores or asks (playbooks print tokens too). */
   readonly redact?: ((text: string) => string) | undefined;
 }
 
@@ -43,7 +43,7 @@ export type EngineResult =
  * approval, and while an approval is pending the engine returns "waiting" instead of holding on.
  */
 export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResult> {
-  const deps: EngineDeps = { ...input, reporter: redactingReporter(input.reporter, input.redact) };
+  const deps = redactingDeps(input);
   const { checkpoints, clock, reporter } = deps;
   const cluster = deps.world.clusters[plan.cluster];
   if (!cluster) throw new ClusterBotError('TARGET_UNKNOWN', `unknown cluster ${plan.cluster}`);
@@ -186,23 +186,8 @@ async function finish(
     });
   }
   await deps.reporter.emit({ type: 'plan-finished', outcome, summary, failure });
-  return { status: 'finished', outcome, summary };
-}
-
-function redactingReporter(reporter: Reporter, redact: EngineDeps['redact']): Reporter {
-  if (!redact) return reporter;
-  const perStep = new Map<string, (line: string) => string>();
-  return {
-    emit: (event) => reporter.emit(JSON.parse(redact(JSON.stringify(event))) as LifecycleEvent),
-    output(stepId, line) {
-      let redactLine = perStep.get(stepId);
-      if (!redactLine) {
-        redactLine = createLineRedactor(redact);
-        perStep.set(stepId, redactLine);
-      }
-      return reporter.output(stepId, redactLine(line));
-    },
-  };
+  // The caller logs and stores the summary too: it leaves redacted, as the event did.
+  return { status: 'finished', outcome, summary: deps.redact?.(summary) ?? summary };
 }
 
 function toFailure(error: unknown, signal: AbortSignal): StepFailure {

@@ -61,6 +61,11 @@ export interface Step {
   readonly commandLine?: string | undefined;
   readonly approval?: ApprovalPolicy | undefined;
   run(ctx: StepContext): Promise<StepResult>;
+  /**
+   * What would refuse this step, read without changing anything (preconditions, --list-hosts,
+   * --syntax-check, a dirty checkout): `plan` runs it for every step. None is fine.
+   */
+  check?(ctx: StepContext): Promise<readonly string[]>;
 }
 
 export type { CheckPreview };

@@ -3,6 +3,7 @@ import { ClusterBotError } from '../../errors.js';
 import type { LifecycleCommand } from '../command/lifecycle-command.js';
 import type { Plan } from '../plan/plan.js';
 import { founderProcedure } from '../preconditions/founder-procedure.js';
+import { planCheckStep } from '../steps/plan-check-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { ciliumPlan } from './cilium-plan.js';
 import { healthPlan } from './health-plan.js';
@@ -29,6 +30,12 @@ export function buildPlan(command: LifecycleCommand, world: WorldConfig): Plan {
       };
     case 'health':
       return { command, cluster: cluster.name, steps: healthPlan(world, cluster, command.node) };
+    case 'plan':
+      return {
+        command,
+        cluster: cluster.name,
+        steps: [planCheckStep('1-check', buildPlan(command.of, world))],
+      };
     case 'reprovision': {
       const node = nodeOf(cluster, command.node);
       // The repo decides who the founder is (checked when the job runs); the config may already say.

@@ -9,21 +9,24 @@ import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { clusterServers } from './cluster-servers.js';
 import { CILIUM_REASON } from './reasons.js';
+import { rerun } from './rerun.js';
 import { createStepIds } from './step-ids.js';
 
 export function ciliumPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const id = createStepIds();
+  const preconditions = cluster.production
+    ? [preconditionsStep(id('preconditions'), cluster.name, [productionServers, vaultPresent])]
+    : [];
+  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
   return [
-    ...(cluster.production
-      ? [preconditionsStep(id('preconditions'), cluster.name, [productionServers, vaultPresent])]
-      : []),
-    ciliumPreflightStep(id('cilium-preflight'), cluster.name),
+    ...preconditions,
+    preflight,
     playbookStep(world, {
       id: id('cilium'),
       invocation: { playbook: 'cilium.yml', extraVars: cluster.extraVars },
       target: `${cluster.name}: all nodes`,
       hosts: clusterServers(cluster),
-      approval: { reason: CILIUM_REASON },
+      approval: { reason: CILIUM_REASON, preflight: rerun(preflight) },
       alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),

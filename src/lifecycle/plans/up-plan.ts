@@ -18,6 +18,7 @@ import { isFirstRun } from './cluster-formed.js';
 import { clusterServers } from './cluster-servers.js';
 import { productionApproval } from './production-approval.js';
 import { CILIUM_REASON } from './reasons.js';
+import { rerun } from './rerun.js';
 import { createStepIds } from './step-ids.js';
 import { vpnGateway } from './vpn-gateway.js';
 
@@ -32,6 +33,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const servers = clusterServers(cluster);
   const { production } = cluster;
   const gateway = vpnGateway(cluster);
+  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
   const steps: Step[] = [
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
@@ -73,13 +75,13 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
     }),
     // Numbered after k3s.yml's step, so the ids of the steps after it stay what they were.
     clusterKubeconfigStep(`${k3sId}-kubeconfig`, cluster.name),
-    ciliumPreflightStep(id('cilium-preflight'), cluster.name),
+    preflight,
     playbookStep(world, {
       id: id('cilium'),
       invocation: { playbook: 'cilium.yml', extraVars },
       target: all,
       hosts: servers,
-      approval: { reason: CILIUM_REASON },
+      approval: { reason: CILIUM_REASON, preflight: rerun(preflight) },
       alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),

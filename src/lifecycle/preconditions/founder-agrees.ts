@@ -1,3 +1,4 @@
+import { notSetIn } from '../repo/read-repo-facts.js';
 import type { Precondition } from './precondition.js';
 
 /**
@@ -9,9 +10,7 @@ export const founderAgrees: Precondition = {
   async check(ctx, repo) {
     const { primary } = repo;
     if (!primary) {
-      return [
-        `cannot tell the founder: k3s_primary_group is set neither in infra/ansible/group_vars/all.yml nor in the ${repo.hostGroup} group_vars`,
-      ];
+      return [`cannot tell the founder: ${notSetIn(repo, 'k3s_primary_group')}`];
     }
     const where = `${primary.group} (k3s_primary_group in ${primary.file})`;
     if (primary.members.length !== 1) {

@@ -1,3 +1,4 @@
+import { notSetIn } from '../repo/read-repo-facts.js';
 import type { Precondition } from './precondition.js';
 
 /**
@@ -9,9 +10,7 @@ export const productionServers: Precondition = {
   async check(ctx, repo) {
     const { servers } = repo;
     if (!servers) {
-      return [
-        `cannot count the servers: k3s_servers_group is set neither in infra/ansible/group_vars/all.yml nor in the ${repo.hostGroup} group_vars`,
-      ];
+      return [`cannot count the servers: ${notSetIn(repo, 'k3s_servers_group')}`];
     }
     const count = servers.members.length;
     if (count >= 3 && count % 2 === 1) return [];

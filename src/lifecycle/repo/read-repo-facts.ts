@@ -66,3 +66,8 @@ export async function readRepoFacts(ctx: StepContext): Promise<RepoFacts> {
     servers: resolve('k3s_servers_group'),
   };
 }
+
+/** Where a group var was looked for, for the refusal that says it is set nowhere. */
+export function notSetIn(repo: RepoFacts, variable: string): string {
+  return `${variable} is set neither in ${ALL_VARS_FILE} nor in ${groupVarsFile(repo.hostGroup)}`;
+}

@@ -7,6 +7,7 @@ import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js'
 import { previewPlaybook } from './preview-playbook.js';
 import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
+import { refusalsOf } from './refusals-of.js';
 import { repoPaths } from './repo-paths.js';
 import { requireCleanCheckout } from './require-clean-checkout.js';
 import { type PlaybookReport, runPlaybook } from './run-playbook.js';
@@ -53,6 +54,12 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     target: spec.target,
     commandLine: opsCommandLine(world, cwd, argv),
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
+    check: (ctx) =>
+      refusalsOf([
+        async () => (spec.approval ? requireCleanCheckout(ctx) : undefined),
+        () => checkSyntax(ctx, spec.invocation),
+        async () => (spec.hosts !== 'read-only' ? proveTargets(ctx, spec.invocation, spec.hosts) : undefined),
+      ]),
     async run(ctx) {
       if (spec.hosts !== 'read-only')
         await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts));

@@ -1,5 +1,5 @@
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
-import type { Step } from '../plan/step.js';
+import type { Step, StepContext } from '../plan/step.js';
 import type { Precondition } from '../preconditions/precondition.js';
 import { type RepoFacts, readRepoFacts } from '../repo/read-repo-facts.js';
 
@@ -8,26 +8,14 @@ import { type RepoFacts, readRepoFacts } from '../repo/read-repo-facts.js';
  * the ops host has it. Every check runs and every failure is listed: one refusal tells the whole story.
  */
 export function preconditionsStep(id: string, cluster: string, checks: readonly Precondition[]): Step {
+  const labels = checks.map((check) => check.label).join(', ');
   return {
     id,
     title: 'preconditions',
-    target: `${cluster}: ${checks.map((check) => check.label).join(', ')}`,
+    target: `${cluster}: ${labels}`,
+    check: (ctx) => failuresOf(ctx, checks),
     async run(ctx) {
-      let repo: RepoFacts;
-      try {
-        repo = await readRepoFacts(ctx);
-      } catch (error) {
-        if (isClusterBotError(error, 'CANCELLED')) throw error;
-        throw new ClusterBotError(
-          'PRECONDITION_FAILED',
-          `cannot read the infra repo: ${(error as Error).message}`,
-          {
-            cause: error,
-            details: { failures: [(error as Error).message] },
-          },
-        );
-      }
-      const failures = (await Promise.all(checks.map((check) => check.check(ctx, repo)))).flat();
+      const failures = await failuresOf(ctx, checks);
       for (const failure of failures) await ctx.progress(`✗ ${failure}`);
       if (failures.length > 0) {
         const s = failures.length > 1 ? 's' : '';
@@ -37,10 +25,18 @@ export function preconditionsStep(id: string, cluster: string, checks: readonly 
           { details: { failures } },
         );
       }
-      return {
-        status: 'succeeded',
-        summary: `${checks.length} checks passed: ${checks.map((c) => c.label).join(', ')}`,
-      };
+      return { status: 'succeeded', summary: `${checks.length} checks passed: ${labels}` };
     },
   };
+}
+
+async function failuresOf(ctx: StepContext, checks: readonly Precondition[]): Promise<string[]> {
+  let repo: RepoFacts;
+  try {
+    repo = await readRepoFacts(ctx);
+  } catch (error) {
+    if (isClusterBotError(error, 'CANCELLED')) throw error;
+    return [`cannot read the infra repo: ${(error as Error).message}`];
+  }
+  return (await Promise.all(checks.map((check) => check.check(ctx, repo)))).flat();
 }

@@ -15,6 +15,7 @@ lab_unreachable (a real ssh connection to a closed loopback port) comes out UNRE
 lab_fail entries ({task, host?, item?, msg?, rc?, stderr?}) fail the matching step with a real
 `fatal:` (with rc/stderr it is shaped like a failed command: msg "non-zero return code").
 """
+import base64
 import multiprocessing
 import os
 import time
@@ -25,10 +26,22 @@ from ansible.utils.display import Display
 display = Display()
 
 
+def _jwt_part(text):
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip('=')
+
+
+def _k3s_token(role, password):
+    return 'K10' + 'ab' * 32 + '::' + role + ':' + password
+
+
 def _fake_secret_lines():
     # Assembled from pieces so secret scanners do not flag this file; none of it is real.
     token = 'xox' + 'b-' + '1111111111-2222222222222-' + 'LabFakeSlackTokenNotReal'
     marker = 'OPENSSH PRIVATE' + ' KEY-----'
+    pgp = 'PGP PRIVATE' + ' KEY BLOCK-----'
+    pem = '-----BEGIN EC PRIVATE' + ' KEY-----\nLabFakeKubeconfigClientKey\n-----END EC PRIVATE' + ' KEY-----\n'
+    jwt = '.'.join([_jwt_part('{"alg":"RS256"}'), _jwt_part('{"sub":"LabFakeServiceAccount"}'), 'LabFakeJwtSignature'])
+    vault_line = 'LabFakeVaultPayload'.encode().hex()
     return [
         'slack_bot_token: ' + token,
         'password: hunter2-lab-not-a-real-password',
@@ -36,7 +49,31 @@ def _fake_secret_lines():
         'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
         'QyNTUxOQAAACBsYWJmYWtla2V5bGFiZmFrZWtleWxhYmZha2VrZXlsYWIAAAAAAAAAAAAA',
         '-----END ' + marker,
+        'k3s agent --server https://127.0.0.1:6443 --token ' + _k3s_token('node', 'LabFakeK3sNodeToken'),
+        _k3s_token('server', 'LabFakeK3sBareToken'),
+        'service account token ' + jwt,
+        '    client-key-data: ' + base64.b64encode(pem.encode()).decode(),
+        'vault_become_password: !vault |',
+        '          $ANSIBLE_VAULT;1.1;AES256',
+        '          ' + vault_line,
+        '          ' + vault_line,
+        'refresh ' + 'xox' + 'e.xoxp-1-' + 'LabFakeSlackRefreshToken',
+        'webhook https://hooks.slack.com/services/T0LAB/B0LAB/' + 'LabFakeWebhookSecret',
+        'aws_access_key_id = ' + 'AKIA' + 'LABFAKEKEYID0001',
+        'aws_secret_access_key = ' + 'LabFakeAwsSecretKey/000000000000000000000',
+        'github ' + 'ghp_' + 'LabFakeGithubToken000000000000000000',
+        'mysql --password LabFakeArgvPassword -h db',
+        'redis://bot:LabFakeUrlPassword@127.0.0.1:6379/0',
+        'password=abc"LabFakeBrokenQuote',
+        '-----BEGIN ' + pgp,
+        'lQdGBGVwLabFakePgpKeyBody',
+        '-----END ' + pgp,
     ]
+
+
+def _fake_secret_config():
+    # What a diff of a written config shows (so in a `--check --diff` preview too): a join token.
+    return 'k3s_token: ' + _k3s_token('server', 'LabFakeK3sDiffToken') + '\n'
 
 
 def _stream_output(megabytes, host):
@@ -81,7 +118,10 @@ class ActionModule(ActionBase):
         if 'report' in args:
             return self._report(task_vars, host)
         if 'write' in args:
-            return self._write(args['write'], args.get('content', ''))
+            content = args.get('content', '')
+            if task_vars.get('lab_print_secrets'):
+                content += _fake_secret_config()
+            return self._write(args['write'], content)
         if 'module' in args:
             return self._run_module(task_vars)
         if self._task.check_mode:

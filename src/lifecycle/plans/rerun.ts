@@ -1,0 +1,11 @@
+import type { Step, StepContext } from '../plan/step.js';
+
+/**
+ * A read-only step run again inside another step's approval: the Cilium preflight must hold at the
+ * commit being approved, and at every later commit an approval is asked again for.
+ */
+export function rerun(step: Step): (ctx: StepContext) => Promise<void> {
+  return async (ctx) => {
+    await step.run(ctx);
+  };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { createLineRedactor } from '../../src/lifecycle/redact-lines.js';
+import { createRedactor } from '../../src/log/create-redactor.js';
+
+const redactLines = (lines: readonly string[]) => lines.map(createLineRedactor(createRedactor()));
+
+describe('redacting streamed output line by line', () => {
+  it('masks every body line of a vault payload printed in YAML, in a diff or as list items', () => {
+    const out = redactLines([
+      '+become_password: !vault |',
+      '+          $ANSIBLE_VAULT;1.1;AES256',
+      `+          ${'6'.repeat(80)}`,
+      '+          3132',
+      '+node-name: k3s-dev-1',
+      '        "$ANSIBLE_VAULT;1.1;AES256",',
+      `        "${'7'.repeat(80)}",`,
+      '    ]',
+    ]);
+    expect(out.join('\n')).not.toMatch(/6666|3132|7777/);
+    expect(out).toContain('+node-name: k3s-dev-1');
+    expect(out).toContain('    ]');
+  });
+
+  it('masks a PGP key block to its END line, and an unterminated key to the end of the stream', () => {
+    const out = redactLines([
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+      'lQdGBGVwZ2ZmYWtlcGdwYm9keQ',
+      '-----END PGP PRIVATE KEY BLOCK-----',
+      'between keys',
+      '-----BEGIN ENCRYPTED PRIVATE KEY-----',
+      'MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI',
+      'ok: [k3s-dev-1]',
+    ]);
+    expect(out).toEqual([
+      '[REDACTED]',
+      '[REDACTED]',
+      '[REDACTED]',
+      'between keys',
+      '[REDACTED]',
+      '[REDACTED]',
+      '[REDACTED]',
+    ]);
+  });
+
+  it('never throws: a line the redactor fails on is masked whole', () => {
+    const redactLine = createLineRedactor(() => {
+      throw new Error('boom');
+    });
+    expect(redactLine('password: hunter2')).toBe('[REDACTED: unredactable text]');
+  });
+});

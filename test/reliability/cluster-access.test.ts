@@ -1,0 +1,204 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
+import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
+import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
+import { createAuditLog } from '../../src/jobs/audit-log.js';
+import { createClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
+import { createJobRecords } from '../../src/jobs/job-record.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { createThreadStore } from '../../src/jobs/thread-store.js';
+import { createInProcessProcessor } from '../support/create-in-process-processor.js';
+import { loadExampleWorld } from '../support/example-world.js';
+import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+import { createScriptedShell } from '../support/scripted-shell.js';
+
+/** The world as configured: dev for its own group in its own channel, prod for Bob in #prod. */
+function worldWith(
+  base: WorldConfig,
+  dev: Partial<ClusterConfig>,
+  prod: Partial<ClusterConfig>,
+): WorldConfig {
+  return {
+    ...base,
+    clusters: {
+      dev: { ...base.clusters.dev!, ...dev },
+      prod: { ...base.clusters.prod!, ...prod },
+    },
+  };
+}
+
+/**
+ * The bot's command handler and its worker's processor in-process, against real Redis and a real
+ * BullMQ worker; Slack is a recording poster and user groups a map the test edits.
+ */
+function startBot(prefix: string, groups: Map<string, string[]>) {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const keys = redisKeys(prefix);
+  const records = createJobRecords(redis, keys);
+  const lock = createClusterLock(redis, keys);
+  const logger = pino({ level: 'silent' });
+  const audit = createAuditLog(redis, keys, logger);
+  const queue = createJobQueue(redis, keys, records, lock, Date.now);
+  const threads = createThreadStore(redis, keys, 'C0ALERTS');
+  const members = async (groupId: string) => groups.get(groupId) ?? [];
+  const posts: SlackMessage[] = [];
+  const poster: SlackPoster = {
+    async post(message) {
+      posts.push(message);
+      return `1700000000.${String(posts.length).padStart(6, '0')}`;
+    },
+    async update(message) {
+      posts.push(message);
+    },
+    async ephemeral() {},
+    async upload(file) {
+      posts.push({ channel: file.channel, threadTs: file.threadTs, text: file.comment ?? '' });
+    },
+    permalink: (channel, ts) => `https://slack.test/${channel}/${ts}`,
+  };
+  const shell = createScriptedShell(() => undefined);
+  const command = (world: WorldConfig, text: string, userId: string, channelId: string) =>
+    handleClusterCommand(
+      { text, userId, channelId },
+      { world, queue, audit, now: Date.now, members, logger, redis, keys, records, threads, lock },
+    ).then((reply) => reply.text);
+  const workers: Worker[] = [];
+  let dataDir: string | undefined;
+  return {
+    records,
+    lock,
+    audit,
+    posts,
+    shell,
+    command,
+    /** A worker started now, with the config it loaded now. */
+    async startWorker(world: WorldConfig) {
+      dataDir ??= await mkdtemp(join(tmpdir(), 'cb-access-'));
+      const processor = createInProcessProcessor({
+        world,
+        redis,
+        keys,
+        records,
+        lock,
+        poster,
+        logger,
+        shell,
+        members,
+        dataDir,
+      });
+      workers.push(
+        new Worker(QUEUE_NAME, processor, {
+          connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+          prefix: keys.bullPrefix,
+        }),
+      );
+    },
+    async outcomeOf(jobId: string) {
+      for (;;) {
+        const record = await records.get(jobId);
+        if (record?.outcome) return record.outcome;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async stop() {
+      for (const worker of workers) {
+        await worker.close();
+        await worker.disconnect();
+      }
+      await queue.close();
+      redis.disconnect();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let base: WorldConfig;
+let prefix: ReturnType<typeof uniquePrefix>;
+let bot: ReturnType<typeof startBot> | undefined;
+
+beforeEach(async () => {
+  base = await loadExampleWorld();
+  prefix = uniquePrefix('cluster-access');
+});
+afterEach(async () => {
+  await bot?.stop();
+  bot = undefined;
+  await prefix.cleanup();
+});
+
+describe('per-cluster operators and command channels', { timeout: 60_000 }, () => {
+  it('at command time: each cluster only for its operators, only from its channels; nothing is queued otherwise', async () => {
+    // Global: operators Alice, Bob, S0PLATFORM; channel #ops. Dev keeps them; prod: Bob, in #prod.
+    const world = worldWith(base, {}, { operators: ['U0BOB'], commandChannels: ['C0PROD'] });
+    bot = startBot(prefix.prefix, new Map([['S0PLATFORM', ['U0DAVE']]]));
+    const { command } = bot;
+    expect(await command(world, 'verify prod', 'U0ALICE', 'C0PROD')).toBe(
+      '⛔ <@U0ALICE> is not an operator of prod (clusters.prod.operators, else access.operators in its config), so nothing was run.',
+    );
+    expect(await command(world, 'cilium prod', 'U0DAVE', 'C0PROD')).toMatch(
+      /^⛔ <@U0DAVE> is not an operator of prod/,
+    );
+    expect(await command(world, 'verify prod', 'U0BOB', 'C0OPS')).toBe(
+      '⛔ /cluster commands for prod are not accepted in <#C0OPS>. Use <#C0PROD>.',
+    );
+    expect(await command(world, 'verify dev', 'U0ALICE', 'C0PROD')).toBe(
+      '⛔ /cluster commands for dev are not accepted in <#C0PROD>. Use <#C0OPS>.',
+    );
+    expect(await command(world, 'verify dev', 'U0MALLORY', 'C0OPS')).toMatch(
+      /^⛔ You are not an operator of cluster-bot/,
+    );
+    expect(await command(world, 'status', 'U0ALICE', 'C0RANDOM')).toBe(
+      '⛔ /cluster is not accepted in this channel. Use <#C0OPS>, <#C0PROD>.',
+    );
+    // Nothing was queued by any of that: the first accepted command gets job #1.
+    expect(await command(world, 'verify prod', 'U0BOB', 'C0PROD')).toMatch(
+      /^Queued as job #1: `verify prod`/,
+    );
+    expect(await command(world, 'verify dev', 'U0DAVE', 'C0OPS')).toMatch(/^Queued as job #2: `verify dev`/);
+    // Questions that name no cluster: any operator, from any command channel.
+    expect(await command(world, 'jobs', 'U0BOB', 'C0PROD')).not.toMatch(/^⛔/);
+    expect(await command(world, 'status', 'U0ALICE', 'C0PROD')).not.toMatch(/^⛔/);
+  });
+
+  it('at job start: a requester who left the group, or a channel the reloaded config no longer allows, ends the job with the reason in its thread', async () => {
+    const groups = new Map([['S0DEVOPS', ['U0DAVE']]]);
+    bot = startBot(prefix.prefix, groups);
+    const accepted = worldWith(base, { operators: ['U0BOB', 'S0DEVOPS'] }, {});
+    // Both accepted by the bot while no worker runs (all busy, say).
+    expect(await bot.command(accepted, 'cilium dev', 'U0DAVE', 'C0OPS')).toMatch(/^Queued as job #1/);
+    expect(await bot.command(accepted, 'verify prod', 'U0BOB', 'C0OPS')).toMatch(/^Queued as job #2/);
+    // Then Dave leaves the group, and the worker that takes the jobs runs a config where prod moved to #prod.
+    groups.set('S0DEVOPS', []);
+    await bot.startWorker(
+      worldWith(base, { operators: ['U0BOB', 'S0DEVOPS'] }, { commandChannels: ['C0PROD'] }),
+    );
+
+    expect(await bot.outcomeOf('job-1')).toBe('cancelled');
+    expect(await bot.outcomeOf('job-2')).toBe('cancelled');
+    const thread = (jobNumber: number) =>
+      bot!.posts.filter((post) => post.text.includes(`job #${jobNumber} `));
+    expect(thread(1).map((post) => post.text)).toContain(
+      '❌ job #1 cancelled: <@U0DAVE> is not an operator of dev (clusters.dev.operators, else access.operators in its config), so nothing was run.',
+    );
+    expect(thread(2).map((post) => post.text)).toContain(
+      '❌ job #2 cancelled: /cluster commands for prod are not accepted in <#C0OPS>. Use <#C0PROD>.',
+    );
+    // Nothing ran anywhere, the lease of dev is free again, and the audit trail says why.
+    expect(bot.shell.calls).toEqual([]);
+    expect(await bot.lock.holder('dev')).toBeNull();
+    const refused = (await bot.audit.recent(20)).filter((entry) => entry.action === 'refused');
+    expect(refused.map((entry) => [entry.jobId, entry.who])).toEqual(
+      expect.arrayContaining([
+        ['job-1', 'U0DAVE'],
+        ['job-2', 'U0BOB'],
+      ]),
+    );
+  });
+});

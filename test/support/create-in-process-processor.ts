@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type { GroupMembers } from '../../src/bot/access-policy.js';
+import { createSlackAnnouncer } from '../../src/bot/create-slack-announcer.js';
+import type { SlackPoster } from '../../src/bot/slack-poster.js';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { createAuditLog } from '../../src/jobs/audit-log.js';
+import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
+import type { JobRecords } from '../../src/jobs/job-record.js';
+import type { RedisKeys } from '../../src/jobs/redis-keys.js';
+import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
+import type { Logger } from '../../src/log/create-logger.js';
+import { createMetrics } from '../../src/metrics/create-metrics.js';
+import { systemClock } from '../../src/system-clock.js';
+import { createMemoryKube } from './memory-kube.js';
+import { createMemoryKubeconfigs } from './memory-kubeconfigs.js';
+
+export interface InProcessParts {
+  readonly world: WorldConfig;
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly records: JobRecords;
+  readonly lock: ClusterLock;
+  readonly poster: SlackPoster;
+  readonly logger: Logger;
+  readonly shell: RemoteShell;
+  readonly dataDir: string;
+  /** Default: no user group has members. */
+  readonly members?: GroupMembers;
+  /** Default: none. */
+  readonly redact?: (text: string) => string;
+}
+
+/** The worker's real processor as the app builds it, with a healthy in-memory cluster and the system clock. */
+export function createInProcessProcessor(parts: InProcessParts) {
+  const kube = createMemoryKube().kube;
+  return createJobProcessor({
+    ...parts,
+    members: parts.members ?? (async () => []),
+    redact: parts.redact ?? ((text) => text),
+    audit: createAuditLog(parts.redis, parts.keys, parts.logger),
+    announcer: createSlackAnnouncer(
+      parts.poster,
+      parts.records,
+      async () => ({ channel: 'C0OPS' }),
+      () => 60_000,
+    ),
+    metrics: createMetrics(),
+    kubeFor: () => kube,
+    kubeconfigs: createMemoryKubeconfigs().keeper,
+    clock: systemClock,
+  });
+}
