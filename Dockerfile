@@ -15,7 +15,7 @@ RUN npm run build
 
 # --- runtime: production dependencies and the compiled output only -------------------------------
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production DATA_DIR=/var/lib/cluster-bot PORT=3000
+ENV NODE_ENV=production DATA_DIR=/var/lib/cluster-bot PORT=3000 OPS_PORT=9090
 WORKDIR /app
 
 # A fixed numeric uid, so Kubernetes' runAsNonRoot can verify it and host-mounted secrets can be
@@ -37,11 +37,11 @@ COPY config/example.yaml ./config/example.yaml
 USER 10001:10001
 # Job logs are written here before upload; the root filesystem may be read-only.
 VOLUME ["/var/lib/cluster-bot"]
-EXPOSE 3000
+EXPOSE 3000 9090
 
-# No curl in slim images: Node 20's fetch does the probe. Every role serves /healthz on $PORT.
+# No curl in slim images: Node 20's fetch does the probe. Every role serves /healthz on $OPS_PORT.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.OPS_PORT || 9090) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # Node is PID 1 and handles SIGTERM itself (graceful shutdown in src/main.ts).
 CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { pino } from 'pino';
 import { startClusterBot } from './app/start-cluster-bot.js';
+import { checkSecretFiles } from './config/check-secret-files.js';
 import { loadWorldConfig } from './config/load-world-config.js';
 import { readEnv, secretsOf } from './config/read-env.js';
 import { secretFileValues } from './config/secret-file-values.js';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   try {
     env = readEnv();
     world = await loadWorldConfig(env.CLUSTER_BOT_CONFIG ?? EXAMPLE_CONFIG);
+    await checkSecretFiles(world);
   } catch (error) {
     // Bad config stops the process before anything connects, saying which key and why.
     process.stderr.write(`cluster-bot: ${(error as Error).message}\n`);

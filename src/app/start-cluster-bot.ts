@@ -1,4 +1,5 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
+import { cacheGroupMembers } from '../bot/cache-group-members.js';
 import { createSlackPacer } from '../bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import { slackSdkLogger } from '../bot/slack-sdk-logger.js';
@@ -8,8 +9,8 @@ import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
-import { type OpsEndpoints, opsRoutes, startHealthServer } from './health-server.js';
 import { startCore } from './start-core.js';
+import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
 
 const SLACK_CHECK_MS = 60_000;
 
@@ -68,6 +69,10 @@ export async function startClusterBot(
     createSlackPacer(systemClock),
     metrics,
   );
+  const groupMembers = cacheGroupMembers(
+    async (groupId) => (await client.usergroups.users.list({ usergroup: groupId })).users ?? [],
+    systemClock.now,
+  );
   const core = await startCore({
     env,
     world,
@@ -77,7 +82,7 @@ export async function startClusterBot(
     poster,
     members: async (groupId) => {
       try {
-        return (await client.usergroups.users.list({ usergroup: groupId })).users ?? [];
+        return await groupMembers(groupId);
       } catch (error) {
         // An unresolvable group grants nothing: refusing is the safe side.
         logger.warn({ err: error, groupId }, 'cannot resolve user group members');
@@ -91,16 +96,16 @@ export async function startClusterBot(
   const app =
     env.CLUSTER_BOT_ROLE === 'worker'
       ? undefined
-      : (await import('../bot/create-slack-app.js')).createSlackApp({
-          ...core.deps,
-          env,
-          customRoutes: opsRoutes(endpoints).map((route) => ({ ...route, method: ['GET'] })),
-        });
+      : (await import('../bot/create-slack-app.js')).createSlackApp({ ...core.deps, env });
   await app?.start(env.PORT);
-  const receiverServesHttp = app !== undefined && env.SLACK_APP_TOKEN === undefined;
-  const health = receiverServesHttp ? undefined : await startHealthServer(env.PORT, endpoints);
+  const ops = await startOpsServer(env.OPS_PORT, endpoints, logger);
   logger.info(
-    { role: env.CLUSTER_BOT_ROLE, port: env.PORT, socketMode: Boolean(env.SLACK_APP_TOKEN) },
+    {
+      role: env.CLUSTER_BOT_ROLE,
+      port: app && !env.SLACK_APP_TOKEN ? env.PORT : undefined,
+      opsPort: env.OPS_PORT,
+      socketMode: Boolean(env.SLACK_APP_TOKEN),
+    },
     'cluster-bot started',
   );
 
@@ -108,7 +113,7 @@ export async function startClusterBot(
     async stop() {
       await app?.stop();
       await core.stop();
-      health?.close();
+      ops.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createAuditLog } from '../jobs/audit-log.js';
 import { createClusterLock } from '../jobs/cluster-lock.js';
+import { createCommandRateLimit } from '../jobs/command-rate-limit.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobQueue, QUEUE_NAME } from '../jobs/create-job-queue.js';
 import { createJobRecords } from '../jobs/job-record.js';
@@ -81,6 +82,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     logger,
     redact: options.redact,
     dataDir: env.DATA_DIR,
+    retentionMs: env.JOB_RETENTION,
+    logsMaxBytes: env.JOB_LOGS_MAX_MB * 1024 * 1024,
   });
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
@@ -110,6 +113,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       threadOf,
       now: systemClock.now,
       members: options.members,
+      rateLimit: createCommandRateLimit(redis, keys, env.COMMANDS_PER_USER_PER_MINUTE, systemClock.now),
     },
     async stop() {
       if (worker) {

@@ -2,6 +2,7 @@ import { formatDuration } from '../config/parse-duration.js';
 import type { ApprovalAnnouncer } from '../jobs/create-redis-approval-desk.js';
 import type { JobRecords } from '../jobs/job-record.js';
 import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
 
@@ -23,7 +24,7 @@ export function createSlackAnnouncer(
       return poster.post({
         channel: thread.channel,
         threadTs: thread.threadTs,
-        text: `⏸ approval needed for ${request.stepTitle} (job #${record?.number ?? '?'})`,
+        text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${record?.number ?? '?'})`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },
           {
@@ -55,13 +56,16 @@ export function createSlackAnnouncer(
       await poster.update({
         channel: thread.channel,
         ts: stored.messageTs,
-        text: `${stored.request.stepTitle}: ${reason}`,
+        text: escapeMrkdwn(`${stored.request.stepTitle}: ${reason}`),
         blocks: [
           {
             type: 'section',
             text: {
               type: 'mrkdwn',
-              text: truncate(`~${stored.request.stepTitle}~ ${reason}; no longer actionable.`, 2_900),
+              text: truncate(
+                `~${escapeMrkdwn(stored.request.stepTitle)}~ ${escapeMrkdwn(reason)}; no longer actionable.`,
+                2_900,
+              ),
             },
           },
         ],
@@ -70,32 +74,34 @@ export function createSlackAnnouncer(
   };
 }
 
+/** Every piece of it is config, repo or remote text, escaped; only the layout is mrkdwn. */
 export function describeRequest(request: ApprovalRequest, timeoutMs: number): string {
   const { binding } = request;
+  const e = escapeMrkdwn;
   const lines = [
-    `⏸ *Approval needed: ${request.stepTitle}* on ${request.cluster} (⚠ disruptive)`,
-    `*Why:* ${request.reason}`,
+    `⏸ *Approval needed: ${e(request.stepTitle)}* on ${e(request.cluster)} (⚠ disruptive)`,
+    `*Why:* ${e(request.reason)}`,
   ];
-  if (request.warning) lines.push(`⚠️ *${request.warning}*`);
-  lines.push(`*Runs:* \`${binding.commandLine}\``, `*Targets:* ${binding.targets}`);
-  if (binding.commit) lines.push(`*Infra repo commit:* \`${binding.commit.slice(0, 12)}\``);
+  if (request.warning) lines.push(`⚠️ *${e(request.warning)}*`);
+  lines.push(`*Runs:* \`${e(binding.commandLine)}\``, `*Targets:* ${e(binding.targets)}`);
+  if (binding.commit) lines.push(`*Infra repo commit:* \`${e(binding.commit.slice(0, 12))}\``);
   if (request.previousCommit) {
     lines.push(
-      `The repo moved since the last approval: \`${request.previousCommit.slice(0, 12)}\` → \`${binding.commit?.slice(0, 12)}\``,
+      `The repo moved since the last approval: \`${e(request.previousCommit.slice(0, 12))}\` → \`${e(binding.commit?.slice(0, 12) ?? '')}\``,
     );
   }
   const preview = binding.preview;
   if (preview) {
     const changed = Object.entries(preview.changedTasks).map(
-      ([host, tasks]) => `${host}: ${tasks.join(', ')}`,
+      ([host, tasks]) => `${e(host)}: ${e(tasks.join(', '))}`,
     );
     lines.push(
       preview.failure
-        ? `*Check-mode preview failed:* ${preview.failure}`
+        ? `*Check-mode preview failed:* ${e(preview.failure)}`
         : `*Check-mode preview:* ${changed.length > 0 ? changed.join('; ') : 'no changes reported'}`,
     );
-    if (preview.diffExcerpt) lines.push(`\`\`\`${truncate(preview.diffExcerpt, 1_200)}\`\`\``);
+    if (preview.diffExcerpt) lines.push(`\`\`\`${e(truncate(preview.diffExcerpt, 1_200))}\`\`\``);
   }
-  lines.push(`Fingerprint \`${binding.fingerprint}\` · expires in ${formatDuration(timeoutMs)}`);
+  lines.push(`Fingerprint \`${e(binding.fingerprint)}\` · expires in ${formatDuration(timeoutMs)}`);
   return lines.join('\n');
 }

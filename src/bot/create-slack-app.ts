@@ -1,4 +1,4 @@
-import { App, type BlockAction, type ButtonAction, type CustomRoute, LogLevel } from '@slack/bolt';
+import { App, type BlockAction, type ButtonAction, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import type { Env } from '../config/read-env.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
@@ -6,6 +6,7 @@ import type { Logger } from '../log/create-logger.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { type ApprovalClickDeps, handleApprovalClick } from './handle-approval-click.js';
 import { type CommandDeps, handleClusterCommand } from './handle-cluster-command.js';
+import { refuseFutureRequests } from './refuse-future-requests.js';
 import { slackSdkLogger } from './slack-sdk-logger.js';
 
 export interface SlackAppDeps extends CommandDeps, ApprovalClickDeps {
@@ -13,28 +14,49 @@ export interface SlackAppDeps extends CommandDeps, ApprovalClickDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly logger: Logger;
-  readonly customRoutes: CustomRoute[];
 }
 
 const DEDUP_SECONDS = 24 * 3_600;
+/** Slack's payloads are a few kB; Bolt refuses a larger body (413) while reading it, before the signature. */
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
- * Bolt over HTTP (signature checked, 401 on bad or stale) or Socket Mode when an app token is set.
+ * Bolt over HTTP (signature checked, 401 on bad, stale or future-dated; 413 on a body larger than
+ * Slack sends; only `/healthz` beside `/slack/events`) or Socket Mode when an app token is set.
  * The ack goes out first; the answer follows through response_url. A delivery Slack repeats (a
  * retry, or the same body replayed) is recognised by its trigger_id and creates nothing.
  */
 export function createSlackApp(deps: SlackAppDeps): App {
   const { env } = deps;
   const socketMode = env.SLACK_APP_TOKEN !== undefined;
+  // One SDK logger for the receiver and the app, so the receiver's warnings are redacted too.
+  const logger = slackSdkLogger(deps.logger);
+  logger.setLevel(LogLevel.WARN);
+  const receiver = socketMode
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: env.SLACK_SIGNING_SECRET ?? '',
+        port: env.PORT,
+        bodyLimit: BODY_LIMIT_BYTES,
+        customRoutes: [
+          {
+            path: '/healthz',
+            method: ['GET'],
+            handler: (_request, response) => {
+              response.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+            },
+          },
+        ],
+        logger,
+      });
+  if (receiver) receiver.requestListener = refuseFutureRequests(receiver.requestListener, Date.now);
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
-    signingSecret: env.SLACK_SIGNING_SECRET,
     appToken: env.SLACK_APP_TOKEN,
     socketMode,
-    port: env.PORT,
-    customRoutes: socketMode ? undefined : deps.customRoutes,
+    receiver,
     clientOptions: { slackApiUrl: env.SLACK_API_URL },
-    logger: slackSdkLogger(deps.logger),
+    logger,
     logLevel: LogLevel.WARN,
     processBeforeResponse: false,
     // Bolt's per-request conversation-context middleware: nothing here reads it, every request paid for it.

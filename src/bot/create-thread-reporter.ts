@@ -3,6 +3,7 @@ import { describeEvent } from '../lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../lifecycle/ports/reporter.js';
 import type { Logger } from '../log/create-logger.js';
 import type { BoardState, BoardStep } from './board-state.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { renderBoard, truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
 
@@ -59,7 +60,9 @@ interface OutputTail {
  * coalesced to one call per interval (the board or the tail, whichever waited longer), and Slack
  * trouble is logged and never fails the job. `flush()` resolves once everything is out.
  */
-export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flush(): Promise<void> } {
+export function createThreadReporter(
+  deps: ThreadReporterDeps,
+): Reporter & { flush(): Promise<void>; notice(mrkdwn: string): Promise<void> } {
   const { poster, thread, logger } = deps;
   const interval = deps.updateIntervalMs ?? 2_000;
   let tail: OutputTail | undefined;
@@ -89,7 +92,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
   const updateTail = async (of: OutputTail) => {
     of.dirty = false;
     if (!thread.threadTs) return;
-    const text = `\`\`\`${truncate(of.lines.join('\n'), 2_800)}\`\`\``;
+    const text = `\`\`\`${escapeMrkdwn(truncate(of.lines.join('\n'), 2_800))}\`\`\``;
     if (of.ts) await poster.update({ channel: thread.channel, ts: of.ts, text });
     else of.ts = await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
   };
@@ -123,10 +126,18 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
     boardDirty = true;
     schedule();
   };
-  const titleOf = (stepId: string) => thread.board.steps.find((step) => step.id === stepId)?.title ?? stepId;
+  const titleOf = (stepId: string) =>
+    escapeMrkdwn(thread.board.steps.find((step) => step.id === stepId)?.title ?? stepId);
+  // Everything an event carries is remote or config text: escaped. Only the bot's own words are mrkdwn.
+  const plain = (text: string, max: number) => escapeMrkdwn(truncate(text, max));
 
   return {
     flush,
+    /** A reply the bot words itself (its mentions and links stay live): never remote text. */
+    async notice(mrkdwn) {
+      await deps.appendLog(`# ${mrkdwn}`);
+      reply(mrkdwn);
+    },
     async output(stepId, line) {
       await deps.appendLog(line);
       if (tail?.stepId !== stepId) tail = { stepId, lines: [], ts: undefined, dirty: false };
@@ -175,24 +186,24 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
           if (finished) send('output tail', () => updateTail(finished));
           if (event.status === 'succeeded') {
             reply(
-              `✅ ${titleOf(event.stepId)} (${formatDuration(event.durationMs)}): ${truncate(event.summary, 2_500)}`,
+              `✅ ${titleOf(event.stepId)} (${formatDuration(event.durationMs)}): ${plain(event.summary, 2_500)}`,
             );
           } else if (event.status === 'failed') {
             reply(
-              `❌ ${titleOf(event.stepId)} failed after ${formatDuration(event.durationMs)}: ${truncate(event.summary, 2_500)}`,
+              `❌ ${titleOf(event.stepId)} failed after ${formatDuration(event.durationMs)}: ${plain(event.summary, 2_500)}`,
             );
           }
           break;
         }
         case 'note':
-          reply(`ℹ️ ${truncate(event.text, 2_800)}`);
+          reply(`ℹ️ ${plain(event.text, 2_800)}`);
           break;
         case 'gate-failed':
           send('alert', async () => {
             const link = thread.threadTs ? poster.permalink(thread.channel, thread.threadTs) : undefined;
             await poster.post({
               channel: thread.alertsChannel,
-              text: `🚨 ${thread.cluster}: gate *${event.gate}* failed: ${truncate(event.observed, 2_000)}${link ? `\n<${link}|job #${thread.board.jobNumber} thread>` : ''}`,
+              text: `🚨 ${escapeMrkdwn(thread.cluster)}: gate *${escapeMrkdwn(event.gate)}* failed: ${plain(event.observed, 2_000)}${link ? `\n<${link}|job #${thread.board.jobNumber} thread>` : ''}`,
             });
           });
           break;
@@ -202,7 +213,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & { flu
           clearTimeout(timer);
           timer = undefined;
           send('board update', updateBoard);
-          const summary = `${event.outcome === 'succeeded' ? '✅' : '❌'} job #${thread.board.jobNumber} ${event.outcome}: ${truncate(event.summary, 2_800)}`;
+          const summary = `${event.outcome === 'succeeded' ? '✅' : '❌'} job #${thread.board.jobNumber} ${event.outcome}: ${plain(event.summary, 2_800)}`;
           // One message: the outcome with the log attached; should the upload fail, the outcome alone.
           send('final report', async () => {
             if (!thread.threadTs) return;

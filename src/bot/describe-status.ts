@@ -5,6 +5,7 @@ import { describeJob, jobProgress, jobTitle } from '../jobs/describe-job.js';
 import type { JobRecords } from '../jobs/job-record.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { createThreadStore } from '../jobs/thread-store.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 
 export interface StatusDeps {
   readonly world: WorldConfig;
@@ -44,7 +45,7 @@ export async function describeStatus(deps: StatusDeps, only?: string): Promise<s
       lines.push(`• ${jobTitle(record)}: ${await jobProgress(record, deps.threads)}`);
     lines.push(
       last
-        ? `• last verify: ${last.outcome} at ${new Date(last.at).toISOString().slice(0, 16).replace('T', ' ')} UTC (${last.jobNumber ? `job #${last.jobNumber}` : 'scheduled'}): ${last.summary}`
+        ? `• last verify: ${last.outcome} at ${new Date(last.at).toISOString().slice(0, 16).replace('T', ' ')} UTC (${last.jobNumber ? `job #${last.jobNumber}` : 'scheduled'}): ${escapeMrkdwn(last.summary)}`
         : '• last verify: none yet',
     );
     sections.push(lines.join('\n'));

@@ -9,6 +9,7 @@ import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import { type GroupMembers, isMember } from './access-policy.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { renderDecision } from './render-decision.js';
 import type { SlackPoster } from './slack-poster.js';
 
@@ -88,7 +89,7 @@ export async function handleApprovalClick(
       await audit('approve', `${step} (${verdict.approvals.length}/${cluster.requiredApprovals})`);
       await deps.poster.post({
         ...(await deps.threadOf(record.id)),
-        text: `👍 <@${click.userId}> approved ${step} (${verdict.approvals.length}/${cluster.requiredApprovals}); ${verdict.missing} more needed.`,
+        text: `👍 <@${click.userId}> approved ${escapeMrkdwn(step)} (${verdict.approvals.length}/${cluster.requiredApprovals}); ${verdict.missing} more needed.`,
       });
       return undefined;
     case 'approved':

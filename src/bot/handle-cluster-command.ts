@@ -1,6 +1,7 @@
 import type { WorldConfig } from '../config/world-config.js';
 import { isClusterBotError } from '../errors.js';
 import { type AuditLog, describeAudit } from '../jobs/audit-log.js';
+import type { CommandRateLimit } from '../jobs/command-rate-limit.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import { describeJob } from '../jobs/describe-job.js';
 import { requestCancel } from '../jobs/request-cancel.js';
@@ -16,6 +17,7 @@ import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import type { Logger } from '../log/create-logger.js';
 import { type GroupMembers, isMember, refuseAccess } from './access-policy.js';
 import { describeRecentJobs, describeStatus, type StatusDeps } from './describe-status.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { HELP_TEXT } from './help-text.js';
 
 export interface CommandRequest {
@@ -30,6 +32,7 @@ export interface CommandDeps extends StatusDeps {
   readonly audit: AuditLog;
   readonly now: () => number;
   readonly members: GroupMembers;
+  readonly rateLimit: CommandRateLimit;
   readonly logger: Logger;
 }
 
@@ -49,6 +52,11 @@ export async function handleClusterCommand(
   request: CommandRequest,
   deps: CommandDeps,
 ): Promise<CommandReply> {
+  if (!(await deps.rateLimit.take(request.userId))) {
+    return {
+      text: `⏳ Slow down: at most ${deps.rateLimit.perMinute} /cluster commands a minute per person. Nothing was run; try again in a minute.`,
+    };
+  }
   const text = request.text.trim();
   const [verb = 'help', ...rest] = text.split(/[ \t]+/);
   if (verb === 'help' || text === '') return { text: HELP_TEXT };
@@ -87,7 +95,7 @@ export async function handleClusterCommand(
     try {
       steps = describePlan(buildPlan(parsed.command, deps.world));
     } catch (error) {
-      if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
+      if (isClusterBotError(error)) return { text: `⛔ ${escapeMrkdwn(error.message)}` };
       throw error;
     }
     // The steps come from the config alone; what the repo and the cluster would refuse takes a read-only job.
@@ -97,7 +105,7 @@ export async function handleClusterCommand(
       request,
       deps,
     );
-    return { text: `\`\`\`${steps}\`\`\`\n${checking}` };
+    return { text: `\`\`\`${escapeMrkdwn(steps)}\`\`\`\n${checking}` };
   }
 
   if (!(LIFECYCLE_VERBS as readonly string[]).includes(verb)) {
@@ -113,7 +121,7 @@ export async function handleClusterCommand(
   try {
     buildPlan(parsed.command, deps.world);
   } catch (error) {
-    if (isClusterBotError(error)) return { text: `⛔ ${error.message}` };
+    if (isClusterBotError(error)) return { text: `⛔ ${escapeMrkdwn(error.message)}` };
     throw error;
   }
   return { text: await submit(parsed.command, parsed.queue, request, deps) };
@@ -183,6 +191,7 @@ function refusal(
   prefix: string,
   withHelp = false,
 ): CommandReply {
-  const hint = suggestion ? ` Did you mean \`${prefix}${suggestion}\`?` : '';
-  return { text: `⛔ ${error}.${hint} Nothing was run.${withHelp ? `\n\n${HELP_TEXT}` : ''}` };
+  // The error may quote what was typed: escaped, so a command cannot make the bot post a link or ping.
+  const hint = suggestion ? ` Did you mean \`${escapeMrkdwn(prefix + suggestion)}\`?` : '';
+  return { text: `⛔ ${escapeMrkdwn(error)}.${hint} Nothing was run.${withHelp ? `\n\n${HELP_TEXT}` : ''}` };
 }

@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/parse-duration.js';
 import type { BoardState, BoardStepStatus } from './board-state.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 
 const ICON: Readonly<Record<BoardStepStatus, string>> = {
   pending: '▫️',
@@ -20,7 +21,7 @@ const OUTCOME: Readonly<Record<string, string>> = {
 
 /** The root message of a job's thread: one line per step, updated in place. */
 export function renderBoard(board: BoardState): { text: string; blocks: unknown[] } {
-  const header = `*${board.title}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>`;
+  const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>`;
   const status = board.outcome ? OUTCOME[board.outcome] : 'running';
   const lines = board.steps.map((step, index) => {
     const duration =
@@ -28,11 +29,12 @@ export function renderBoard(board: BoardState): { text: string; blocks: unknown[
         ? ` (${formatDuration(step.durationMs)})`
         : '';
     const mark = step.disruptive ? ' ⚠' : '';
-    const detail = step.detail && step.status !== 'succeeded' ? ` — ${truncate(step.detail, 150)}` : '';
+    const detail =
+      step.detail && step.status !== 'succeeded' ? ` — ${escapeMrkdwn(truncate(step.detail, 150))}` : '';
     const waiting = step.status === 'waiting' ? ' waiting for approval' : '';
-    return `${ICON[step.status]} ${index + 1}. ${step.title}${mark} → ${step.target}${waiting}${duration}${detail}`;
+    return `${ICON[step.status]} ${index + 1}. ${escapeMrkdwn(step.title)}${mark} → ${escapeMrkdwn(step.target)}${waiting}${duration}${detail}`;
   });
-  const summary = board.summary ? `\n${truncate(board.summary, 500)}` : '';
+  const summary = board.summary ? `\n${escapeMrkdwn(truncate(board.summary, 500))}` : '';
   const text = `${header}\nStatus: ${status}${summary}\n${lines.join('\n')}`;
   return {
     text: truncate(text, 3_900),

@@ -48,6 +48,9 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => `${at ? `${at}.` : ''}${key}: unknown key`);
     }
+    if (issue.code === 'invalid_key') {
+      return [`${at}: ${issue.issues.map((inner) => inner.message).join('; ')}`];
+    }
     if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
       return [`${at}: required`];
     }

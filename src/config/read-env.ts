@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ClusterBotError } from '../errors.js';
+import { parseDuration } from './parse-duration.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const PROCESS_ROLES = ['all', 'bot', 'worker'] as const;
@@ -20,7 +22,15 @@ const envSchema = z
       (v) => v === undefined || v.startsWith('xapp-'),
       'expected an app token (xapp-…)',
     ),
-    SLACK_API_URL: z.url({ error: 'expected a URL' }).default('https://slack.com/api/'),
+    // The bot token travels with every call: in clear only to a fake Slack on this machine.
+    SLACK_API_URL: z
+      .url({ error: 'expected a URL' })
+      .refine(
+        (url) =>
+          url.startsWith('https://') || (url.startsWith('http://') && isLoopback(new URL(url).hostname)),
+        'expected an https:// URL (http:// only to a loopback host)',
+      )
+      .default('https://slack.com/api/'),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
@@ -41,6 +51,29 @@ const envSchema = z
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected letters, digits, _ . - (no colon)')
       .default('cluster-bot'),
     PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(3000),
+    /** `/healthz`, `/readyz` and `/metrics` for probes and Prometheus, apart from Slack's port. */
+    OPS_PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(9090),
+    /** Commands one user may send per minute; more get a "slow down" answer and no look-up. */
+    COMMANDS_PER_USER_PER_MINUTE: z.coerce
+      .number({ error: 'expected a number' })
+      .int()
+      .min(1)
+      .max(10_000)
+      .default(10),
+    /** How long a finished job's record, steps, approvals and thread state (and its log file) are kept. */
+    JOB_RETENTION: z
+      .string()
+      .default('30d')
+      .transform((text, ctx) => {
+        const ms = parseDuration(text);
+        if (ms === undefined || ms === 0) {
+          ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30d or 12h' });
+          return z.NEVER;
+        }
+        return ms;
+      }),
+    /** The job logs under DATA_DIR are pruned, oldest first, to stay within this total. */
+    JOB_LOGS_MAX_MB: z.coerce.number({ error: 'expected megabytes' }).int().min(1).default(1_024),
     CLUSTER_BOT_CONFIG: z.string().min(1).optional(),
     CLUSTER_BOT_ROLE: z.enum(PROCESS_ROLES).default('all'),
     DATA_DIR: z.string().min(1).default('/tmp/cluster-bot'),
@@ -93,6 +126,12 @@ export function secretsOf(env: Env): string[] {
     env.SLACK_APP_TOKEN,
     passwordOf(env.REDIS_URL),
   ].filter((value): value is string => value !== undefined && value.length >= 6);
+}
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === '::1') return true;
+  return isIP(host) === 4 && host.startsWith('127.');
 }
 
 function passwordOf(url: string): string | undefined {

@@ -8,6 +8,10 @@ const NODE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const CLUSTER_NAME = /^[a-z][a-z0-9-]{0,30}$/;
 const HOST_NAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+// Ansible pattern words: `--limit all` (or `ungrouped`, `localhost`) would target far more than one
+// node, so such a name is refused even though it passes NODE_NAME. (NODE_NAME already keeps out the
+// pattern characters `* ! & : , [ ] ~ ?`.)
+const ANSIBLE_PATTERN_WORDS = ['all', 'ungrouped', 'localhost'];
 const ANSIBLE_VAR = /^[a-z_][a-z0-9_]*$/;
 const ANSIBLE_VALUE = /^[A-Za-z0-9_.,:/@+-]+$/;
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
@@ -100,7 +104,13 @@ const clusterSchema = z
     timeouts: timeoutsSchema.prefault({}),
     nodes: z
       .record(
-        z.string().regex(NODE_NAME, 'expected a node name (lower-case letters, digits, dashes)'),
+        z
+          .string()
+          .regex(NODE_NAME, 'expected a node name (lower-case letters, digits, dashes)')
+          .refine(
+            (name) => !ANSIBLE_PATTERN_WORDS.includes(name),
+            `is an Ansible host pattern word (${ANSIBLE_PATTERN_WORDS.join(', ')}): a --limit on it would not mean one node`,
+          ),
         nodeSchema,
       )
       .refine((nodes) => Object.keys(nodes).length > 0, 'expected at least one node'),

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { unescapeMrkdwn } from '../bot/escape-mrkdwn.js';
 import type { SlackMessage, SlackPoster } from '../bot/slack-poster.js';
 import type { Redact } from '../log/create-redactor.js';
 
@@ -16,7 +17,7 @@ export function createConsolePoster(output: Writable, redact: Redact) {
   let next = 0;
   const approvals = new Map<number, ConsoleApproval>();
   const lastText = new Map<string, string>();
-  const print = (text: string) => output.write(`${redact(text)}\n`);
+  const print = (text: string) => output.write(`${redact(unescapeMrkdwn(text))}\n`);
   const buttonValues = (message: SlackMessage): string[] =>
     [
       ...JSON.stringify(message.blocks ?? []).matchAll(/"action_id":"cluster_approve","value":"([^"]+)"/g),

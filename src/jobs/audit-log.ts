@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { escapeMrkdwn } from '../bot/escape-mrkdwn.js';
 import type { Logger } from '../log/create-logger.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -81,8 +82,8 @@ export function describeAudit(entries: readonly AuditEntry[]): string {
     const step = entry.stepId ? ` step ${entry.stepId}` : '';
     const approval = entry.approvalId ? ` approval ${entry.approvalId}` : '';
     const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}${step}${approval}]` : '';
-    const who = /^[UW][A-Z0-9]+$/.test(entry.who) ? `<@${entry.who}>` : entry.who;
-    return `• ${when} UTC ${who} ${entry.action}${job}: ${entry.what}`;
+    const who = /^[UW][A-Z0-9]+$/.test(entry.who) ? `<@${entry.who}>` : escapeMrkdwn(entry.who);
+    return `• ${when} UTC ${who} ${entry.action}${escapeMrkdwn(job)}: ${escapeMrkdwn(entry.what)}`;
   });
   return `Audit trail (newest first):\n${lines.join('\n')}`;
 }

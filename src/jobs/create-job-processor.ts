@@ -12,8 +12,10 @@ import type { JobData } from './create-job-queue.js';
 import { type ApprovalAnnouncer, createRedisApprovalDesk } from './create-redis-approval-desk.js';
 import { openJobLog } from './job-log.js';
 import type { JobRecords } from './job-record.js';
+import { pruneJobLogs } from './prune-job-logs.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import { cancelledBy } from './request-cancel.js';
+import { retireJob } from './retire-job.js';
 import { runScheduledVerify, type ScheduledVerifyDeps } from './run-scheduled-verify.js';
 import { createThreadStore } from './thread-store.js';
 
@@ -28,6 +30,10 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   /** Resolves user groups, to check the requester again when the job starts. */
   readonly members: GroupMembers;
   readonly dataDir: string;
+  /** How long a finished job's Redis keys and log file are kept. */
+  readonly retentionMs: number;
+  /** The job logs under dataDir are pruned, oldest first, to stay within this total. */
+  readonly logsMaxBytes: number;
   readonly updateIntervalMs?: number;
   /** How often a running job checks whether someone cancelled it. */
   readonly cancelPollMs?: number;
@@ -36,6 +42,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
 /** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */
 const LEASE_MS = 60_000;
 const QUEUED_RETRY_MS = 2_000;
+/** Pruning lists the log folder: once a minute per worker is plenty. */
+const PRUNE_EVERY_MS = 60_000;
 
 /**
  * The BullMQ processor: one engine run per entry. A mutating job first holds its cluster's lease
@@ -44,6 +52,24 @@ const QUEUED_RETRY_MS = 2_000;
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
   const threads = createThreadStore(deps.redis, deps.keys, deps.world.slack.alertsChannel);
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  const pruneLogs = async () => {
+    if (deps.clock.now() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = deps.clock.now();
+    const removed = await pruneJobLogs(deps.dataDir, {
+      maxAgeMs: deps.retentionMs,
+      maxBytes: deps.logsMaxBytes,
+      now: deps.clock.now,
+      isRunning: async (jobId) => {
+        const record = await deps.records.get(jobId);
+        return record !== undefined && record.outcome === undefined;
+      },
+    }).catch((error: unknown) => {
+      deps.logger.warn({ err: error }, 'pruning job logs failed');
+      return [];
+    });
+    if (removed.length > 0) deps.logger.info({ removed: removed.length }, 'old job logs pruned');
+  };
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
     if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
     const record = await deps.records.get(job.data.jobId);
@@ -72,6 +98,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
 
     const controller = new AbortController();
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    await pruneLogs();
     const log = await openJobLog(deps.dataDir, record.id);
     const thread = await threads.load(record);
     const threadReporter = createThreadReporter({
@@ -100,7 +127,9 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     );
     // A job has ended once the engine says so: its record, approvals and lease settle before the
     // (possibly rate-limited) final Slack report, so nobody sees "cancelled" and then "busy".
+    let finished = false;
     const settle = async (outcome: string, summary: string) => {
+      finished = true;
       await approvals.closePending(`job ${outcome}`);
       await deps.records.update(record.id, { outcome, finishedAt: deps.clock.now() });
       if (record.command.verb === 'verify') {
@@ -110,6 +139,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         );
       }
       if (mutating) await deps.lock.release(cluster.name, record.id);
+      await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
       await deps.audit.record({
         at: deps.clock.now(),
         who: 'cluster-bot',
@@ -129,7 +159,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       },
     };
     const announceCancel = async (by: string) => {
-      await reporter.emit({ type: 'note', text: `🛑 cancelled by <@${by}>` });
+      await threadReporter.notice(`🛑 cancelled by <@${by}>`);
       controller.abort(new Error(`cancelled by ${by}`));
     };
     if (cancelBy) await announceCancel(cancelBy);
@@ -152,9 +182,16 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         what: `${describeCommand(record.command)}: ${reason}`,
         jobId: record.id,
       });
-      // The thread (posted now if this is the job's first start) ends with the reason.
+      // The thread (posted now if this is the job's first start) ends with the reason. It is the
+      // bot's own words with live mentions and channel links, so it goes as a notice: a summary is
+      // shown as text, escaped like anything remote.
       await reporter.emit({ type: 'plan-started', resumed: thread.threadTs !== undefined, steps: [] });
-      await reporter.emit({ type: 'plan-finished', outcome: 'cancelled', summary: reason });
+      await threadReporter.notice(`⛔ ${reason}`);
+      await reporter.emit({
+        type: 'plan-finished',
+        outcome: 'cancelled',
+        summary: 'refused when the job started',
+      });
       await reporter.flush();
       return 'cancelled';
     };
@@ -191,6 +228,9 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;
     } finally {
+      // A finished job's keys first written after it settled (the thread's, if its root message
+      // was late) get the retention too.
+      if (finished) await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
       for (const watcher of watchers) clearInterval(watcher);
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
       if (mutating && !parked) await deps.lock.release(cluster.name, record.id);

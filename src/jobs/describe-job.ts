@@ -1,3 +1,4 @@
+import { escapeMrkdwn } from '../bot/escape-mrkdwn.js';
 import { formatDuration } from '../config/parse-duration.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobRecord, JobRecords } from './job-record.js';
@@ -13,7 +14,7 @@ export async function describeJob(jobId: string, records: JobRecords, threads: T
 }
 
 export function jobTitle(record: JobRecord): string {
-  return `job #${record.number} (${describeCommand(record.command)}) by <@${record.requestedBy}>`;
+  return `job #${record.number} (${escapeMrkdwn(describeCommand(record.command))}) by <@${record.requestedBy}>`;
 }
 
 export async function jobProgress(record: JobRecord, threads: ThreadStore): Promise<string> {

@@ -37,7 +37,8 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
       const current = await this.get(id);
       if (!current) throw new Error(`job ${id} not found`);
       const next = { ...current, ...patch };
-      await redis.set(keys.job(id), JSON.stringify(next));
+      // KEEPTTL: a finished job's record keeps the expiry its retention gave it.
+      await redis.set(keys.job(id), JSON.stringify(next), 'KEEPTTL');
       return next;
     },
   };

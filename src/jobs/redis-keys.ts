@@ -10,6 +10,7 @@ export function redisKeys(prefix: string) {
     recentJobs: `${prefix}:jobs:recent`,
     audit: `${prefix}:audit`,
     dedup: (key: string) => `${prefix}:dedup:${key}`,
+    commandCount: (userId: string, minute: number) => `${prefix}:rate:${userId}:${minute}`,
     lock: (cluster: string) => `${prefix}:lock:${cluster}`,
     waiting: (cluster: string) => `${prefix}:lock:${cluster}:waiting`,
     lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,

@@ -25,7 +25,8 @@ export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: 
       };
     },
     async save(thread: JobThread): Promise<void> {
-      await redis.set(keys.board(thread.jobId), JSON.stringify(thread));
+      // KEEPTTL: the final save lands after the job finished and was given its retention.
+      await redis.set(keys.board(thread.jobId), JSON.stringify(thread), 'KEEPTTL');
     },
   };
 }

@@ -138,6 +138,25 @@ describe('world config', () => {
     ]);
   });
 
+  it('refuses a node named after an Ansible host pattern word or holding a pattern character, naming the key', async () => {
+    const names = ['all', 'ungrouped', 'localhost', 'k3s*', '!k3s-dev-1', 'a&b', 'a:b', 'a,b', 'web[1]'];
+    const text = await exampleWith((doc) => {
+      for (const [i, name] of names.entries())
+        doc.clusters.dev.nodes[name] = { address: `192.168.1.${60 + i}`, roles: ['server'] };
+    });
+    const problems = problemsOf(text);
+    for (const word of ['all', 'ungrouped', 'localhost']) {
+      expect(problems).toContain(
+        `clusters.dev.nodes.${word}: is an Ansible host pattern word (all, ungrouped, localhost): a --limit on it would not mean one node`,
+      );
+    }
+    for (const name of names.slice(3)) {
+      expect(problems).toContain(
+        `clusters.dev.nodes.${name}: expected a node name (lower-case letters, digits, dashes)`,
+      );
+    }
+  });
+
   it('says where YAML itself is broken', () => {
     expect(problemsOf('slack: [unclosed')[0]).toMatch(/^test.yaml: not valid YAML at line 1/);
   });

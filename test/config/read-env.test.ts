@@ -19,6 +19,38 @@ describe('environment', () => {
     );
   });
 
+  it('sends the bot token in clear only to a loopback Slack', () => {
+    for (const url of ['http://slack.example.com/api/', 'http://10.0.0.5:3000/api/', 'ftp://127.0.0.1/']) {
+      expect(() => readEnv({ SLACK_API_URL: url }), url).toThrow(
+        'SLACK_API_URL: expected an https:// URL (http:// only to a loopback host)',
+      );
+    }
+    for (const url of [
+      'https://slack.com/api/',
+      'http://127.0.0.1:4000/api/',
+      'http://localhost:1/api/',
+      'http://[::1]:9/api/',
+    ]) {
+      expect(readEnv({ SLACK_API_URL: url }).SLACK_API_URL, url).toBe(url);
+    }
+  });
+
+  it('reads the ops port, the per-user command limit and the retention, with defaults', () => {
+    expect(readEnv({})).toMatchObject({
+      OPS_PORT: 9090,
+      COMMANDS_PER_USER_PER_MINUTE: 10,
+      JOB_RETENTION: 30 * 86_400_000,
+      JOB_LOGS_MAX_MB: 1_024,
+    });
+    expect(readEnv({ JOB_RETENTION: '12h', OPS_PORT: '9464' })).toMatchObject({
+      JOB_RETENTION: 12 * 3_600_000,
+      OPS_PORT: 9464,
+    });
+    expect(() => readEnv({ JOB_RETENTION: 'forever' })).toThrow(
+      'JOB_RETENTION: expected a duration such as 30d or 12h',
+    );
+  });
+
   it('accepts Socket Mode without a signing secret and lists the secrets to redact', () => {
     const env = readEnv({
       SLACK_BOT_TOKEN: 'xoxb-123-abc',

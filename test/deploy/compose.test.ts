@@ -105,11 +105,13 @@ describe('docker-compose.yaml (one box)', () => {
     expect(mountsOf(apps.bot).filter((m) => m.source.startsWith('./secrets'))).toEqual([]);
   });
 
-  it('health-checks the apps on /healthz and Redis with a ping; the apps wait for a healthy Redis', () => {
+  it('health-checks the apps on /healthz at the unpublished OPS_PORT and Redis with a ping; the apps wait for a healthy Redis', () => {
     for (const [role, service] of Object.entries(apps)) {
+      expect(service.environment?.OPS_PORT, role).toBe('9090');
       expect(service.healthcheck?.test.join(' '), role).toContain(
-        `http://127.0.0.1:${service.environment?.PORT}/healthz`,
+        `http://127.0.0.1:${service.environment?.OPS_PORT}/healthz`,
       );
+      expect(service.ports?.join(' ') ?? '', role).not.toContain(String(service.environment?.OPS_PORT));
       expect(service.depends_on, role).toEqual({ redis: { condition: 'service_healthy' } });
     }
     expect(compose.services.redis?.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);

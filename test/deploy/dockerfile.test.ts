@@ -70,11 +70,12 @@ describe('Dockerfile', () => {
     }
   });
 
-  it('checks its own health on /healthz at $PORT with node (slim images have no curl), and exposes 3000', () => {
+  it('checks its own health on /healthz at $OPS_PORT with node (slim images have no curl), and exposes 3000 and 9090', () => {
     const [healthcheck] = all(runtime, 'HEALTHCHECK');
-    expect(healthcheck).toMatch(/CMD \["node", "-e", ".*process\.env\.PORT.*\/healthz/);
-    expect(all(runtime, 'EXPOSE')).toEqual(['3000']);
+    expect(healthcheck).toMatch(/CMD \["node", "-e", ".*process\.env\.OPS_PORT \|\| 9090.*\/healthz/);
+    expect(all(runtime, 'EXPOSE')).toEqual(['3000 9090']);
     expect(envOf(runtime).get('PORT')).toBe('3000');
+    expect(envOf(runtime).get('OPS_PORT')).toBe('9090');
   });
 
   it('sets NODE_ENV=production and a DATA_DIR volume, the same DATA_DIR compose and Kubernetes use', async () => {

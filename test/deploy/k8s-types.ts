@@ -78,7 +78,10 @@ export interface Workload extends K8sObject {
     replicas?: number;
     serviceName?: string;
     selector: { matchLabels: Record<string, string> };
-    template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+    template: {
+      metadata: { labels: Record<string, string>; annotations?: Record<string, string> };
+      spec: PodSpec;
+    };
     volumeClaimTemplates?: {
       metadata: { name: string };
       spec: { resources: { requests: { storage: string } } };

@@ -31,6 +31,18 @@ function egressRuleFor(policy: NetworkPolicy, port: number): NetworkPolicyRule |
 }
 
 describe('NetworkPolicies', () => {
+  it('let in each port the pods are probed and scraped on', () => {
+    for (const [role, name] of [
+      ['bot', 'cluster-bot-bot'],
+      ['worker', 'cluster-bot-worker'],
+    ] as const) {
+      const container = findObject<Workload>(objects, 'Deployment', name).spec.template.spec.containers[0]!;
+      const policy = findObject<NetworkPolicy>(objects, 'NetworkPolicy', `cluster-bot-${role}`);
+      for (const port of container.ports ?? [])
+        expect(portsOf(policy.spec.ingress), `${role} ${port.name}`).toContain(port.containerPort);
+    }
+  });
+
   it('bot, worker and Redis pods are each selected by exactly one policy restricting both directions', () => {
     for (const [role, labels] of Object.entries(pods)) {
       const selecting = policiesFor(labels);
@@ -42,15 +54,15 @@ describe('NetworkPolicies', () => {
     }
   });
 
-  it('bot: in only on 3000; out only to DNS, Redis and Slack on 443, never SSH or a Kubernetes API', () => {
+  it('bot: in only on 3000 (Slack) and 9090 (ops); out only to DNS, Redis and Slack on 443, never SSH or a Kubernetes API', () => {
     const policy = findObject<NetworkPolicy>(objects, 'NetworkPolicy', 'cluster-bot-bot');
-    expect(portsOf(policy.spec.ingress)).toEqual([3000]);
+    expect(portsOf(policy.spec.ingress)).toEqual([3000, 9090]);
     expect(portsOf(policy.spec.egress)).toEqual([53, 443, 6379]);
   });
 
-  it('worker: in only on 3000; out only to DNS, Redis, Slack (443), SSH (22) and Kubernetes APIs (6443)', () => {
+  it('worker: in only on 9090 (ops); out only to DNS, Redis, Slack (443), SSH (22) and Kubernetes APIs (6443)', () => {
     const policy = findObject<NetworkPolicy>(objects, 'NetworkPolicy', 'cluster-bot-worker');
-    expect(portsOf(policy.spec.ingress)).toEqual([3000]);
+    expect(portsOf(policy.spec.ingress)).toEqual([9090]);
     expect(portsOf(policy.spec.egress)).toEqual([22, 53, 443, 6379, 6443]);
   });
 

@@ -85,17 +85,28 @@ describe('bot and worker Deployments', () => {
     expect(containerPort?.containerPort).toBe(3000);
   });
 
-  it('are ready on /readyz and alive on /healthz, at the port PORT makes the process listen on', () => {
+  it('are ready on /readyz and alive on /healthz at OPS_PORT, which Prometheus scrapes and no Service exposes', () => {
     for (const workload of [bot, worker]) {
       const container = appContainer(workload);
-      const port = container.ports?.find((p) => p.containerPort === Number(envValue(container, 'PORT')));
+      const opsPort = Number(envValue(container, 'OPS_PORT'));
+      const port = container.ports?.find((p) => p.containerPort === opsPort);
+      expect(port?.name, workload.metadata.name).toBe('ops');
       expect(container.readinessProbe?.httpGet?.path, workload.metadata.name).toBe('/readyz');
       // A Redis or Slack outage must not restart the pods: liveness only asks whether the process answers.
       expect(container.livenessProbe?.httpGet?.path, workload.metadata.name).toBe('/healthz');
       for (const probe of [container.readinessProbe, container.livenessProbe]) {
         expect([port?.name, port?.containerPort]).toContain(probe?.httpGet?.port);
       }
+      expect(workload.spec.template.metadata.annotations, workload.metadata.name).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(opsPort),
+        'prometheus.io/path': '/metrics',
+      });
     }
+    // Only the bot takes Slack's requests, on PORT; a worker listens on the ops port alone.
+    expect(appContainer(worker).ports?.map((p) => p.name)).toEqual(['ops']);
+    const service = findObject<ServiceObject>(objects, 'Service', 'cluster-bot');
+    expect(service.spec.ports.map((p) => p.targetPort)).toEqual(['http']);
   });
 
   it('read the same environment variables, every one of them accepted by readEnv with its value', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,28 @@ describe('the process refuses bad configuration at start', () => {
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('clusters.prod.nodes.k3s-prod-2.address: expected an IP or host name');
+  });
+
+  it('exits 2 naming a secret file others can read, and its mode, before connecting anywhere', async () => {
+    const key = join(dir, 'id_ed25519');
+    const kubeconfig = join(dir, 'dev.kubeconfig');
+    await writeFile(key, 'not really a key\n', { mode: 0o644 });
+    await chmod(key, 0o644);
+    await writeFile(kubeconfig, 'apiVersion: v1\n', { mode: 0o600 });
+    const example = await readFile(join(ROOT, 'config/example.yaml'), 'utf8');
+    const path = join(dir, 'loose-key.yaml');
+    await writeFile(
+      path,
+      example
+        .replaceAll('/run/secrets/ssh/id_ed25519', key)
+        .replaceAll('/run/secrets/kube/dev.kubeconfig', kubeconfig),
+    );
+    const result = start({ CLUSTER_BOT_CONFIG: path });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      `${key}: mode 0644 lets other users read this secret (world-readable); chmod 600 it`,
+    );
+    expect(result.stderr).not.toContain(kubeconfig);
   });
 
   it('exits 2 naming the environment variable and the reason', () => {

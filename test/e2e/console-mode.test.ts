@@ -18,14 +18,16 @@ describe('console mode: no Slack tokens, a terminal instead', { timeout: 180_000
     console.type('/cluster plan up dev');
     await console.waitFor(/Plan for `up dev` on dev: 14 steps/);
     expect(console.stdout()).toContain('6. ⚠ cilium.yml → dev: all nodes');
+    // The plan is then checked against the lab's repo as a read-only job: nothing in it is refused.
+    await console.waitFor(/\*plan up dev\* · job #1 · asked by <@U0BOB>\nStatus: ✅ succeeded/, 120_000);
 
     console.type('/cluster verify dev');
-    await console.waitFor(/\*verify dev\* · job #1 · asked by <@U0BOB>\nStatus: ✅ succeeded/);
+    await console.waitFor(/\*verify dev\* · job #2 · asked by <@U0BOB>\nStatus: ✅ succeeded/);
 
     console.type('/cluster cilium dev');
     const [, number] = await console.waitFor(/answer with: approve (\d+)/);
     console.type(`approve ${number}`);
-    await console.waitFor(/\*cilium dev\* · job #2 · asked by <@U0BOB>\nStatus: ✅ succeeded/, 120_000);
+    await console.waitFor(/\*cilium dev\* · job #3 · asked by <@U0BOB>\nStatus: ✅ succeeded/, 120_000);
 
     console.type('/cluster frobnicate dev');
     await console.waitFor(/unknown command "frobnicate"/);

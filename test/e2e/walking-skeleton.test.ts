@@ -90,9 +90,9 @@ describe('walking skeleton: the real bot process, fake Slack, kube-sim, real Red
       .filter((line) => line.includes('"msg":"step started"'));
     expect(stepStarted).toEqual([expect.stringMatching(/"jobId":"job-1".*"stepId":"1-verify"/)]);
 
-    const ready = await fetch(`http://127.0.0.1:${bot.port}/readyz`);
+    const ready = await fetch(`http://127.0.0.1:${bot.opsPort}/readyz`);
     expect(ready.status).toBe(200);
-    const metrics = await (await fetch(`http://127.0.0.1:${bot.port}/metrics`)).text();
+    const metrics = await (await fetch(`http://127.0.0.1:${bot.opsPort}/metrics`)).text();
     expect(metrics).toContain('cluster_bot_jobs_total{command="verify",outcome="succeeded"} 1');
     expect(metrics).toMatch(/cluster_bot_step_duration_seconds_count\{step="verify",status="succeeded"\} 1/);
     expect(metrics).toMatch(/cluster_bot_slack_calls_total\{method="chat.postMessage"\} [1-9]/);

@@ -152,7 +152,7 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
     const devKubeconfig = join(dir, 'dev.kubeconfig');
     const prodKubeconfig = join(dir, 'prod.kubeconfig');
     await sim.writeKubeconfig(devKubeconfig);
-    await writeFile(prodKubeconfig, unformedClusterKubeconfig());
+    await writeFile(prodKubeconfig, unformedClusterKubeconfig(), { mode: 0o600 });
 
     const opsKnownHostsPath = join(dir, 'ops-known_hosts');
     const worldWith = (overrides: WorldOverrides): WorldConfig =>

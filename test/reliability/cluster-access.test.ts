@@ -10,6 +10,7 @@ import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
@@ -67,7 +68,20 @@ function startBot(prefix: string, groups: Map<string, string[]>) {
   const command = (world: WorldConfig, text: string, userId: string, channelId: string) =>
     handleClusterCommand(
       { text, userId, channelId },
-      { world, queue, audit, now: Date.now, members, logger, redis, keys, records, threads, lock },
+      {
+        world,
+        queue,
+        audit,
+        now: Date.now,
+        members,
+        logger,
+        redis,
+        keys,
+        records,
+        threads,
+        lock,
+        rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
+      },
     ).then((reply) => reply.text);
   const workers: Worker[] = [];
   let dataDir: string | undefined;
@@ -184,12 +198,14 @@ describe('per-cluster operators and command channels', { timeout: 60_000 }, () =
     expect(await bot.outcomeOf('job-2')).toBe('cancelled');
     const thread = (jobNumber: number) =>
       bot!.posts.filter((post) => post.text.includes(`job #${jobNumber} `));
-    expect(thread(1).map((post) => post.text)).toContain(
-      '❌ job #1 cancelled: <@U0DAVE> is not an operator of dev (clusters.dev.operators, else access.operators in its config), so nothing was run.',
+    // The reason keeps its live mention and channel links (the bot's own words, not escaped).
+    const texts = bot.posts.map((post) => post.text);
+    expect(texts).toContain(
+      '⛔ <@U0DAVE> is not an operator of dev (clusters.dev.operators, else access.operators in its config), so nothing was run.',
     );
-    expect(thread(2).map((post) => post.text)).toContain(
-      '❌ job #2 cancelled: /cluster commands for prod are not accepted in <#C0OPS>. Use <#C0PROD>.',
-    );
+    expect(texts).toContain('⛔ /cluster commands for prod are not accepted in <#C0OPS>. Use <#C0PROD>.');
+    expect(thread(1).map((post) => post.text)).toContain('❌ job #1 cancelled: refused when the job started');
+    expect(thread(2).map((post) => post.text)).toContain('❌ job #2 cancelled: refused when the job started');
     // Nothing ran anywhere, the lease of dev is free again, and the audit trail says why.
     expect(bot.shell.calls).toEqual([]);
     expect(await bot.lock.holder('dev')).toBeNull();

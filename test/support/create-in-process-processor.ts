@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { GroupMembers } from '../../src/bot/access-policy.js';
 import { createSlackAnnouncer } from '../../src/bot/create-slack-announcer.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
+import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
@@ -34,8 +35,11 @@ export interface InProcessParts {
 /** The worker's real processor as the app builds it, with a healthy in-memory cluster and the system clock. */
 export function createInProcessProcessor(parts: InProcessParts) {
   const kube = createMemoryKube().kube;
+  const defaults = readEnv({});
   return createJobProcessor({
     ...parts,
+    retentionMs: defaults.JOB_RETENTION,
+    logsMaxBytes: defaults.JOB_LOGS_MAX_MB * 1024 * 1024,
     members: parts.members ?? (async () => []),
     redact: parts.redact ?? ((text) => text),
     audit: createAuditLog(parts.redis, parts.keys, parts.logger),

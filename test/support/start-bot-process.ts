@@ -7,6 +7,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface BotProcess {
   readonly port: number;
+  /** Where `/healthz`, `/readyz` and `/metrics` are served (OPS_PORT). */
+  readonly opsPort: number;
   readonly eventsUrl: string;
   readonly child: ChildProcess;
   output(): string;
@@ -16,7 +18,7 @@ export interface BotProcess {
 }
 
 /**
- * Starts the bot as its own process and waits for /healthz: `src/main.ts` through tsx, or with
+ * Starts the bot as its own process and waits for /healthz on its ops port (every role serves it): `src/main.ts` through tsx, or with
  * `built` the compiled `dist/main.js` exactly as `npm start` runs it (what the benchmark measures).
  */
 export async function startBotProcess(
@@ -24,6 +26,7 @@ export async function startBotProcess(
   options: { readonly built?: boolean } = {},
 ): Promise<BotProcess> {
   const port = await freePort();
+  const opsPort = await freePort();
   const entry = options.built ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
@@ -33,6 +36,7 @@ export async function startBotProcess(
       REDIS_URL,
       LOG_LEVEL: 'info',
       PORT: String(port),
+      OPS_PORT: String(opsPort),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,7 +51,7 @@ export async function startBotProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    const healthy = await fetch(`http://127.0.0.1:${opsPort}/healthz`).then(
       (response) => response.ok,
       () => false,
     );
@@ -60,6 +64,7 @@ export async function startBotProcess(
   }
   return {
     port,
+    opsPort,
     eventsUrl: `http://127.0.0.1:${port}/slack/events`,
     child,
     output: () => output,
