@@ -6,7 +6,6 @@ import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Metrics } from '../metrics/create-metrics.js';
@@ -35,12 +34,6 @@ const NO_APPROVALS: ApprovalDesk = {
   },
   expire: async () => undefined,
   void: async () => undefined,
-};
-
-const NO_KUBECONFIGS: KubeconfigKeeper = {
-  adopt: async () => {
-    throw new Error('a verify plan adopts no kubeconfig');
-  },
 };
 
 /**
@@ -76,7 +69,6 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
       world: deps.world,
       shell: deps.shell,
       kube: deps.kubeFor(clusterName),
-      kubeconfigs: NO_KUBECONFIGS,
       clock: deps.clock,
       checkpoints: createMemoryCheckpointStore(),
       approvals: NO_APPROVALS,

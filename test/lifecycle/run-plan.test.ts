@@ -12,7 +12,6 @@ import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
-import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell, type ShellCall } from '../support/scripted-shell.js';
 
@@ -110,7 +109,6 @@ function setup(
       world: runWorld,
       shell,
       kube: kube.kube,
-      kubeconfigs: createMemoryKubeconfigs().keeper,
       clock,
       checkpoints,
       approvals: approvals.desk,

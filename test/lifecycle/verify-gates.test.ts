@@ -7,7 +7,6 @@ import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
-import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
@@ -27,7 +26,6 @@ async function verify(prepare: (kube: ReturnType<typeof createMemoryKube>) => vo
     world,
     shell: createScriptedShell(() => undefined),
     kube: kube.kube,
-    kubeconfigs: createMemoryKubeconfigs().keeper,
     clock,
     checkpoints: createMemoryCheckpoints(),
     approvals: createMemoryApprovalDesk().desk,

@@ -9,7 +9,6 @@ import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
-import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
 
@@ -30,7 +29,6 @@ async function check(answer: (call: ShellCall) => ScriptedReply | undefined) {
     world,
     shell: createScriptedShell(answer),
     kube: createMemoryKube().kube,
-    kubeconfigs: createMemoryKubeconfigs().keeper,
     clock: createInstantClock(),
     checkpoints: createMemoryCheckpoints(),
     approvals: createMemoryApprovalDesk().desk,

@@ -17,7 +17,6 @@ import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
-import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
@@ -105,7 +104,6 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
         world,
         shell: createScriptedShell(() => undefined),
         kube: createMemoryKube().kube,
-        kubeconfigs: createMemoryKubeconfigs().keeper,
         clock: { now, sleep: async () => undefined },
         checkpoints,
         approvals,

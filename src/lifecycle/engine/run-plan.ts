@@ -18,7 +18,8 @@ export interface EngineDeps {
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
-  readonly kubeconfigs: KubeconfigKeeper;
+  /** Where a kubeconfig fetched after k3s.yml is kept; without it such a run fails, saying so. */
+  readonly kubeconfigs?: KubeconfigKeeper | undefined;
   readonly clock: Clock;
   readonly checkpoints: CheckpointStore;
   readonly approvals: ApprovalDesk;
@@ -36,6 +37,12 @@ export type EngineResult =
       readonly approvalId: string;
       readonly until: number;
     };
+
+const NO_KUBECONFIGS: KubeconfigKeeper = {
+  adopt: async (cluster) => {
+    throw new ClusterBotError('KUBE_UNREACHABLE', `this run cannot switch ${cluster} to another kubeconfig`);
+  },
+};
 
 /**
  * Runs a plan from its first unfinished step. Each step is checkpointed before and after it runs,
@@ -72,7 +79,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       cluster,
       shell: deps.shell,
       kube: deps.kube,
-      kubeconfigs: deps.kubeconfigs,
+      kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
       clock,
       signal: deps.signal,
       facts,
