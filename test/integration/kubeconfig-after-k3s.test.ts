@@ -28,10 +28,10 @@ describe('the kubeconfig after k3s.yml, against the lab', () => {
       const texts = job.texts();
       const kept = join(lab.dataDir, 'kubeconfigs', 'dev.kubeconfig');
       expect(texts).toContainEqual(
-        expect.stringMatching(/^4-k3s-kubeconfig the kubeconfig in use does not reach dev: .*401/),
+        expect.stringMatching(/^3-k3s-kubeconfig the kubeconfig in use does not reach dev: .*401/),
       );
       expect(texts).toContain(
-        `4-k3s-kubeconfig succeeded: now using .cache/dev.kubeconfig from the ops host (k3s.yml wrote it; it reaches dev: 3 nodes), kept at ${kept} and preferred from now on`,
+        `3-k3s-kubeconfig succeeded: now using .cache/dev.kubeconfig from the ops host (k3s.yml wrote it; it reaches dev: 3 nodes), kept at ${kept} and preferred from now on`,
       );
       // What followed k3s.yml ran on the API with the fetched kubeconfig.
       expect(texts).toContain(

@@ -87,11 +87,11 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         'play 1/1, task 5: cilium : Wait for Cilium DaemonSet rollout',
         'play 1/1, task 6: cilium : Report Cilium',
       ]);
-      expect(progressOf('4-k3s')).toContain('play 2/2, task 8: k3s_server : Install k3s');
-      expect(texts).toContain('4-k3s-kubeconfig succeeded: the kubeconfig in use reaches dev (3 nodes)');
+      expect(progressOf('3-k3s')).toContain('play 2/2, task 8: k3s_server : Install k3s');
+      expect(texts).toContain('3-k3s-kubeconfig succeeded: the kubeconfig in use reaches dev (3 nodes)');
       for (const step of [
-        '3-node-baseline',
-        '4-k3s',
+        '2-node-baseline',
+        '3-k3s',
         '9-flux-bootstrap',
         '10-kube-vip',
         '11-vpn-egress-gateway',

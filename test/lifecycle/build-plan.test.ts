@@ -48,10 +48,21 @@ describe('plans built from config/example.yaml', () => {
     );
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
     // The kubeconfig check is numbered after k3s.yml, so the steps after it keep their ids.
-    expect(plan.steps.slice(2, 5).map((s) => s.id)).toEqual([
-      '4-k3s',
-      '4-k3s-kubeconfig',
-      '1-cilium-preflight',
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      '1-preconditions',
+      '2-node-baseline',
+      '3-k3s',
+      '3-k3s-kubeconfig',
+      '4-cilium-preflight',
+      '5-cilium',
+      '6-cilium-rollout',
+      '7-verify',
+      '8-verify-yml',
+      '9-flux-bootstrap',
+      '10-kube-vip',
+      '11-vpn-egress-gateway',
+      '12-vpn-check',
+      '13-verify',
     ]);
   });
 

@@ -33,7 +33,6 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const servers = clusterServers(cluster);
   const { production } = cluster;
   const gateway = vpnGateway(cluster);
-  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
   const steps: Step[] = [
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
@@ -75,6 +74,9 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
     }),
     // Numbered after k3s.yml's step, so the ids of the steps after it stay what they were.
     clusterKubeconfigStep(`${k3sId}-kubeconfig`, cluster.name),
+  );
+  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
+  steps.push(
     preflight,
     playbookStep(world, {
       id: id('cilium'),
