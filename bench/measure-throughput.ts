@@ -153,7 +153,7 @@ function answeringPoster(): SlackPoster {
 /** A verify reads each server's k3s config over SSH; here those answers come from memory, as the cluster's do. */
 const nodesInMemory: RemoteShell = {
   async exec(_target, request) {
-    for (const line of answerK3sServer({ target: '', argv: request.argv })?.stdout ?? []) {
+    for (const line of answerK3sServer({ argv: request.argv })?.stdout ?? []) {
       await request.onLine?.(line, 'stdout');
     }
     return { exitCode: 0, signal: null, durationMs: 0 };

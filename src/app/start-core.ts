@@ -14,8 +14,7 @@ import { createJobQueue, QUEUE_NAME } from '../jobs/create-job-queue.js';
 import { createJobRecords } from '../jobs/job-record.js';
 import { redisKeys } from '../jobs/redis-keys.js';
 import { createThreadStore } from '../jobs/thread-store.js';
-import { createLazyKubeGateway } from '../kube/create-lazy-kube-gateway.js';
-import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import { createClusterKubes } from '../kube/create-cluster-kubes.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import type { Metrics } from '../metrics/create-metrics.js';
@@ -53,15 +52,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const audit = createAuditLog(redis, keys, logger);
   const queue = createJobQueue(redis, keys, records, lock, systemClock.now);
   const threads = createThreadStore(redis, keys, world.slack.alertsChannel);
-  const kubes = new Map<string, KubeGateway>();
-  const kubeFor = (cluster: string) => {
-    let gateway = kubes.get(cluster);
-    if (!gateway) {
-      gateway = createLazyKubeGateway(world.clusters[cluster]!.kubeconfigPath);
-      kubes.set(cluster, gateway);
-    }
-    return gateway;
-  };
+  const kubes = createClusterKubes(world, env.DATA_DIR);
   const threadOf = async (jobId: string) => {
     const record = await records.get(jobId);
     const thread = record ? await threads.load(record) : undefined;
@@ -85,7 +76,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     members: options.members,
     shell: meterRemoteShell(createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }), metrics),
     metrics,
-    kubeFor,
+    kubeFor: kubes.kubeFor,
+    kubeconfigs: kubes,
     clock: systemClock,
     logger,
     redact: options.redact,

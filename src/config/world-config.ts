@@ -40,6 +40,8 @@ export interface ClusterConfig {
 export interface OpsConfig extends SshCredentials {
   readonly host: string;
   readonly repoPath: string;
+  /** known_hosts of the playbooks' SSH on the ops host; undefined: the ops user's ~/.ssh/known_hosts. */
+  readonly ansibleKnownHostsPath?: string | undefined;
 }
 
 /** The operators' world as the bot sees it: validated, defaults applied, ready to plan from. */

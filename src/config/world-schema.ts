@@ -150,6 +150,14 @@ export const worldSchema = z
       user: z.string().regex(/^[a-z_][a-z0-9_-]*$/, 'expected a user name'),
       privateKeyPath: path,
       knownHostsPath: path,
+      /**
+       * The known_hosts the playbooks' own SSH reads on the ops host (its user's ~/.ssh/known_hosts when
+       * absent): the bot rewrites a rebuilt node's entry there once a person accepted the new key.
+       */
+      ansibleKnownHostsPath: z
+        .string()
+        .regex(/^\/[^\0]*$/, 'expected an absolute path')
+        .optional(),
       repoPath: z.string().regex(/^\/[^\0]*$/, 'expected an absolute path'),
     }),
     clusters: z

@@ -4,6 +4,7 @@ import { createThreadReporter } from '../bot/create-thread-reporter.js';
 import { describeCommand, isMutating } from '../lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
+import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import type { AuditLog } from './audit-log.js';
 import type { ClusterLock } from './cluster-lock.js';
@@ -24,6 +25,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly lock: ClusterLock;
   readonly audit: AuditLog;
   readonly announcer: ApprovalAnnouncer;
+  /** Keeps a kubeconfig fetched after k3s.yml, for the cluster's gateway to use from then on. */
+  readonly kubeconfigs: KubeconfigKeeper;
   /** Resolves user groups, to check the requester again when the job starts. */
   readonly members: GroupMembers;
   readonly dataDir: string;
@@ -200,6 +203,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         world: deps.world,
         shell: deps.shell,
         kube: deps.kubeFor(cluster.name),
+        kubeconfigs: deps.kubeconfigs,
         clock: deps.clock,
         checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
         approvals,

@@ -1,10 +1,10 @@
 import { ClusterBotError } from '../errors.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import { createKubeGateway } from './create-kube-gateway.js';
+import { createKubeGateway, type KubeGatewayOptions } from './create-kube-gateway.js';
 import { KeepAliveKubeConfig } from './keep-alive-kube-config.js';
 
 /** Reads a kubeconfig and returns the gateway over it; a missing or broken file says which and why. */
-export function loadKubeGateway(kubeconfigPath: string): KubeGateway {
+export function loadKubeGateway(kubeconfigPath: string, options?: KubeGatewayOptions): KubeGateway {
   const config = new KeepAliveKubeConfig();
   try {
     config.loadFromFile(kubeconfigPath);
@@ -15,5 +15,5 @@ export function loadKubeGateway(kubeconfigPath: string): KubeGateway {
       { cause },
     );
   }
-  return createKubeGateway(config);
+  return createKubeGateway(config, options);
 }

@@ -13,7 +13,7 @@ export function opsTarget(world: WorldConfig): SshTarget {
   };
 }
 
-/** A node over SSH; a rebuilt node is reached with the fingerprint pinned for this job only. */
+/** A node over SSH; a rebuilt node is reached with the fingerprint a person accepted, for this job only. */
 export function nodeTarget(cluster: ClusterConfig, node: NodeEntry, pinnedFingerprint?: string): SshTarget {
   return {
     label: node.name,
@@ -27,8 +27,14 @@ export function nodeTarget(cluster: ClusterConfig, node: NodeEntry, pinnedFinger
   };
 }
 
+/** The job fact holding a rebuilt node's new host key once a person accepted it (and only then). */
 export function hostKeyFactKey(node: string): string {
   return `hostKey:${node}`;
+}
+
+/** The job fact holding the key a rebuilt node presented: shown for acceptance, never used to connect. */
+export function presentedHostKeyFactKey(node: string): string {
+  return `presentedHostKey:${node}`;
 }
 
 export function findNode(cluster: ClusterConfig, name: string): NodeEntry {

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { waitFor } from '../ssh/wait-for.js';
 import {
@@ -108,7 +109,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
     LAB_TEST_TIMEOUT_MS,
   );
   it(
-    'drains, removes, rebuilds with tofu -replace, pins the new host key, re-joins and verifies the node',
+    'drains, removes, rebuilds from the approved tofu plan, has a person accept the new host key, re-joins and verifies the node',
     async () => {
       const before = lab.sim.state();
       const oldNodeUid = node('k3s-dev-3')!.metadata.uid;
@@ -120,28 +121,42 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         .map((pod) => `${pod.metadata.namespace}/${pod.metadata.name}`);
       expect(drained.length).toBeGreaterThan(0);
       const knownHostsBefore = await readFile(lab.nodes.knownHostsPath, 'utf8');
+      // The ops host knows the node's old key (and another host, which must stay).
+      const oldLine = knownHostsBefore
+        .split('\n')
+        .find((line) => line.startsWith(`[${DEV_ADDRESSES['k3s-dev-3']}]:`))!;
+      const otherLine = knownHostsBefore
+        .split('\n')
+        .find((line) => line.startsWith(`[${DEV_ADDRESSES['k3s-dev-2']}]:`))!;
+      await writeFile(lab.opsKnownHostsPath, `${otherLine}\n${oldLine}\n`);
       const commit = await lab.repo.head();
       const job = lab.startJob('reprovision k3s-dev-3');
       let newFingerprint = '';
+      let nodeCommandsAtRebuild = -1;
+      let nodeCommandsAtAcceptance = -1;
 
       const result = await job.runUntilDone({
         approve: true,
-        // The VM is re-created while the rebuild is approved: the node comes back with a new host key.
         onWaiting: async (stepId) => {
-          if (stepId === '5-rebuild')
+          // The VM is re-created while the rebuild is approved: the node comes back with a new host key.
+          if (stepId === '5-rebuild') {
             newFingerprint = await lab.nodes.rotateHostKey(DEV_ADDRESSES['k3s-dev-3']);
+            nodeCommandsAtRebuild = (await lab.nodes.commands()).length;
+          }
+          if (stepId === '7-accept-host-key') nodeCommandsAtAcceptance = (await lab.nodes.commands()).length;
         },
       });
 
       expect(result).toMatchObject({
         status: 'finished',
         outcome: 'succeeded',
-        summary: 'all 14 steps done',
+        summary: 'all 15 steps done',
       });
       const texts = job.texts();
       expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
         '2-cordon-drain',
         '5-rebuild',
+        '7-accept-host-key',
       ]);
 
       // cordon + drain: every pod but the DaemonSet's was evicted, then the node stayed cordoned until the end.
@@ -170,35 +185,56 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       );
       expect(await lab.nodes.readNodeState('stopped-units', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
       const paths = lab.sim.requests.map((request) => `${request.method} ${request.path}`);
-      const deletedAt = paths.indexOf('DELETE /api/v1/nodes/k3s-dev-3');
-      const joinedAt = paths.indexOf('POST /_sim/nodes/k3s-dev-3/join');
+      const deletedAt = paths.lastIndexOf('DELETE /api/v1/nodes/k3s-dev-3');
+      const joinedAt = paths.lastIndexOf('POST /_sim/nodes/k3s-dev-3/join');
       expect(deletedAt).toBeGreaterThan(-1);
       expect(joinedAt).toBeGreaterThan(deletedAt);
       expect(node('k3s-dev-3')?.metadata.uid).not.toBe(oldNodeUid);
 
-      // tofu: previewed with plan, then applied with -replace, on the ops host, bound to the repo's commit.
+      // tofu: a plan saved for this job, its summary and addresses in the approval, then exactly that plan applied.
+      const planFile = '.terraform/cluster-bot-job-reprovision.tfplan';
       const rebuild = job.approvals.requests[1]!.binding;
       expect(rebuild.commit).toBe(commit);
       expect(rebuild.commandLine).toBe(
-        `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.root}/infra/tofu && tofu apply '-replace=${TOFU_RESOURCE('k3s-dev-3')}' -auto-approve -input=false -no-color`,
+        `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.root}/infra/tofu && tofu apply -input=false -no-color ${planFile}`,
       );
-      expect(rebuild.preview).toMatchObject({
+      expect(rebuild.preview).toEqual({
         ran: true,
-        diffExcerpt: 'Plan: 1 to add, 0 to change, 1 to destroy.',
+        changedTasks: { [TOFU_RESOURCE('k3s-dev-3')]: ['delete', 'create'] },
+        diffExcerpt: [
+          `# ${TOFU_RESOURCE('k3s-dev-3')} will be replaced, as requested`,
+          'Plan: 1 to add, 0 to change, 1 to destroy.',
+        ].join('\n'),
       });
       expect(await lab.ops.readNodeState('tofu-calls', '127.0.0.1')).toBe(
         [
-          `plan -replace=${TOFU_RESOURCE('k3s-dev-3')} -input=false -no-color`,
-          `apply -replace=${TOFU_RESOURCE('k3s-dev-3')} -auto-approve -input=false -no-color`,
+          `plan -replace=${TOFU_RESOURCE('k3s-dev-3')} -out=${planFile} -input=false -no-color`,
+          `show -json ${planFile}`, // for the approval
+          `show -json ${planFile}`, // the run-time check of what was approved
+          `show -json ${planFile}`, // the step's own check before applying
+          `apply -input=false -no-color ${planFile}`,
           '',
         ].join('\n'),
       );
+      await expect(readFile(`${lab.repo.root}/infra/tofu/${planFile}`)).rejects.toMatchObject({
+        code: 'ENOENT',
+      });
 
-      // The new host key is shown and pinned for this job only: known_hosts is untouched and still refuses it.
+      // The new key is shown, and nothing ran on any node from the rebuild until a person accepted it.
       expect(newFingerprint).toMatch(/^SHA256:/);
-      expect(texts).toContain(`6-wait-ssh k3s-dev-3 answers with host key ${newFingerprint}`);
       expect(texts).toContain(
-        `6-wait-ssh succeeded: k3s-dev-3 is up; new host key ${newFingerprint} pinned for this job only`,
+        `6-wait-ssh succeeded: k3s-dev-3 is up with host key ${newFingerprint}; nothing runs on it until a person accepts that key`,
+      );
+      const acceptance = job.approvals.requests[2]!;
+      expect(acceptance.binding.commandLine).toBe(
+        `accept ${newFingerprint} (ssh-ed25519) as the host key of k3s-dev-3`,
+      );
+      expect(nodeCommandsAtAcceptance).toBe(nodeCommandsAtRebuild);
+      expect((await lab.nodes.commands())[nodeCommandsAtAcceptance]).toBe('true');
+
+      // Pinned for this job; the bot's own known_hosts is untouched and still refuses the new key.
+      expect(texts).toContain(
+        `7-accept-host-key succeeded: host key ${newFingerprint} accepted for k3s-dev-3: pinned for this job, written to ${lab.opsKnownHostsPath} on the ops host`,
       );
       expect(await readFile(lab.nodes.knownHostsPath, 'utf8')).toBe(knownHostsBefore);
       const outsideTheJob = createSshRemoteShell({ connectTimeoutMs: 3_000 }).exec(
@@ -217,6 +253,12 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         message: expect.stringContaining(newFingerprint),
       });
 
+      // The ops host's known_hosts (what the playbooks' own SSH reads): the old key replaced, the rest kept.
+      const [keyType, blob] = (await readFile(`${lab.nodes.dir}/host_key.pub`, 'utf8')).trim().split(/\s+/);
+      expect(await readFile(lab.opsKnownHostsPath, 'utf8')).toBe(
+        `${otherLine}\n[${DEV_ADDRESSES['k3s-dev-3']}]:${lab.nodes.port} ${keyType} ${blob}\n`,
+      );
+
       // The node-host layers re-run on that node only; the VPN gateway checks pass through the pinned key.
       expect(await lab.playbookRuns()).toEqual([
         'ansible-playbook playbooks/node-baseline.yml --limit k3s-dev-3',
@@ -225,22 +267,172 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
       ]);
       expect(texts).toContain(
-        '11-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
       );
       expect(texts).toContainEqual(
         expect.stringMatching(
-          /^12-node-ready succeeded: k3s-dev-3 Ready, agent cilium-\w+ Ready, every server Ready with the etcd role$/,
+          /^13-node-ready succeeded: k3s-dev-3 Ready, agent cilium-\w+ Ready, every server Ready with the etcd role$/,
         ),
       );
-      expect(texts).toContain('13-uncordon succeeded: k3s-dev-3 schedulable again');
+      expect(texts).toContain('14-uncordon succeeded: k3s-dev-3 schedulable again');
       expect(node('k3s-dev-3')?.spec.unschedulable).toBeFalsy();
       expect(isReady('k3s-dev-3')).toBe(true);
       expect(texts).toContain(
-        '14-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, ' +
+        '15-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, ' +
           'kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on k3s-dev-1, k3s-dev-2, ' +
           'k3s-dev-3, Cilium kube-proxy-replacement true, maxUnavailable 1',
       );
     },
     LAB_TEST_TIMEOUT_MS,
   );
+
+  it(
+    'refuses a tofu plan that touches more than the node, before any approval and with nothing applied',
+    async () => {
+      const neighbour = TOFU_RESOURCE('k3s-dev-2');
+      // The rebuild above gave the nodes a new key; the operators checked it and updated known_hosts.
+      await trustCurrentNodeKey();
+      await lab.ops.setNodeState('tofu-calls', null, '127.0.0.1');
+      await lab.ops.setNodeState('tofu-plan-extra', neighbour, '127.0.0.1');
+      try {
+        const job = lab.startJob('reprovision k3s-dev-3');
+        const result = await job.runUntilDone({ approve: true });
+
+        expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+        expect(job.reporter.failedStep()?.stepId).toBe('5-rebuild');
+        expect(job.reporter.planFailure()).toMatchObject({
+          code: 'PRECONDITION_FAILED',
+          message: expect.stringContaining(`touches ${neighbour} (update)`),
+        });
+        // Only the drain was approved: the rebuild's approval was never asked for, nothing was applied.
+        expect(job.approvals.requests.map((request) => request.stepId)).toEqual(['2-cordon-drain']);
+        const calls = (await lab.ops.readNodeState('tofu-calls', '127.0.0.1'))?.split('\n') ?? [];
+        expect(calls.some((call) => call.startsWith('plan '))).toBe(true);
+        expect(calls.some((call) => call.startsWith('apply'))).toBe(false);
+      } finally {
+        await lab.ops.setNodeState('tofu-plan-extra', null, '127.0.0.1');
+      }
+      // The drain and the Node's deletion did happen: re-join k3s-dev-3 as k3s.yml would.
+      lab.sim.joinNode('k3s-dev-3');
+      await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a saved plan changed after its approval is refused right before applying, and nothing is applied',
+    async () => {
+      await lab.ops.setNodeState('tofu-calls', null, '127.0.0.1');
+      const planFile = `${lab.repo.root}/infra/tofu/.terraform/cluster-bot-job-reprovision.tfplan`;
+      const job = lab.startJob('reprovision k3s-dev-3');
+      const result = await job.runUntilDone({
+        approve: true,
+        onWaiting: async (stepId) => {
+          if (stepId !== '5-rebuild') return;
+          // Someone re-plans into the same file while the approval is open: now it also destroys a neighbour.
+          const saved = JSON.parse(await readFile(planFile, 'utf8'));
+          saved.resource_changes.push({
+            address: TOFU_RESOURCE('k3s-dev-2'),
+            change: { actions: ['delete'] },
+          });
+          await writeFile(planFile, JSON.stringify(saved));
+        },
+      });
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(job.reporter.failedStep()?.stepId).toBe('5-rebuild');
+      expect(job.reporter.planFailure()).toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: expect.stringContaining(`touches ${TOFU_RESOURCE('k3s-dev-2')} (delete)`),
+      });
+      const calls = (await lab.ops.readNodeState('tofu-calls', '127.0.0.1'))?.split('\n') ?? [];
+      expect(calls.some((call) => call.startsWith('apply'))).toBe(false);
+      lab.sim.joinNode('k3s-dev-3');
+      await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'bare metal (no tofuResource): the known host key, then k3s-uninstall.sh after approval, before the re-join',
+    async () => {
+      const job = lab.startJob('reprovision k3s-dev-3', { world: bareMetal(lab.world, 'k3s-dev-3') });
+
+      const result = await job.runUntilDone({ approve: true });
+
+      expect(job.reporter.planFailure()).toBeUndefined();
+      expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
+        '2-cordon-drain',
+        '6-k3s-uninstall',
+      ]);
+      expect(job.approvals.requests[1]!.binding.commandLine).toBe(
+        `[${lab.nodes.user}@k3s-dev-3] k3s-uninstall.sh`,
+      );
+      expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-3'])).toBe('ran\n');
+      expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
+      const texts = job.texts();
+      expect(texts).toContain('5-wait-ssh succeeded: k3s-dev-3 is up with the host key known_hosts pins');
+      const uninstalled = texts.indexOf(
+        '6-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-dev-3',
+      );
+      const k3sStarted = job.reporter.events.findIndex(
+        (event) => event.type === 'step-started' && event.stepId === '8-k3s',
+      );
+      expect(uninstalled).toBeGreaterThan(-1);
+      expect(k3sStarted).toBeGreaterThan(uninstalled);
+      expect(texts.some((text) => text.includes('accept'))).toBe(false);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'bare metal whose host key changed: refused as a mismatch at once, nothing run on it, no key trusted',
+    async () => {
+      // Reinstalled by hand, and known_hosts not updated: it holds another key for k3s-dev-3 than the one presented.
+      await trustCurrentNodeKey({ except: DEV_ADDRESSES['k3s-dev-3'] });
+      const commandsBefore = (await lab.nodes.commands()).length;
+      await lab.nodes.setNodeState('k3s-uninstall', null, DEV_ADDRESSES['k3s-dev-3']);
+      const job = lab.startJob('reprovision k3s-dev-3', { world: bareMetal(lab.world, 'k3s-dev-3') });
+
+      const result = await job.runUntilDone({ approve: true });
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(job.reporter.failedStep()?.stepId).toBe('5-wait-ssh');
+      expect(job.reporter.planFailure()).toMatchObject({
+        code: 'SSH_HOST_KEY_MISMATCH',
+        message: expect.stringContaining(`presented ${lab.nodes.hostKeyFingerprint}`),
+      });
+      expect(job.approvals.requests.map((request) => request.stepId)).toEqual(['2-cordon-drain']);
+      // Nothing ran on k3s-dev-3: the only node command was the etcd snapshot on the survivor k3s-dev-1.
+      const ran = (await lab.nodes.commands()).slice(commandsBefore);
+      expect(ran).toHaveLength(1);
+      expect(ran[0]).toContain('etcd-snapshot save');
+      expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-3'])).toBeUndefined();
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
 });
+
+/**
+ * Writes the nodes' current host key into the bot's known_hosts for every node address, as operators
+ * do after checking it; `except` gets another key (an old one), as for a node reinstalled by hand.
+ */
+async function trustCurrentNodeKey(options: { except?: string } = {}): Promise<void> {
+  const current = (await readFile(`${lab.nodes.dir}/host_key.pub`, 'utf8')).trim().split(/\s+/);
+  const other = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9sZC1rZXktb2YtYS1ub2RlLXJlaW5zdGFsbGVkLWJ5LWg';
+  const lines = lab.nodes.addresses.map(
+    (address) =>
+      `[${address}]:${lab.nodes.port} ${address === options.except ? other : `${current[0]} ${current[1]}`}\n`,
+  );
+  await writeFile(lab.nodes.knownHostsPath, lines.join(''));
+}
+
+/** The same world with the node's tofuResource left out: a bare-metal node, reinstalled by hand if at all. */
+function bareMetal(world: WorldConfig, name: string): WorldConfig {
+  const dev = world.clusters.dev!;
+  const nodes = dev.nodes.map((entry) =>
+    entry.name === name ? { ...entry, tofuResource: undefined } : entry,
+  );
+  return { ...world, clusters: { ...world.clusters, dev: { ...dev, nodes } } };
+}

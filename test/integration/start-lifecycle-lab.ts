@@ -5,6 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
 import { createKubeGateway } from '../../src/kube/create-kube-gateway.js';
 import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
 import { type EngineResult, runPlan } from '../../src/lifecycle/engine/run-plan.js';
@@ -93,6 +94,10 @@ export interface LifecycleLab {
   /** The nodes (dev .11-.13, prod .21-.23) on their own sshd, so rebuilding one leaves the ops key alone. */
   readonly nodes: SshdLab;
   readonly repo: InfraRepo;
+  /** The known_hosts the playbooks' SSH reads on the ops host (ops.ansibleKnownHostsPath). */
+  readonly opsKnownHostsPath: string;
+  /** The worker's DATA_DIR (adopted kubeconfigs are kept under it). */
+  readonly dataDir: string;
   readonly sim: KubeSimHandle;
   /** The dev cluster's API through the real gateway, for a test to set the stage or tidy up. */
   readonly devKube: KubeGateway;
@@ -153,10 +158,14 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
     await sim.writeKubeconfig(devKubeconfig);
     await writeFile(prodKubeconfig, unformedClusterKubeconfig(), { mode: 0o600 });
 
+    const opsKnownHostsPath = join(dir, 'ops-known_hosts');
     const worldWith = (overrides: WorldOverrides): WorldConfig =>
-      labWorld({ ops, nodes, repo, devKubeconfig, prodKubeconfig, ...overrides });
+      labWorld({ ops, nodes, repo, devKubeconfig, prodKubeconfig, opsKnownHostsPath, ...overrides });
     const world = worldWith({});
     const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
+    const dataDir = join(dir, 'data');
+    // As the worker has them: one gateway per cluster, switching to a kubeconfig adopted under DATA_DIR.
+    const kubes = createClusterKubes(world, dataDir, { rewatchDelayMs: 200 });
     const kubeFor = (kubeconfigPath: string): KubeGateway => {
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(kubeconfigPath);
@@ -167,6 +176,8 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
       ops,
       nodes,
       repo,
+      opsKnownHostsPath,
+      dataDir,
       sim,
       devKube: kubeFor(devKubeconfig),
       world,
@@ -191,7 +202,6 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
           jobWorld,
         );
         const cluster = jobWorld.clusters[plan.cluster]!;
-        const kube = kubeFor(cluster.kubeconfigPath);
         const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
         const checkpoints = createCrashableCheckpoints();
         const reporter = createRecordingReporter();
@@ -205,7 +215,8 @@ export async function startLifecycleLab(options: LifecycleLabOptions = {}): Prom
             jobId: `job-${plan.command.verb}`,
             world: jobWorld,
             shell,
-            kube,
+            kube: kubes.kubeFor(cluster.name),
+            kubeconfigs: kubes,
             clock: systemClock,
             checkpoints,
             approvals: approvals.desk,
@@ -245,6 +256,7 @@ interface WorldParts extends WorldOverrides {
   readonly repo: InfraRepo;
   readonly devKubeconfig: string;
   readonly prodKubeconfig: string;
+  readonly opsKnownHostsPath: string;
 }
 
 function labWorld(parts: WorldParts): WorldConfig {
@@ -274,6 +286,7 @@ function labWorld(parts: WorldParts): WorldConfig {
       user: ops.user,
       privateKeyPath: ops.clientKeyPath,
       knownHostsPath: ops.knownHostsPath,
+      ansibleKnownHostsPath: parts.opsKnownHostsPath,
       repoPath: parts.repo.root,
     },
     clusters: {

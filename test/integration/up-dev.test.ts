@@ -24,7 +24,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       expect(result).toMatchObject({
         status: 'finished',
         outcome: 'succeeded',
-        summary: 'all 13 steps done',
+        summary: 'all 14 steps done',
       });
       const texts = job.texts();
 
@@ -87,7 +87,8 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         'play 1/1, task 5: cilium : Wait for Cilium DaemonSet rollout',
         'play 1/1, task 6: cilium : Report Cilium',
       ]);
-      expect(progressOf('3-k3s')).toContain('play 2/2, task 6: k3s_server : Install k3s');
+      expect(progressOf('3-k3s')).toContain('play 2/2, task 8: k3s_server : Install k3s');
+      expect(texts).toContain('3-k3s-kubeconfig succeeded: the kubeconfig in use reaches dev (3 nodes)');
       for (const step of [
         '2-node-baseline',
         '3-k3s',
@@ -160,7 +161,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       ]);
 
       const finished = job.reporter.finishedSteps();
-      expect(finished.map((event) => event.status)).toEqual(Array(13).fill('succeeded'));
+      expect(finished.map((event) => event.status)).toEqual(Array(14).fill('succeeded'));
       expect(finished.every((event) => event.durationMs > 0)).toBe(true);
     },
     LAB_TEST_TIMEOUT_MS,

@@ -60,12 +60,17 @@ async function playbook(repo: InfraRepo, args: string[], options: RunPlaybookOpt
   return { ...result, events, outcome, ran };
 }
 
+const LAB_KUBECONFIG = 'apiVersion: v1\nkind: Config\nusers: [{name: default, user: {token: lab-token}}]\n';
+
 async function kubeSimulator(): Promise<{ url: string; calls: string[] }> {
   const calls: string[] = [];
   const server: Server = createServer((request, response) => {
     calls.push(`${request.method} ${request.url}`);
     request.resume();
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    const body = request.url === '/_sim/kubeconfig' ? { kubeconfig: LAB_KUBECONFIG } : {};
+    request.on('end', () =>
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
@@ -123,6 +128,7 @@ describe('lab infra repo: real ansible-playbook runs', () => {
     expect(Object.keys(result.outcome.recap ?? {}).sort()).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
     expect(result.ran('k3s-dev-2')).toContain('k3s_server : Install k3s');
     expect(sim.calls.sort()).toEqual([
+      'GET /_sim/kubeconfig',
       'POST /_sim/cilium/rollout',
       'POST /_sim/nodes/k3s-dev-1/join',
       'POST /_sim/nodes/k3s-dev-2/join',
@@ -135,6 +141,8 @@ describe('lab infra repo: real ansible-playbook runs', () => {
     const values = await repo.readFile(`${INFRA_REPO_PATHS.labOut}/k3s-dev-1/cilium/values.yaml`);
     expect(values).toMatch(/^k8sServiceHost: 127\.0\.1\.11/m);
     expect(values).toMatch(/maxUnavailable: 1$/m);
+    // Like the real role: the primary's kubeconfig in the repo's .cache/, named by group_vars (dev.kubeconfig).
+    expect(await repo.readFile('.cache/dev.kubeconfig')).toBe(LAB_KUBECONFIG);
     // What the run wrote is ignored by git: the work tree stays clean for the next `git pull`.
     expect((await run('git', ['status', '--porcelain'], { cwd: repo.root })).stdout).toBe('');
   }, 120_000); // the longest run here: give it room when the two cores are busy

@@ -298,13 +298,16 @@ function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly
 }
 
 const WRAPPED_PREFIX = "exec sh -c '";
-const WRAPPED_MARKER = `' ${WRAPPED_COMMAND_NAME} '`;
+const WRAPPED_MARKER = `' ${WRAPPED_COMMAND_NAME} `;
 
-/** `exec sh -c '<prelude>' cluster-bot-exec '<command>'` → `<command>`. */
+/** `exec sh -c '<prelude>' cluster-bot-exec '<command>'` (or a bare word such as `true`) → `<command>`. */
 function unwrapCommand(line: string): string {
   const marker = line.indexOf(WRAPPED_MARKER);
-  if (!line.startsWith(WRAPPED_PREFIX) || marker === -1 || !line.endsWith("'")) return line;
-  return line.slice(marker + WRAPPED_MARKER.length, -1).replaceAll("'\\''", "'");
+  if (!line.startsWith(WRAPPED_PREFIX) || marker === -1) return line;
+  const command = line.slice(marker + WRAPPED_MARKER.length);
+  if (!command.startsWith("'")) return command;
+  if (!command.endsWith("'")) return line;
+  return command.slice(1, -1).replaceAll("'\\''", "'");
 }
 
 /** A port free on every address: bind 0 on the first, then check the others can take it too. */

@@ -29,6 +29,7 @@ describe('plans built from config/example.yaml', () => {
       'preconditions → dev: founder per hosts.ini, nodes in hosts.ini, Flux path',
       'node-baseline.yml → dev: all nodes',
       '⚠ first run k3s.yml → dev: all nodes',
+      "cluster kubeconfig → dev: the kubeconfig in use, else the k3s role's .cache/<cluster_kubeconfig_name>",
       'Cilium preflight → dev: helmrelease, .j2 template, values.yaml, role defaults, live DaemonSet',
       '⚠ cilium.yml → dev: all nodes',
       'watch Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time',
@@ -41,11 +42,28 @@ describe('plans built from config/example.yaml', () => {
       'verify gates → dev (Kubernetes API, k3s config of each server)',
     ]);
     expect(plan.steps[1]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
-    expect(plan.steps[7]!.commandLine).toBe(`${ops}ansible-playbook playbooks/verify.yml`);
-    expect(plan.steps[10]!.commandLine).toBe(
+    expect(plan.steps[8]!.commandLine).toBe(`${ops}ansible-playbook playbooks/verify.yml`);
+    expect(plan.steps[11]!.commandLine).toBe(
       `${ops}ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3`,
     );
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
+    // The kubeconfig check is numbered after k3s.yml, so the steps after it keep their ids.
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      '1-preconditions',
+      '2-node-baseline',
+      '3-k3s',
+      '3-k3s-kubeconfig',
+      '4-cilium-preflight',
+      '5-cilium',
+      '6-cilium-rollout',
+      '7-verify',
+      '8-verify-yml',
+      '9-flux-bootstrap',
+      '10-kube-vip',
+      '11-vpn-egress-gateway',
+      '12-vpn-check',
+      '13-verify',
+    ]);
   });
 
   it('up prod: every rule checked first, every mutating step approved, the prod extra vars everywhere, no VPN gateway', () => {
@@ -79,6 +97,7 @@ describe('plans built from config/example.yaml', () => {
       'stop k3s + delete Node',
       '⚠ rebuild VM (tofu)',
       'wait for SSH',
+      '⚠ accept new host key',
       'node-baseline.yml',
       'k3s.yml',
       'kube-vip.yml',
@@ -92,9 +111,9 @@ describe('plans built from config/example.yaml', () => {
       'dev: founder per hosts.ini, k3s-dev-3 is not the founder, nodes in hosts.ini, other servers Ready',
     );
     expect(plan.steps[4]!.commandLine).toBe(
-      `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu apply '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' -auto-approve -input=false -no-color`,
+      `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,
     );
-    expect(plan.steps[7]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
+    expect(plan.steps[8]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
   });
 
   it('reprovision of the founder is refused, with the procedure; --primary is refused with the same reason', () => {
@@ -108,9 +127,14 @@ describe('plans built from config/example.yaml', () => {
     });
   });
 
-  it('reprovision of a bare-metal prod node has no tofu rebuild and uses the prod vars', () => {
+  it('reprovision of a bare-metal prod node: no tofu, the known host key, k3s-uninstall.sh approved, the prod vars', () => {
     const plan = planOf('reprovision k3s-prod-2');
     expect(plan.steps.some((s) => s.title.includes('tofu'))).toBe(false);
+    expect(plan.steps.slice(4, 7).map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
+      'wait for SSH',
+      '⚠ k3s-uninstall.sh',
+      '⚠ node-baseline.yml',
+    ]);
     const k3s = plan.steps.find((s) => s.title === 'k3s.yml')!;
     expect(k3s.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`);
     expect(k3s.approval?.reason).toMatch(/^production: /);

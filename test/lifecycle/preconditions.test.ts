@@ -14,6 +14,7 @@ import { loadExampleWorld } from '../support/example-world.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryKube } from '../support/memory-kube.js';
+import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
 // The lab's miniature of the operators' repo: the real layout, read as the ops host would serve it.
@@ -49,6 +50,7 @@ function contextFor(cluster: string, changes: Record<string, string | undefined>
     cluster: world.clusters[cluster]!,
     shell,
     kube: createMemoryKube().kube,
+    kubeconfigs: createMemoryKubeconfigs().keeper,
     clock: createInstantClock(),
     signal: new AbortController().signal,
     facts: { get: () => undefined, set: async () => undefined },

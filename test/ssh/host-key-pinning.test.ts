@@ -18,8 +18,82 @@ describe('host key pinning against a real sshd', () => {
     await lab?.stop();
   });
 
-  it('probes the host key without trusting it', async () => {
-    expect(await shell.probeHostKey({ host: second!, port: lab.port }, 5000)).toBe(lab.hostKeyFingerprint);
+  const acceptedLogins = async () =>
+    (await readFile(join(lab.dir, 'sshd.log'), 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes('Accepted publickey')).length;
+
+  it('probes the host key without trusting it: the key is read, nobody logs in, nothing runs', async () => {
+    const [commandsBefore, loginsBefore] = [(await lab.commands()).length, await acceptedLogins()];
+    const [keyType, blob] = (await readFile(join(lab.dir, 'host_key.pub'), 'utf8')).trim().split(/\s+/);
+
+    expect(await shell.probeHostKey({ host: second!, port: lab.port }, 5000)).toEqual({
+      fingerprint: lab.hostKeyFingerprint,
+      keyType,
+      publicKey: blob,
+    });
+    expect((await lab.commands()).length).toBe(commandsBefore);
+    expect(await acceptedLogins()).toBe(loginsBefore);
+    // The same counters do move for a real login.
+    await shell.exec(labTarget(lab, { hostKey: { fingerprint: lab.hostKeyFingerprint } }), {
+      argv: ['true'],
+      timeoutMs: 5000,
+    });
+    expect((await lab.commands()).length).toBe(commandsBefore + 1);
+    expect(await acceptedLogins()).toBe(loginsBefore + 1);
+  });
+
+  // Every way a known_hosts pin can fail to vouch for the key refuses: there is no first-use trust.
+  const unknownCases: [string, (path: string) => Promise<void>][] = [
+    ['the known_hosts file does not exist', async () => undefined],
+    ['the known_hosts file is empty', (path) => writeFile(path, '')],
+    [
+      'known_hosts has only comments and other hosts',
+      (path) => writeFile(path, '# ops\n10.0.0.1 ssh-ed25519 AAAA\n'),
+    ],
+  ];
+  it.each(unknownCases)(
+    'refuses as SSH_HOST_KEY_UNKNOWN when %s, and runs nothing',
+    async (_case, prepare) => {
+      const path = join(lab.dir, `known_hosts_${Math.random().toString(36).slice(2)}`);
+      await prepare(path);
+      const commandsBefore = (await lab.commands()).length;
+      await expect(
+        shell.exec(labTarget(lab, { hostKey: { knownHostsPath: path } }), {
+          argv: ['true'],
+          timeoutMs: 5000,
+        }),
+      ).rejects.toMatchObject({
+        code: 'SSH_HOST_KEY_UNKNOWN',
+        details: { presented: lab.hostKeyFingerprint },
+      });
+      expect((await lab.commands()).length).toBe(commandsBefore);
+    },
+  );
+
+  it('refuses as SSH_HOST_KEY_UNKNOWN when known_hosts cannot be read', async () => {
+    // A directory where the file should be: readable as a path, not as a file.
+    await expect(
+      shell.exec(labTarget(lab, { hostKey: { knownHostsPath: lab.dir } }), {
+        argv: ['true'],
+        timeoutMs: 5000,
+      }),
+    ).rejects.toMatchObject({ code: 'SSH_HOST_KEY_UNKNOWN', message: expect.stringContaining(lab.dir) });
+  });
+
+  it('refuses as SSH_HOST_KEY_MISMATCH when the only entry for the key is @revoked', async () => {
+    const revoked = join(lab.dir, 'known_hosts_revoked');
+    const [firstLine] = (await readFile(lab.knownHostsPath, 'utf8')).split('\n');
+    await writeFile(revoked, `@revoked ${firstLine}\n`);
+    await expect(
+      shell.exec(labTarget(lab, { hostKey: { knownHostsPath: revoked } }), {
+        argv: ['true'],
+        timeoutMs: 5000,
+      }),
+    ).rejects.toMatchObject({
+      code: 'SSH_HOST_KEY_MISMATCH',
+      message: expect.stringContaining('only revoked keys'),
+    });
   });
 
   it('accepts a key pinned by fingerprint, and refuses another fingerprint naming both', async () => {
@@ -68,7 +142,9 @@ describe('host key pinning against a real sshd', () => {
     expect(message).toContain(`presented ${newFingerprint}`);
     expect(details).toMatchObject({ expected: [oldFingerprint], presented: newFingerprint });
 
-    expect(await shell.probeHostKey({ host: first!, port: lab.port }, 5000)).toBe(newFingerprint);
+    expect((await shell.probeHostKey({ host: first!, port: lab.port }, 5000)).fingerprint).toBe(
+      newFingerprint,
+    );
     const repinned = labTarget(lab, { hostKey: { fingerprint: newFingerprint } });
     expect((await shell.exec(repinned, { argv: ['true'], timeoutMs: 5000 })).exitCode).toBe(0);
   });

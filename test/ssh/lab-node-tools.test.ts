@@ -99,30 +99,63 @@ describe('the lab node tools', () => {
     expect((await on(one, ['curl', 'https://example.com/'])).exitCode).toBe(6);
   });
 
-  it('tofu: records its argv, reports an apply, fails on demand', async () => {
+  it('tofu: plan -replace saves a plan whose show -json lists the changes; apply takes only that plan', async () => {
     const ops = NODES[0]!;
-    const apply = await on(ops, [
-      'tofu',
-      '-chdir=infra/tofu',
-      'apply',
-      '-auto-approve',
-      '-replace=vm.k3s_dev_3',
+    const resource = 'proxmox_vm_qemu.k3s_node["k3s-dev-3"]';
+    const planFile = `${lab.dir}/tofu/.terraform/job-1.tfplan`;
+    const plan = await on(ops, ['tofu', 'plan', `-replace=${resource}`, `-out=${planFile}`, '-input=false']);
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain(`  # ${resource} will be replaced, as requested`);
+    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+    expect(plan.stdout).toContain(`Saved the plan to: ${planFile}`);
+    const shown = await on(ops, ['tofu', 'show', '-json', planFile]);
+    expect(JSON.parse(shown.stdout.join('\n')).resource_changes).toEqual([
+      expect.objectContaining({ address: resource, change: { actions: ['delete', 'create'] } }),
     ]);
-    expect(apply).toMatchObject({
+    expect(await on(ops, ['tofu', 'apply', '-input=false', planFile])).toMatchObject({
       exitCode: 0,
       stdout: ['Apply complete! Resources: 1 added, 0 changed, 1 destroyed.'],
     });
     expect(await lab.readNodeState('tofu-calls')).toBe(
-      '-chdir=infra/tofu apply -auto-approve -replace=vm.k3s_dev_3\n',
+      [
+        `plan -replace=${resource} -out=${planFile} -input=false`,
+        `show -json ${planFile}`,
+        `apply -input=false ${planFile}`,
+        '',
+      ].join('\n'),
     );
 
+    // Without a saved plan there is nothing to apply.
+    expect(await on(ops, ['tofu', 'apply', `${lab.dir}/no-such.tfplan`])).toMatchObject({ exitCode: 1 });
+
+    // Told to, the plan also updates a neighbour (what the bot must refuse).
+    await lab.setNodeState('tofu-plan-extra', 'proxmox_vm_qemu.k3s_node["k3s-dev-2"]');
+    const wider = await on(ops, ['tofu', 'plan', `-replace=${resource}`, `-out=${planFile}`]);
+    expect(wider.stdout).toContain('Plan: 1 to add, 1 to change, 1 to destroy.');
+    const widerShown = JSON.parse((await on(ops, ['tofu', 'show', '-json', planFile])).stdout.join('\n'));
+    expect(widerShown.resource_changes.map((change: { address: string }) => change.address)).toEqual([
+      resource,
+      'proxmox_vm_qemu.k3s_node["k3s-dev-2"]',
+    ]);
+    await lab.setNodeState('tofu-plan-extra', null);
+
     await lab.setNodeState('tofu-fail', 'Error acquiring the state lock');
-    expect(await on(ops, ['tofu', 'apply', '-auto-approve'])).toMatchObject({
+    expect(await on(ops, ['tofu', 'plan', `-replace=${resource}`])).toMatchObject({
       exitCode: 1,
       stdout: [],
       stderr: ['Error: Error acquiring the state lock'],
     });
     await lab.setNodeState('tofu-fail', null);
-    expect((await on(ops, ['tofu', 'apply', '-auto-approve'])).exitCode).toBe(0);
+  });
+
+  it('k3s-uninstall.sh: records that it ran on that node only, and stops k3s', async () => {
+    const [one, two] = NODES as [string, string];
+    expect((await on(two, ['k3s-uninstall.sh'])).exitCode).toBe(0);
+    expect(await lab.readNodeState('k3s-uninstall', two)).toBe('ran\n');
+    expect(await lab.readNodeState('k3s-uninstall', one)).toBeUndefined();
+    expect(await on(two, ['systemctl', 'is-active', 'k3s'])).toMatchObject({
+      exitCode: 3,
+      stdout: ['inactive'],
+    });
   });
 });

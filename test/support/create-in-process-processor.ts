@@ -14,6 +14,7 @@ import type { Logger } from '../../src/log/create-logger.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { systemClock } from '../../src/system-clock.js';
 import { createMemoryKube } from './memory-kube.js';
+import { createMemoryKubeconfigs } from './memory-kubeconfigs.js';
 
 export interface InProcessParts {
   readonly world: WorldConfig;
@@ -50,6 +51,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
     ),
     metrics: createMetrics(),
     kubeFor: () => kube,
+    kubeconfigs: createMemoryKubeconfigs().keeper,
     clock: systemClock,
   });
 }

@@ -1,4 +1,9 @@
-import type { ExecRequest, RemoteShell, SshTarget } from '../../src/lifecycle/ports/remote-shell.js';
+import type {
+  ExecRequest,
+  PresentedHostKey,
+  RemoteShell,
+  SshTarget,
+} from '../../src/lifecycle/ports/remote-shell.js';
 
 export interface ScriptedReply {
   readonly exitCode?: number;
@@ -9,6 +14,7 @@ export interface ScriptedReply {
 
 export interface ShellCall {
   readonly target: string;
+  readonly hostKey: SshTarget['hostKey'];
   readonly argv: readonly string[];
   readonly cwd?: string | undefined;
 }
@@ -16,13 +22,19 @@ export interface ShellCall {
 /** A RemoteShell for unit tests: each exec is answered by the test's handler and recorded. */
 export function createScriptedShell(
   handler: (call: ShellCall) => ScriptedReply | undefined,
-  hostKey = 'SHA256:bmV3LWhvc3Qta2V5',
-): RemoteShell & { calls: ShellCall[] } {
+  hostKey: PresentedHostKey = {
+    fingerprint: 'SHA256:bmV3LWhvc3Qta2V5',
+    keyType: 'ssh-ed25519',
+    publicKey: 'AAAAC3NzaC1lZDI1NTE5AAAAIG5ldy1ob3N0LWtleQ',
+  },
+): RemoteShell & { calls: ShellCall[]; probes: string[] } {
   const calls: ShellCall[] = [];
+  const probes: string[] = [];
   return {
     calls,
+    probes,
     async exec(target: SshTarget, request: ExecRequest) {
-      const call = { target: target.label, argv: request.argv, cwd: request.cwd };
+      const call = { target: target.label, hostKey: target.hostKey, argv: request.argv, cwd: request.cwd };
       calls.push(call);
       const reply = handler(call) ?? {};
       if (reply.error) throw reply.error;
@@ -30,7 +42,8 @@ export function createScriptedShell(
       for (const line of reply.stderr ?? []) await request.onLine?.(line, 'stderr');
       return { exitCode: reply.exitCode ?? 0, signal: null, durationMs: 1 };
     },
-    async probeHostKey() {
+    async probeHostKey(target) {
+      probes.push(`${target.host}:${target.port}`);
       return hostKey;
     },
   };

@@ -6,6 +6,7 @@ import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
@@ -17,6 +18,8 @@ export interface EngineDeps {
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
+  /** Where a kubeconfig fetched after k3s.yml is kept; without it such a run fails, saying so. */
+  readonly kubeconfigs?: KubeconfigKeeper | undefined;
   readonly clock: Clock;
   readonly checkpoints: CheckpointStore;
   readonly approvals: ApprovalDesk;
@@ -34,6 +37,12 @@ export type EngineResult =
       readonly approvalId: string;
       readonly until: number;
     };
+
+const NO_KUBECONFIGS: KubeconfigKeeper = {
+  adopt: async (cluster) => {
+    throw new ClusterBotError('KUBE_UNREACHABLE', `this run cannot switch ${cluster} to another kubeconfig`);
+  },
+};
 
 /**
  * Runs a plan from its first unfinished step. Each step is checkpointed before and after it runs,
@@ -70,6 +79,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       cluster,
       shell: deps.shell,
       kube: deps.kube,
+      kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
       clock,
       signal: deps.signal,
       facts,

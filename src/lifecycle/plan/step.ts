@@ -2,6 +2,7 @@ import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { ApprovalBinding, CheckPreview } from '../ports/approval-desk.js';
 import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 
 /** Job-scoped facts shared between steps and kept across resumes (e.g. a rebuilt node's pinned host key). */
@@ -17,6 +18,7 @@ export interface StepContext {
   readonly cluster: ClusterConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
+  readonly kubeconfigs: KubeconfigKeeper;
   readonly clock: Clock;
   readonly signal: AbortSignal;
   readonly facts: JobFacts;

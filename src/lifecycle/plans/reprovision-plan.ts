@@ -5,8 +5,10 @@ import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
 import { notTheFounder } from '../preconditions/not-the-founder.js';
 import { otherServersReady } from '../preconditions/other-servers-ready.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
+import { acceptHostKeyStep } from '../steps/accept-host-key-step.js';
 import { cordonDrainStep } from '../steps/cordon-drain-step.js';
 import { etcdSnapshotStep } from '../steps/etcd-snapshot-step.js';
+import { k3sUninstallStep } from '../steps/k3s-uninstall-step.js';
 import { nodeReadyStep } from '../steps/node-ready-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
@@ -51,9 +53,21 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
     etcdSnapshotStep(id('etcd-snapshot'), node.name),
     removeNodeStep(id('remove-node'), node.name),
   ];
-  if (node.tofuResource) steps.push(tofuRebuildStep(world, id('rebuild'), node, node.tofuResource));
+  // A rebuilt VM has a new host key, which a person accepts before anything runs on it; a bare-metal
+  // node keeps its key, and k3s-uninstall.sh clears the old k3s and etcd data before the re-join.
+  if (node.tofuResource) {
+    steps.push(
+      tofuRebuildStep(world, id('rebuild'), node, node.tofuResource),
+      waitForSshStep(id('wait-ssh'), node.name, { rebuilt: true }),
+      acceptHostKeyStep(id('accept-host-key'), node.name),
+    );
+  } else {
+    steps.push(
+      waitForSshStep(id('wait-ssh'), node.name, { rebuilt: false }),
+      k3sUninstallStep(id('k3s-uninstall'), node.name),
+    );
+  }
   steps.push(
-    waitForSshStep(id('wait-ssh'), node.name),
     playbookStep(world, {
       id: id('node-baseline'),
       invocation: limited('node-baseline.yml'),

@@ -9,6 +9,7 @@ import { productionServers } from '../preconditions/production-servers.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
+import { clusterKubeconfigStep } from '../steps/cluster-kubeconfig-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
@@ -32,7 +33,6 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const servers = clusterServers(cluster);
   const { production } = cluster;
   const gateway = vpnGateway(cluster);
-  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
   const steps: Step[] = [
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
@@ -51,8 +51,11 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
         '⚠ formats disks',
       ),
     }),
+  ];
+  const k3sId = id('k3s');
+  steps.push(
     playbookStep(world, {
-      id: id('k3s'),
+      id: k3sId,
       invocation: { playbook: 'k3s.yml', extraVars },
       target: all,
       hosts: servers,
@@ -69,6 +72,11 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
             required: isFirstRun,
           },
     }),
+    // Numbered after k3s.yml's step, so the ids of the steps after it stay what they were.
+    clusterKubeconfigStep(`${k3sId}-kubeconfig`, cluster.name),
+  );
+  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
+  steps.push(
     preflight,
     playbookStep(world, {
       id: id('cilium'),
@@ -102,7 +110,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       hosts: servers,
       approval: productionApproval(cluster, 'writes the control-plane VIP manifest on every server'),
     }),
-  ];
+  );
   if (gateway) {
     steps.push(
       playbookStep(world, {

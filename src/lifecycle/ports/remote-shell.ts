@@ -35,9 +35,22 @@ export interface ExecResult {
   readonly durationMs: number;
 }
 
+/** A host key as a server presented it, before anyone trusts it. */
+export interface PresentedHostKey {
+  /** OpenSSH's `SHA256:` fingerprint, as `ssh-keygen -lf` prints it. */
+  readonly fingerprint: string;
+  /** The key's algorithm name (`ssh-ed25519`, `ecdsa-sha2-nistp256`, ...). */
+  readonly keyType: string;
+  /** The public key blob in base64: with keyType, the key part of a known_hosts line. */
+  readonly publicKey: string;
+}
+
 export interface RemoteShell {
   /** Runs argv on the target. Rejects with a ClusterBotError for connection, host key, timeout, cancel. */
   exec(target: SshTarget, request: ExecRequest): Promise<ExecResult>;
-  /** Connects without trusting the host and returns its key's OpenSSH `SHA256:` fingerprint. */
-  probeHostKey(target: Pick<SshTarget, 'host' | 'port'>, timeoutMs: number): Promise<string>;
+  /**
+   * Reads the host key a server presents and hangs up before authenticating: nothing can run there
+   * through a probe, and the key is only shown, never trusted.
+   */
+  probeHostKey(target: Pick<SshTarget, 'host' | 'port'>, timeoutMs: number): Promise<PresentedHostKey>;
 }

@@ -69,7 +69,7 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     readBody(req)
       .then((body) => {
         if (url.pathname.startsWith('/_sim/'))
-          return writeReply(res, handleSimRequest(method, url.pathname, sim));
+          return writeReply(res, handleSimRequest(method, url.pathname, sim, kubeconfig));
         if (!authorised(req, resolved.token)) return writeReply(res, { code: 401, json: UNAUTHORIZED });
         const reply = handleApiRequest(
           { method, url, contentType: req.headers['content-type'] ?? '', body },

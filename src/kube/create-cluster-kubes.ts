@@ -1,0 +1,97 @@
+import { statSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorldConfig } from '../config/world-config.js';
+import { ClusterBotError } from '../errors.js';
+import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type { AdoptedKubeconfig, KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
+import type { KubeGatewayOptions } from './create-kube-gateway.js';
+import { createLazyKubeGateway } from './create-lazy-kube-gateway.js';
+
+export interface ClusterKubes extends KubeconfigKeeper {
+  /** The cluster's gateway: over the kubeconfig adopted for it, when there is one, else the configured one. */
+  kubeFor(cluster: string): KubeGateway;
+}
+
+interface Current {
+  readonly gateway: KubeGateway;
+  /** mtime of the adopted file the gateway was made from; undefined: made from the configured path. */
+  readonly adoptedAt: number | undefined;
+}
+
+/**
+ * The Kubernetes gateways of every cluster. The configured kubeconfigPath is often a mounted secret
+ * (read-only, and stale once k3s.yml re-founded the cluster), so an adopted kubeconfig is kept under
+ * DATA_DIR/kubeconfigs/<cluster>.kubeconfig (0600) and preferred from then on, by every process that
+ * shares DATA_DIR: each call checks the file, so a worker that did not adopt it switches too.
+ */
+export function createClusterKubes(
+  world: WorldConfig,
+  dataDir: string,
+  options?: KubeGatewayOptions,
+): ClusterKubes {
+  const dir = join(dataDir, 'kubeconfigs');
+  const adoptedPath = (cluster: string) => join(dir, `${cluster}.kubeconfig`);
+  const current = new Map<string, Current>();
+
+  const gatewayOf = (cluster: string): KubeGateway => {
+    const adoptedAt = statSync(adoptedPath(cluster), { throwIfNoEntry: false })?.mtimeMs;
+    const known = current.get(cluster);
+    if (known && known.adoptedAt === adoptedAt) return known.gateway;
+    const configured = world.clusters[cluster]?.kubeconfigPath;
+    if (configured === undefined) throw new ClusterBotError('TARGET_UNKNOWN', `unknown cluster ${cluster}`);
+    const gateway = createLazyKubeGateway(
+      adoptedAt === undefined ? configured : adoptedPath(cluster),
+      options,
+    );
+    current.set(cluster, { gateway, adoptedAt });
+    return gateway;
+  };
+
+  const switching = (cluster: string): KubeGateway => ({
+    listNodes: () => gatewayOf(cluster).listNodes(),
+    readDaemonSet: (namespace, name) => gatewayOf(cluster).readDaemonSet(namespace, name),
+    readDeployment: (namespace, name) => gatewayOf(cluster).readDeployment(namespace, name),
+    listDaemonSets: (namespace) => gatewayOf(cluster).listDaemonSets(namespace),
+    readConfigMap: (namespace, name) => gatewayOf(cluster).readConfigMap(namespace, name),
+    listPods: (query) => gatewayOf(cluster).listPods(query),
+    listRevisionHashes: (namespace, selector) => gatewayOf(cluster).listRevisionHashes(namespace, selector),
+    setUnschedulable: (node, unschedulable) => gatewayOf(cluster).setUnschedulable(node, unschedulable),
+    evictPod: (namespace, name) => gatewayOf(cluster).evictPod(namespace, name),
+    deleteNode: (name) => gatewayOf(cluster).deleteNode(name),
+    watch: (target, onChange, signal) => gatewayOf(cluster).watch(target, onChange, signal),
+  });
+  const gateways = new Map<string, KubeGateway>();
+
+  return {
+    kubeFor(cluster) {
+      let gateway = gateways.get(cluster);
+      if (!gateway) {
+        gateway = switching(cluster);
+        gateways.set(cluster, gateway);
+      }
+      return gateway;
+    },
+    async adopt(cluster, kubeconfig): Promise<AdoptedKubeconfig> {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      const candidate = `${adoptedPath(cluster)}.candidate`;
+      // Removed first: a leftover file would keep its own mode; a new one is created 0600.
+      await rm(candidate, { force: true });
+      await writeFile(candidate, kubeconfig, { mode: 0o600 });
+      let nodes: number;
+      try {
+        nodes = (await createLazyKubeGateway(candidate, options).listNodes()).length;
+      } catch (error) {
+        await rm(candidate, { force: true });
+        throw new ClusterBotError(
+          'KUBE_UNREACHABLE',
+          `that kubeconfig does not reach ${cluster}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+      // A rename: a process reading the kept file sees the old one or the new one, never half of it.
+      await rename(candidate, adoptedPath(cluster));
+      return { keptAt: adoptedPath(cluster), nodes };
+    },
+  };
+}

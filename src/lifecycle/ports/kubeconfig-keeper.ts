@@ -1,0 +1,19 @@
+/**
+ * Switching a cluster to another kubeconfig, as the lifecycle sees it: after k3s.yml (re)founds a
+ * cluster, the kubeconfig the bot was given may be missing or no longer accepted, and the one the k3s
+ * role just wrote on the ops host is the fresh one. Implemented by src/kube; faked in unit tests.
+ */
+export interface AdoptedKubeconfig {
+  /** Where the bot keeps it from now on (the cluster's gateway prefers it to the configured path). */
+  readonly keptAt: string;
+  /** Nodes the cluster's API listed with it: the proof that it reaches the cluster. */
+  readonly nodes: number;
+}
+
+export interface KubeconfigKeeper {
+  /**
+   * Checks that this kubeconfig (YAML text) reaches the cluster; only if it does, keeps it and makes
+   * the cluster's gateway use it. Rejects with KUBE_UNREACHABLE, saying why, and keeps nothing otherwise.
+   */
+  adopt(cluster: string, kubeconfig: string): Promise<AdoptedKubeconfig>;
+}

@@ -1,0 +1,56 @@
+import { ClusterBotError } from '../../errors.js';
+import type { Step } from '../plan/step.js';
+import { findNode, nodeTarget } from '../targets.js';
+import { bindingFingerprint } from './approval-binding.js';
+import { captureRemote } from './capture-remote.js';
+import { privileged } from './node-commands.js';
+
+const UNINSTALL = 'k3s-uninstall.sh';
+
+/**
+ * A bare-metal node is not rebuilt by the bot, so its old k3s (and the etcd member data under
+ * /var/lib/rancher/k3s) would still be there when k3s.yml re-joins it. k3s's own uninstall script
+ * removes both; a node without it (reinstalled by hand) has nothing to remove.
+ */
+export function k3sUninstallStep(id: string, node: string): Step {
+  return {
+    id,
+    title: 'k3s-uninstall.sh',
+    target: node,
+    commandLine: `${UNINSTALL} on ${node}`,
+    approval: {
+      reason:
+        `removes k3s and all of its data from ${node} (/var/lib/rancher/k3s, its etcd member data included), ` +
+        'so it re-joins as a new member',
+      mark: '⚠',
+      required: async () => true,
+      async bind(ctx) {
+        const argv = privileged(ctx.cluster, [UNINSTALL]);
+        return {
+          commandLine: `[${ctx.cluster.nodeSsh.user}@${node}] ${argv.join(' ')}`,
+          targets: node,
+          fingerprint: bindingFingerprint(undefined, [node, ...argv]),
+        };
+      },
+    },
+    async run(ctx) {
+      const target = nodeTarget(ctx.cluster, findNode(ctx.cluster, node));
+      const found = await captureRemote(ctx, target, ['sh', '-c', `command -v ${UNINSTALL}`]);
+      if (found.exitCode !== 0) {
+        return { status: 'skipped', summary: `${UNINSTALL} is not on ${node}: k3s is not installed there` };
+      }
+      const result = await ctx.shell.exec(target, {
+        argv: privileged(ctx.cluster, [UNINSTALL]),
+        timeoutMs: ctx.cluster.timeouts.nodeCommand,
+        signal: ctx.signal,
+        onLine: (line) => ctx.output(line),
+      });
+      if (result.exitCode !== 0) {
+        throw new ClusterBotError('COMMAND_FAILED', `${UNINSTALL} on ${node} exited ${result.exitCode}`, {
+          details: { node, exitCode: result.exitCode },
+        });
+      }
+      return { status: 'succeeded', summary: `k3s and its etcd data removed from ${node}` };
+    },
+  };
+}

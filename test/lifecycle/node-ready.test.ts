@@ -1,0 +1,56 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
+import { nodeReadyStep } from '../../src/lifecycle/steps/node-ready-step.js';
+import { loadExampleWorld } from '../support/example-world.js';
+import { createInstantClock } from '../support/manual-clock.js';
+import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
+import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
+import { createMemoryKube } from '../support/memory-kube.js';
+import { createRecordingReporter } from '../support/recording-reporter.js';
+import { createScriptedShell } from '../support/scripted-shell.js';
+
+let world: WorldConfig;
+beforeAll(async () => {
+  world = await loadExampleWorld();
+});
+
+async function afterRejoin(change: (nodes: ReturnType<typeof createMemoryKube>['nodes']) => void) {
+  const memory = createMemoryKube();
+  change(memory.nodes);
+  const reporter = createRecordingReporter();
+  const result = await runPlan(
+    {
+      command: { verb: 'reprovision', cluster: 'dev', node: 'k3s-dev-3' },
+      cluster: 'dev',
+      steps: [nodeReadyStep('1-ready', 'k3s-dev-3')],
+    },
+    {
+      jobId: 'job-1',
+      world,
+      shell: createScriptedShell(() => undefined),
+      kube: memory.kube,
+      clock: createInstantClock(),
+      checkpoints: createMemoryCheckpoints(),
+      approvals: createMemoryApprovalDesk().desk,
+      reporter,
+      signal: new AbortController().signal,
+    },
+  );
+  return { result, reporter };
+}
+
+describe('after a re-join', () => {
+  it('every server must be Ready with the etcd role, not only the rebuilt node', async () => {
+    const ok = await afterRejoin(() => undefined);
+    expect(ok.result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+
+    const noEtcd = await afterRejoin((nodes) => {
+      nodes.set('k3s-dev-3', { ...nodes.get('k3s-dev-3')!, etcd: false });
+    });
+    expect(noEtcd.result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(noEtcd.reporter.planFailure()?.message).toContain(
+      'every server Ready with the etcd role: k3s-dev-3 has no etcd role',
+    );
+  });
+});
