@@ -44,10 +44,10 @@ describe('the Cilium preflight on the lab infra repo', { timeout: LAB_TEST_TIMEO
   it('with the files as they are, checks the fields they mark # [parity] and says so', async () => {
     const { result, texts } = await preflightWith({});
     expect(result).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
-    expect(texts).toContainEqual(
-      expect.stringMatching(
-        /^1-cilium-preflight parity fields from the # \[parity\] markers \(helmrelease 15, template 15, reference 15\) and the runbook's documented contract: kubeProxyReplacement, k8sServiceHost,/,
-      ),
+    expect(texts).toContain(
+      '1-cilium-preflight succeeded: k8sServiceHost set, 15 parity fields agree across the three files ' +
+        "(from the # [parity] markers (helmrelease 15, template 15, reference 15) and the runbook's documented " +
+        'contract), chart version matches cilium_version, maxUnavailable 1',
     );
   });
 
@@ -56,9 +56,10 @@ describe('the Cilium preflight on the lab infra repo', { timeout: LAB_TEST_TIMEO
     const { result, texts } = await preflightWith(edits);
     expect(result).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
     expect(texts).toContain(
-      "1-cilium-preflight parity fields from the runbook's documented contract (kubeProxyReplacement, " +
-        'k8sServiceHost, k8sServicePort) plus updateStrategy.rollingUpdate.maxUnavailable, as no file marks a ' +
-        'field # [parity]: kubeProxyReplacement, k8sServiceHost, k8sServicePort, updateStrategy.rollingUpdate.maxUnavailable',
+      '1-cilium-preflight succeeded: k8sServiceHost set, 4 parity fields agree across the three files ' +
+        "(from the runbook's documented contract (kubeProxyReplacement, k8sServiceHost, k8sServicePort) plus " +
+        'updateStrategy.rollingUpdate.maxUnavailable, as no file marks a field # [parity]), chart version matches ' +
+        'cilium_version, maxUnavailable 1',
     );
   });
 

@@ -35,7 +35,9 @@ describe('the kubeconfig after k3s.yml, against the lab', () => {
       );
       // What followed k3s.yml ran on the API with the fetched kubeconfig.
       expect(texts).toContain(
-        '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, kube-proxy absent, maxUnavailable 1',
+        '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, ' +
+          'kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on k3s-dev-1, k3s-dev-2, ' +
+          'k3s-dev-3, Cilium kube-proxy-replacement true, maxUnavailable 1',
       );
       // Kept privately under DATA_DIR; the configured (read-only) file is left as it was; no credential shown.
       expect(await readFile(kept, 'utf8')).toBe(lab.sim.kubeconfig);

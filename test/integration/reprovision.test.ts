@@ -415,15 +415,17 @@ describe('reprovision k3s-dev-3 against the lab', () => {
 });
 
 /**
- * Writes the nodes' current host key into the bot's known_hosts for every node address, as operators
- * do after checking it; `except` gets another key (an old one), as for a node reinstalled by hand.
+ * Writes each node's current host key into the bot's known_hosts, as operators do after checking it;
+ * `except` gets another key (an old one), as for a node reinstalled by hand.
  */
 async function trustCurrentNodeKey(options: { except?: string } = {}): Promise<void> {
-  const current = (await readFile(`${lab.nodes.dir}/host_key.pub`, 'utf8')).trim().split(/\s+/);
   const other = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9sZC1rZXktb2YtYS1ub2RlLXJlaW5zdGFsbGVkLWJ5LWg';
-  const lines = lab.nodes.addresses.map(
-    (address) =>
-      `[${address}]:${lab.nodes.port} ${address === options.except ? other : `${current[0]} ${current[1]}`}\n`,
+  const lines = await Promise.all(
+    lab.nodes.addresses.map(async (address) =>
+      address === options.except
+        ? `[${address}]:${lab.nodes.port} ${other}\n`
+        : `${await lab.nodes.knownHostsLine(address)}\n`,
+    ),
   );
   await writeFile(lab.nodes.knownHostsPath, lines.join(''));
 }

@@ -103,11 +103,11 @@ export interface InfraRepo {
   /** Replaces the BLOCKED disk placeholders with device names (not committed). */
   resolveBlocked(): Promise<void>;
   /**
-   * Runs k3s.yml as it ran when the dev cluster was formed, with every lab hook off: each dev
-   * server's k3s config is then in `.lab-out/<host>/k3s/`, where the lab's nodes read their
-   * /etc/rancher/k3s from.
+   * Runs k3s.yml as it ran when a cluster was formed (dev by default; prod with its extra vars), with
+   * every lab hook off: each server's k3s config is then in `.lab-out/<host>/k3s/`, where the lab's
+   * nodes read their /etc/rancher/k3s from.
    */
-  installK3s(): Promise<void>;
+  installK3s(extraVars?: readonly string[]): Promise<void>;
   /** Runs ansible-playbook in ansibleDir with ansibleEnv. */
   runPlaybook(args: readonly string[], options?: RunPlaybookOptions): Promise<PlaybookRun>;
   cleanup(): Promise<void>;
@@ -192,8 +192,9 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
       edit(INFRA_REPO_PATHS.prodVars, (text) =>
         text.replace(BLOCKED_DEVICE, (_placeholder, disk: string) => DECIDED_DEVICE[disk]!),
       ),
-    async installK3s() {
-      const run = await repo.runPlaybook(['playbooks/k3s.yml', '-e', JSON.stringify(NO_LAB_HOOKS)]);
+    async installK3s(extraVars = []) {
+      const hooksOff = ['-e', JSON.stringify(NO_LAB_HOOKS)];
+      const run = await repo.runPlaybook(['playbooks/k3s.yml', ...extraVars, ...hooksOff]);
       if (run.exitCode !== 0) throw new Error(`k3s.yml failed in the lab repo:\n${run.output.join('\n')}`);
     },
     runPlaybook: (args, runOptions) => runPlaybook(ansibleDir, repo.ansibleEnv, args, runOptions),

@@ -51,6 +51,8 @@ export interface SshdLab {
    * /etc/rancher/k3s): every command it is asked to run reads `from` as `to`.
    */
   mapNodePath(address: string, from: string, to: string): Promise<void>;
+  /** `[address]:port type base64` for the key that address presents now. */
+  knownHostsLine(address: string): Promise<string>;
   /**
    * Restarts the sshd of `address` (default: every address) on the same port with a new host key (a
    * rebuilt node; the other nodes keep theirs); known_hosts stays. Returns the new key's fingerprint.
@@ -80,33 +82,30 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   const perAddress = (address: string) => ({
     config: join(dir, `sshd_config-${address}`),
     hostKey: join(dir, `host_key-${address}`),
-    sshdLog: join(dir, `sshd-${address}.log`),
     pid: join(dir, `sshd-${address}.pid`),
   });
+  // Every sshd appends to the one log.
+  const sshdLog = join(dir, 'sshd.log');
   await mkdir(stateDir);
   await mkdir('/run/sshd', { recursive: true });
 
   await keygen(paths.clientKey);
   await writeFile(paths.authorizedKeys, await readFile(`${paths.clientKey}.pub`));
-  const firstKey = join(dir, 'host_key');
-  if (options.hostKeyPath) {
-    // Copied, because sshd refuses a private key other users can read.
-    await writeFile(firstKey, await readFile(options.hostKeyPath), { mode: 0o600 });
-    await writeFile(`${firstKey}.pub`, await readFile(`${options.hostKeyPath}.pub`));
-  } else {
-    await keygen(firstKey);
-  }
-  const installHostKey = async (from: string, address: string) => {
-    const to = perAddress(address).hostKey;
+  // `host_key(.pub)`: the newest key, the one hostKeyFingerprint names.
+  const newestKey = join(dir, 'host_key');
+  // Copied, because sshd refuses a private key other users can read.
+  const copyKey = async (from: string, to: string) => {
     await writeFile(to, await readFile(from), { mode: 0o600 });
     await writeFile(`${to}.pub`, await readFile(`${from}.pub`));
   };
-  for (const address of addresses) await installHostKey(firstKey, address);
+  if (options.hostKeyPath) await copyKey(options.hostKeyPath, newestKey);
+  else await keygen(newestKey);
+  for (const address of addresses) await copyKey(newestKey, perAddress(address).hostKey);
   await writeFile(paths.wrapper, wrapperScript(paths.commandLog, stateDir, options.extraPath ?? []), {
     mode: 0o755,
   });
 
-  let hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${firstKey}.pub`);
+  let hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${newestKey}.pub`);
   const listeners = new Map<string, ChildProcess>();
   let port = 0;
   // Session processes seen when a listener went away, so stop() can still end them.
@@ -115,13 +114,13 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   const launch = async (address: string): Promise<void> => {
     const own = perAddress(address);
     await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }));
-    const log = await open(own.sshdLog, 'a');
+    const log = await open(sshdLog, 'a');
     try {
       const child = spawn(SSHD, ['-D', '-e', '-f', own.config], {
         stdio: ['ignore', 'ignore', log.fd],
       });
       listeners.set(address, child);
-      await waitForBanner(child, address, port, own.sshdLog);
+      await waitForBanner(child, address, port, sshdLog);
     } finally {
       await log.close();
     }
@@ -155,8 +154,12 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
       if (attempt === 5) throw error;
     }
   }
-  const hostKey = knownHostsKey(await readFile(`${firstKey}.pub`, 'utf8'));
-  await writeFile(paths.knownHosts, addresses.map((address) => `[${address}]:${port} ${hostKey}\n`).join(''));
+  const knownHostsLine = async (address: string) =>
+    `[${address}]:${port} ${knownHostsKey(await readFile(`${perAddress(address).hostKey}.pub`, 'utf8'))}`;
+  await writeFile(
+    paths.knownHosts,
+    (await Promise.all(addresses.map(knownHostsLine))).map((line) => `${line}\n`).join(''),
+  );
 
   return {
     port,
@@ -191,16 +194,18 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
       await mkdir(join(stateDir, address), { recursive: true });
       await appendFile(join(stateDir, address, PATH_MAP), `${from}\t${to}\n`);
     },
+    knownHostsLine,
     async rotateHostKey(address) {
       const rotated = address === undefined ? addresses : [address];
-      const newKey = join(dir, `host_key-new-${Date.now()}`);
-      await keygen(newKey);
+      await rm(newestKey, { force: true });
+      await rm(`${newestKey}.pub`, { force: true });
+      await keygen(newestKey);
       for (const each of rotated) {
         await endListener(each, 'SIGTERM');
-        await installHostKey(newKey, each);
+        await copyKey(newestKey, perAddress(each).hostKey);
         await launch(each);
       }
-      hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${newKey}.pub`);
+      hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${newestKey}.pub`);
       return hostKeyFingerprint;
     },
     async killSessions() {

@@ -15,6 +15,12 @@ export const BOT_TOKEN = 'xoxb-1111-2222-slacklab';
 export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
 const APP_TOKEN = 'xapp-1-A0LAB-0000-socketmode';
 const PROD_ADDRESSES = ['127.0.0.21', '127.0.0.22', '127.0.0.23'];
+const PROD_K3S_VARS = [
+  '-e',
+  'k3s_primary_hosts=k3s_prod_primary',
+  '-e',
+  'k3s_secondary_hosts=k3s_prod_secondary',
+];
 const NODE_ADDRESSES = {
   'k3s-dev-1': '127.0.0.11',
   'k3s-dev-2': '127.0.0.12',
@@ -127,6 +133,8 @@ export async function startLabWorld(options: SlackLabOptions = {}): Promise<LabW
     stops.push(() => repo.cleanup());
     // kube-sim starts as a formed dev cluster: its servers were set up by k3s.yml.
     await repo.installK3s();
+    // The prod kube-sim is formed too: its servers in hosts.ini were set up by k3s.yml as well.
+    await repo.installK3s(PROD_K3S_VARS);
     await mapK3sConfigDirs(sshd, repo.root, NODE_ADDRESSES);
     await sim.writeKubeconfig(join(dir, 'dev.kubeconfig'));
     await prodSim.writeKubeconfig(join(dir, 'prod.kubeconfig'));

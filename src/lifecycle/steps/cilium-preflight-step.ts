@@ -45,7 +45,6 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         }
       }
       const parity = chooseParityFields(marked);
-      await ctx.progress(`parity fields from ${parity.source}: ${parity.fields.join(', ')}`);
       const problems = [
         ...checkCiliumParity(values, parity.fields),
         ...(await checkVersions(ctx, paths.ciliumDefaults, texts.helmrelease)),
