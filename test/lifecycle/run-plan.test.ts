@@ -446,6 +446,29 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.playbookRuns()).toBe(0);
   });
 
+  it('plan cilium dev checks every step read-only and lists every refusal: the preflight and a dirty checkout', async () => {
+    const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
+      FLUX_API_HOST,
+      '"REPLACE-ME"',
+    );
+    const t = setup({
+      files: { 'platform/cilium/helmrelease.yaml': helmrelease },
+      dirty: [' M platform/cilium/helmrelease.yaml'],
+    });
+    const result = await t.run({ verb: 'plan', cluster: 'dev', of: { verb: 'cilium', cluster: 'dev' } });
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.reporter.planFailure()?.details?.failures).toEqual([
+      expect.stringMatching(
+        /^1\. Cilium preflight: Cilium preflight failed: k8sServiceHost is still "REPLACE-ME"/,
+      ),
+      expect.stringMatching(
+        /^2\. cilium\.yml: the infra checkout on the ops host has uncommitted changes \(platform\/cilium\/helmrelease\.yaml\)/,
+      ),
+    ]);
+    expect(t.approvals.requests).toHaveLength(0);
+    expect(t.playbookRuns()).toBe(0);
+  });
+
   it('the preflight refuses a REPLACE-ME k8sServiceHost before asking anyone', async () => {
     const helmrelease = CILIUM_FILES['platform/cilium/helmrelease.yaml']!.replace(
       FLUX_API_HOST,

@@ -9,16 +9,19 @@ import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { readCiliumValues, type ValuesSource } from './cilium-values.js';
 import { parityFieldsOf } from './parity-fields.js';
+import { refusalsOf } from './refusals-of.js';
 import { repoPaths } from './repo-paths.js';
 
 const CILIUM_DEFAULTS = 'infra/ansible/roles/cilium/defaults/main.yml';
 
 /** Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident. */
 export function ciliumPreflightStep(id: string, cluster: string): Step {
-  return {
+  const step: Step = {
     id,
     title: 'Cilium preflight',
     target: `${cluster}: helmrelease, .j2 template, values.yaml, role defaults, live DaemonSet`,
+    // It only reads: `plan` runs it as it is.
+    check: (ctx) => refusalsOf([() => step.run(ctx)]),
     async run(ctx) {
       const paths = repoPaths(ctx.world);
       const files: Record<ValuesSource, string> = {
@@ -71,6 +74,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
       };
     },
   };
+  return step;
 }
 
 async function checkVersions(ctx: StepContext, defaultsPath: string, helmrelease: string): Promise<string[]> {
