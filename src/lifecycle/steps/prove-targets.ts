@@ -1,10 +1,8 @@
 import { ClusterBotError } from '../../errors.js';
 import { parseListHosts } from '../ansible/parse-list-hosts.js';
 import type { StepContext } from '../plan/step.js';
-import { opsTarget } from '../targets.js';
-import { captureRemote } from './capture-remote.js';
-import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
-import { repoPaths } from './repo-paths.js';
+import { askAnsible } from './ask-ansible.js';
+import type { PlaybookInvocation } from './playbook-invocation.js';
 
 /**
  * Asks ansible which hosts the exact same argv would run on (`--list-hosts` runs nothing) and
@@ -16,15 +14,7 @@ export async function proveTargets(
   invocation: PlaybookInvocation,
   claimed: readonly string[],
 ): Promise<string> {
-  const listed = await captureRemote(
-    ctx,
-    opsTarget(ctx.world),
-    [...playbookArgv(invocation), '--list-hosts'],
-    {
-      cwd: repoPaths(ctx.world).ansible,
-      env: ANSIBLE_ENV,
-    },
-  );
+  const listed = await askAnsible(ctx, invocation, '--list-hosts');
   const fail = (problems: string[]) => {
     throw new ClusterBotError(
       'PRECONDITION_FAILED',

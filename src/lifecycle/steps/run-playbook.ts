@@ -5,7 +5,7 @@ import { describeProgress } from '../ansible/describe-progress.js';
 import { parseListTasks } from '../ansible/parse-list-tasks.js';
 import type { StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
-import { captureRemote } from './capture-remote.js';
+import { askAnsible } from './ask-ansible.js';
 import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { repoPaths } from './repo-paths.js';
 
@@ -122,14 +122,7 @@ async function settledWithin(ctx: StepContext, work: Promise<void>, ms: number):
 
 async function countPlays(ctx: StepContext, invocation: PlaybookInvocation): Promise<number | undefined> {
   try {
-    const listed = await captureRemote(
-      ctx,
-      opsTarget(ctx.world),
-      [...playbookArgv(invocation), '--list-tasks'],
-      {
-        cwd: repoPaths(ctx.world).ansible,
-      },
-    );
+    const listed = await askAnsible(ctx, invocation, '--list-tasks');
     return listed.exitCode === 0 ? parseListTasks(listed.stdout).plays.length || undefined : undefined;
   } catch {
     return undefined;
