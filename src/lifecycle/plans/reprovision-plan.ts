@@ -80,6 +80,8 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
       invocation: limited('k3s.yml'),
       target: node.name,
       hosts: [node.name],
+      // The founder may have moved in hosts.ini while the job waited: never re-found the cluster.
+      recheck: [founderAgrees, notTheFounder(node.name)],
       approval: productionApproval(cluster, `installs k3s on ${node.name}, which re-joins through the VIP`),
     }),
     playbookStep(world, {

@@ -59,6 +59,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'k3s.yml', extraVars },
       target: all,
       hosts: servers,
+      recheck: [founderAgrees],
       approval: production
         ? {
             reason:
@@ -99,6 +100,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'flux-bootstrap.yml', extraVars },
       target: all,
       hosts: servers,
+      recheck: [fluxHandOff],
       approval: {
         reason: `installs the SOPS age key and runs flux bootstrap --path=clusters/${cluster.name}: Flux takes over the cluster's platform and apps`,
       },

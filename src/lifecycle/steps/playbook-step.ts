@@ -1,9 +1,11 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
+import type { Precondition } from '../preconditions/precondition.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { checkSyntax } from './check-syntax.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
+import { requirePreconditions } from './preconditions-step.js';
 import { previewPlaybook } from './preview-playbook.js';
 import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
@@ -31,6 +33,12 @@ export interface PlaybookStepSpec {
    * that only reads (verify.yml) says so and has nothing to prove.
    */
   readonly hosts: readonly string[] | 'read-only';
+  /**
+   * Repo rules this run depends on (the founder for k3s.yml, the Flux path for flux-bootstrap.yml),
+   * checked again right before it runs and whenever its approval is asked: the repo may have moved
+   * since the plan's preconditions passed.
+   */
+  readonly recheck?: readonly Precondition[] | undefined;
   readonly approval?: PlaybookApproval | undefined;
   /**
    * Watches the cluster while the playbook runs, until its signal ends; if it fails, the playbook
@@ -61,6 +69,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
         async () => (spec.hosts !== 'read-only' ? proveTargets(ctx, spec.invocation, spec.hosts) : undefined),
       ]),
     async run(ctx) {
+      await requirePreconditions(ctx, spec.recheck ?? []);
       if (spec.hosts !== 'read-only')
         await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts));
       const outcome = spec.alongside
@@ -112,6 +121,7 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
       const identity = await current(ctx);
       await checkSyntax(ctx, spec.invocation);
       if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts);
+      await requirePreconditions(ctx, spec.recheck ?? []);
       await approval.preflight?.(ctx);
       const preview = await previewPlaybook(ctx, spec.invocation);
       return { ...identity, targets: spec.target, preview };

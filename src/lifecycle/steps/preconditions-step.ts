@@ -15,19 +15,27 @@ export function preconditionsStep(id: string, cluster: string, checks: readonly 
     target: `${cluster}: ${labels}`,
     check: (ctx) => failuresOf(ctx, checks),
     async run(ctx) {
-      const failures = await failuresOf(ctx, checks);
-      for (const failure of failures) await ctx.progress(`✗ ${failure}`);
-      if (failures.length > 0) {
-        const s = failures.length > 1 ? 's' : '';
-        throw new ClusterBotError(
-          'PRECONDITION_FAILED',
-          `${failures.length} precondition${s} failed: ${failures.join('; ')}`,
-          { details: { failures } },
-        );
-      }
+      await requirePreconditions(ctx, checks);
       return { status: 'succeeded', summary: `${checks.length} checks passed: ${labels}` };
     },
   };
+}
+
+/** Runs the checks now and refuses with every failure; each is also shown as progress. */
+export async function requirePreconditions(ctx: StepContext, checks: readonly Precondition[]): Promise<void> {
+  if (checks.length === 0) return;
+  const failures = await failuresOf(ctx, checks);
+  for (const failure of failures) await ctx.progress(`✗ ${failure}`);
+  if (failures.length > 0) {
+    const s = failures.length > 1 ? 's' : '';
+    throw new ClusterBotError(
+      'PRECONDITION_FAILED',
+      `${failures.length} precondition${s} failed: ${failures.join('; ')}`,
+      {
+        details: { failures },
+      },
+    );
+  }
 }
 
 async function failuresOf(ctx: StepContext, checks: readonly Precondition[]): Promise<string[]> {
