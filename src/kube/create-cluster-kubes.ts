@@ -78,9 +78,9 @@ export function createClusterKubes(
       // Removed first: a leftover file would keep its own mode; a new one is created 0600.
       await rm(candidate, { force: true });
       await writeFile(candidate, kubeconfig, { mode: 0o600 });
-      let nodes: number;
+      let names: string[];
       try {
-        nodes = (await createLazyKubeGateway(candidate, options).listNodes()).length;
+        names = (await createLazyKubeGateway(candidate, options).listNodes()).map((node) => node.name);
       } catch (error) {
         await rm(candidate, { force: true });
         throw new ClusterBotError(
@@ -89,9 +89,22 @@ export function createClusterKubes(
           { cause: error },
         );
       }
+      // Reaching *a* cluster is not enough: another cluster's kubeconfig (dev's file, named by a
+      // missing prod override) would point every gate and drain of this one at the wrong nodes.
+      const own = new Set(world.clusters[cluster]?.nodes.map((node) => node.name));
+      const foreign = names.filter((name) => !own.has(name));
+      if (names.length === 0 || foreign.length > 0) {
+        await rm(candidate, { force: true });
+        throw new ClusterBotError(
+          'PRECONDITION_FAILED',
+          names.length === 0
+            ? `that kubeconfig reaches a cluster with no node: it cannot be shown to be ${cluster}'s; kept nothing`
+            : `that kubeconfig reaches a cluster with nodes that are not ${cluster}'s (${foreign.join(', ')}); kept nothing`,
+        );
+      }
       // A rename: a process reading the kept file sees the old one or the new one, never half of it.
       await rename(candidate, adoptedPath(cluster));
-      return { keptAt: adoptedPath(cluster), nodes };
+      return { keptAt: adoptedPath(cluster), nodes: names.length };
     },
   };
 }

@@ -44,6 +44,13 @@ describe("a cluster's gateways and the kubeconfig adopted for it", () => {
       message: expect.stringMatching(/^that kubeconfig does not reach dev: .*401/),
     });
     expect(await readdir(join(dataDir, 'kubeconfigs'))).toEqual([]);
+    // dev's kubeconfig reaches a cluster, but not prod: its nodes are not prod's.
+    await expect(kubes.adopt('prod', sim.kubeconfig)).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message:
+        "that kubeconfig reaches a cluster with nodes that are not prod's (k3s-dev-1, k3s-dev-2, k3s-dev-3); kept nothing",
+    });
+    expect(await readdir(join(dataDir, 'kubeconfigs'))).toEqual([]);
 
     expect(await kubes.adopt('dev', sim.kubeconfig)).toEqual({ keptAt: kept, nodes: 3 });
     expect((await stat(kept)).mode & 0o777).toBe(0o600);

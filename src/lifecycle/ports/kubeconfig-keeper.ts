@@ -12,8 +12,9 @@ export interface AdoptedKubeconfig {
 
 export interface KubeconfigKeeper {
   /**
-   * Checks that this kubeconfig (YAML text) reaches the cluster; only if it does, keeps it and makes
-   * the cluster's gateway use it. Rejects with KUBE_UNREACHABLE, saying why, and keeps nothing otherwise.
+   * Checks that this kubeconfig (YAML text) reaches the cluster, and that every node it lists is one
+   * of the cluster's; only then keeps it and makes the cluster's gateway use it. Rejects with
+   * KUBE_UNREACHABLE or PRECONDITION_FAILED, saying why, and keeps nothing otherwise.
    */
   adopt(cluster: string, kubeconfig: string): Promise<AdoptedKubeconfig>;
 }
