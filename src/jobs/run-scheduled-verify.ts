@@ -122,6 +122,12 @@ async function awaitingProdInit(clusterName: string, deps: ScheduledVerifyDeps):
   const cluster = deps.world.clusters[clusterName]!;
   if (!cluster.production || (await deps.redis.exists(deps.keys.clusterFormed(clusterName))))
     return undefined;
+  // A verify that passed once (a `verify` job, or an earlier schedule) proves it formed too.
+  const last = await deps.redis.get(deps.keys.lastVerify(clusterName));
+  if (last && (JSON.parse(last) as { outcome?: string }).outcome === 'succeeded') {
+    await deps.redis.set(deps.keys.clusterFormed(clusterName), '1');
+    return undefined;
+  }
   let nodes: number;
   try {
     nodes = (await deps.kubeFor(clusterName).listNodes()).length;

@@ -54,7 +54,13 @@ function setup(kube: () => KubeGateway) {
       metrics: createMetrics(),
     });
   const lastVerify = async () => JSON.parse((await redis.get(keys.lastVerify('prod'))) ?? '{}');
-  return { run, posts, lastVerify };
+  /** What a `verify prod` job that passed leaves behind. */
+  const verifyJobPassed = () =>
+    redis.set(
+      keys.lastVerify('prod'),
+      JSON.stringify({ outcome: 'succeeded', at: 1, jobNumber: 3, summary: 'ok' }),
+    );
+  return { run, posts, lastVerify, verifyJobPassed };
 }
 
 describe('scheduled verify of a production cluster not initialised yet', () => {
@@ -77,6 +83,15 @@ describe('scheduled verify of a production cluster not initialised yet', () => {
     const empty = setup(() => createMemoryKube([]).kube);
     expect(await empty.run()).toBe('uninitialised');
     expect(empty.posts).toEqual([]);
+  });
+
+  it('a verify job that once passed proves it formed: a silent API then alerts', async () => {
+    const t = setup(() => createMemoryKube([]).kube);
+    await t.verifyJobPassed();
+    expect(await t.run()).toBe('failed');
+    expect(t.posts).toContainEqual(
+      expect.stringMatching(/^🚨 prod: gate \*.+\* failed \(scheduled verify\)/),
+    );
   });
 
   it('once it has formed, the same silence alerts like any verify failure', async () => {
