@@ -13,7 +13,7 @@ export const VAULT_HEADER = /\$ANSIBLE_VAULT;/;
 
 // Words that name a secret: in `key: value`, `key=value`, `"key": "value"` and `--key value`.
 const SECRET_WORDS =
-  'password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|become_pass|client-key-data';
+  'password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|pass\\b|client-key-data';
 // The key as written before `:` or `=`: `ansible_become_password`, `K3S_TOKEN`, `\"token\"`; not a
 // `token_file` or `password-path` (a path is no secret).
 const SECRET_KEY = String.raw`(?:${SECRET_WORDS})[A-Za-z0-9_-]*(?<![-_](?:file|path|dir))\\?["']?`;
@@ -44,8 +44,9 @@ const SECRET_SHAPES: readonly RegExp[] = [
 // These keep what names the secret and hide only the value.
 const SECRET_FIELDS: readonly RegExp[] = [
   /(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
-  // scheme://user:password@host
-  /(\b[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s/@:'"\\]*:)[^\s/@'"\\]+(?=@)/g,
+  /(\bbasic\s+)[A-Za-z0-9+/=]{8,}/gi,
+  // scheme://user:password@host, the password up to the last @ before the host (it may hold an @)
+  /(\b[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s/@:'"\\]*:)[^\s/'"\\]+(?=@[^\s/@'"\\]*(?:[/\s'"\\?#]|$))/g,
   // --password x, --token=x (not --token-file x: a path is no secret)
   new RegExp(`(--[a-z0-9-]*?(?:${SECRET_WORDS})[a-z0-9-]*(?<!file|path|dir)(?:=|\\s+))${WORD}`, 'gi'),
   // password: x, "token": "x", \"token\": \"x\": to the end of the line, as a YAML value may hold spaces
