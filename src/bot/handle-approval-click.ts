@@ -83,7 +83,8 @@ export async function handleApprovalClick(
       await audit('click-refused', `${click.decision} ${step}: ${verdict.reason}`);
       return `⛔ ${verdict.reason}; nothing changed.`;
     case 'already-counted':
-      await audit('approve', `${step}: already counted`);
+      // Not a second approval: the trail must not show one person approving twice.
+      await audit('click-refused', `approve ${step}: already counted`);
       return `Your approval is already counted; ${verdict.missing} more needed.`;
     case 'counted':
       await audit('approve', `${step} (${verdict.approvals.length}/${cluster.requiredApprovals})`);

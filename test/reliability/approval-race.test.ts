@@ -252,6 +252,22 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     expect(bot.runs).toHaveLength(20);
   });
 
+  it('a repeated approval is audited as a refused click, not as a second approval', async () => {
+    const dev = world.clusters.dev!;
+    world = { ...world, clusters: { ...world.clusters, dev: { ...dev, requiredApprovals: 2 } } };
+    bot = startBot(world, prefix.prefix, clock);
+    const { jobId } = await newJob(1);
+    expect(await bot.click(jobId, 'U0BOB', 'approve')).toBeUndefined();
+    expect(await bot.click(jobId, 'U0BOB', 'approve')).toBe(
+      'Your approval is already counted; 1 more needed.',
+    );
+    const trail = (await bot.audit.recent(2)).reverse();
+    expect(trail.map(({ who, action, what }) => ({ who, action, what }))).toEqual([
+      { who: 'U0BOB', action: 'approve', what: 'the rollout (1/2)' },
+      { who: 'U0BOB', action: 'click-refused', what: 'approve the rollout: already counted' },
+    ]);
+  });
+
   it('every click is in the audit trail and the JSON logs: who, what, when, on which job, step and approval', async () => {
     clock.now = Date.UTC(2026, 10, 30, 12, 0);
     bot = startBot(world, prefix.prefix, clock);
