@@ -37,17 +37,9 @@ export interface RepoFacts {
  */
 export async function readRepoFacts(ctx: StepContext): Promise<RepoFacts> {
   const hostGroup = clusterHostGroup(ctx.cluster);
-  const [inventoryText, allVars, groupVars] = await Promise.all([
-    readRepoText(ctx, INVENTORY_FILE),
-    readRepoText(ctx, ALL_VARS_FILE),
-    readRepoText(ctx, groupVarsFile(hostGroup)),
-  ]);
+  const [inventoryText, vars] = await Promise.all([readRepoText(ctx, INVENTORY_FILE), readGroupVars(ctx)]);
   if (inventoryText === undefined) throw new Error(`${INVENTORY_FILE} cannot be read on the ops host`);
   const inventory = parseInventory(inventoryText);
-  const vars = layerVars([
-    { file: ALL_VARS_FILE, text: allVars },
-    { file: groupVarsFile(hostGroup), text: groupVars },
-  ]);
   const resolve = (variable: string): ResolvedGroup | undefined => {
     const entry: RepoVar | undefined = vars.get(variable);
     if (typeof entry?.value !== 'string') return undefined;
@@ -70,4 +62,17 @@ export async function readRepoFacts(ctx: StepContext): Promise<RepoFacts> {
 /** Where a group var was looked for, for the refusal that says it is set nowhere. */
 export function notSetIn(repo: RepoFacts, variable: string): string {
   return `${variable} is set neither in ${ALL_VARS_FILE} nor in ${groupVarsFile(repo.hostGroup)}`;
+}
+
+/** The group_vars the roles read for this cluster: `all.yml`, overlaid by its group's `vars.yml`. */
+export async function readGroupVars(ctx: StepContext): Promise<RepoVars> {
+  const group = clusterHostGroup(ctx.cluster);
+  const [all, own] = await Promise.all([
+    readRepoText(ctx, ALL_VARS_FILE),
+    readRepoText(ctx, groupVarsFile(group)),
+  ]);
+  return layerVars([
+    { file: ALL_VARS_FILE, text: all },
+    { file: groupVarsFile(group), text: own },
+  ]);
 }
