@@ -1,8 +1,10 @@
 import { ClusterBotError } from '../../errors.js';
 import { CILIUM } from '../gates/gate.js';
 import type { Step, StepContext } from '../plan/step.js';
+import { roleDefaultsFile } from '../repo/read-repo-facts.js';
+import { readRepoText } from '../repo/read-repo-text.js';
 import { opsTarget } from '../targets.js';
-import { captureRemote, captureRemoteOrFail } from './capture-remote.js';
+import { captureRemoteOrFail } from './capture-remote.js';
 import { checkCiliumParity, SOURCE_NAMES } from './check-cilium-parity.js';
 import { checkCiliumVersion } from './check-cilium-version.js';
 import { chooseParityFields } from './choose-parity-fields.js';
@@ -12,7 +14,7 @@ import { parityFieldsOf } from './parity-fields.js';
 import { refusalsOf } from './refusals-of.js';
 import { repoPaths } from './repo-paths.js';
 
-const CILIUM_DEFAULTS = 'infra/ansible/roles/cilium/defaults/main.yml';
+const CILIUM_DEFAULTS = roleDefaultsFile('cilium');
 
 /** Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident. */
 export function ciliumPreflightStep(id: string, cluster: string): Step {
@@ -50,7 +52,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
       const parity = chooseParityFields(marked);
       const problems = [
         ...checkCiliumParity(values, parity.fields),
-        ...(await checkVersions(ctx, paths.ciliumDefaults, texts.helmrelease)),
+        ...(await checkVersions(ctx, texts.helmrelease)),
       ];
       const live = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).catch(() => undefined);
       if (live && live.maxUnavailable !== 1) {
@@ -77,15 +79,11 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
   return step;
 }
 
-async function checkVersions(ctx: StepContext, defaultsPath: string, helmrelease: string): Promise<string[]> {
-  const defaults = await captureRemote(ctx, opsTarget(ctx.world), ['cat', '--', defaultsPath]);
-  if (defaults.exitCode !== 0) {
-    return [
-      `cannot read cilium_version from ${CILIUM_DEFAULTS}: ${defaults.stderr.trim() || `exit ${defaults.exitCode}`}`,
-    ];
-  }
+async function checkVersions(ctx: StepContext, helmrelease: string): Promise<string[]> {
+  const defaults = await readRepoText(ctx, CILIUM_DEFAULTS);
+  if (defaults === undefined) return [`cannot read cilium_version from ${CILIUM_DEFAULTS} on the ops host`];
   return checkCiliumVersion(
-    { name: CILIUM_DEFAULTS, text: defaults.stdout },
+    { name: CILIUM_DEFAULTS, text: defaults },
     { name: SOURCE_NAMES.helmrelease, text: helmrelease },
   );
 }

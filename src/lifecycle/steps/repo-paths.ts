@@ -13,7 +13,6 @@ export function repoPaths(world: WorldConfig) {
     prodVars: `${ansible}/group_vars/k3s_prod/vars.yml`,
     ciliumHelmRelease: `${root}/platform/cilium/helmrelease.yaml`,
     ciliumTemplate: `${ansible}/roles/cilium/templates/cilium-values.yaml.j2`,
-    ciliumDefaults: `${ansible}/roles/cilium/defaults/main.yml`,
     ciliumReferenceValues: `${root}/platform/cilium/values.yaml`,
   };
 }
