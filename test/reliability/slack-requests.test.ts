@@ -63,7 +63,12 @@ describe('forged and hostile Slack requests', { timeout: 180_000 }, () => {
 
   it('200 signed commands at once: all acked within 3 s, one mutating job per cluster, the rest refused clearly', async () => {
     // The lease under load, not the per-person command limit (security-edges.test.ts), is tested here.
-    lab = await startSlackLab({ env: { COMMANDS_PER_USER_PER_MINUTE: '1000' } });
+    // Prod racked and with its vault, so an accepted prod job holds its lease (it waits for an approval)
+    // instead of being refused by its preconditions at once and freeing the cluster mid-burst.
+    lab = await startSlackLab({
+      env: { COMMANDS_PER_USER_PER_MINUTE: '1000' },
+      repo: { prodNodes: ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'], vault: true, blocked: false },
+    });
     const texts = ['cilium dev', 'up dev', 'packages k3s-dev-2', 'cilium prod', 'packages k3s-prod-1'];
     const sent = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
