@@ -3,6 +3,7 @@ import {
   PRIVATE_KEY_BEGIN,
   PRIVATE_KEY_END,
   type Redact,
+  SECRET_BLOCK_START,
   UNREDACTABLE,
   VAULT_HEADER,
 } from '../log/create-redactor.js';
@@ -19,17 +20,27 @@ const VAULT_BODY = /^[\s+|>"'-]*[0-9a-fA-F]+(?:["',\s]|$)/;
  */
 export function createLineRedactor(redact: Redact): (line: string) => string {
   let inside: 'key' | 'vault' | undefined;
+  // A secret's YAML block scalar: its lines are those under the key, indented deeper (same diff marker).
+  let block: { marker: string; indent: string } | undefined;
   return (line) => {
     try {
       if (inside === 'key') {
         if (PRIVATE_KEY_END.test(line)) inside = undefined;
         return MASK;
       }
+      if (block) {
+        const body = line.startsWith(block.marker) ? line.slice(block.marker.length) : undefined;
+        if (line.trim() === '' || body?.trim() === '') return line;
+        if (body?.startsWith(block.indent) && /^[ \t]/.test(body.slice(block.indent.length))) return MASK;
+        block = undefined;
+      }
       if (inside === 'vault') {
         if (VAULT_BODY.test(line)) return MASK;
         inside = undefined;
       }
-      if (PRIVATE_KEY_BEGIN.test(line) && !PRIVATE_KEY_END.test(line)) inside = 'key';
+      const start = SECRET_BLOCK_START.exec(line);
+      if (start) block = { marker: start[1] ?? '', indent: start[2] ?? '' };
+      else if (PRIVATE_KEY_BEGIN.test(line) && !PRIVATE_KEY_END.test(line)) inside = 'key';
       else if (VAULT_HEADER.test(line)) inside = 'vault';
       return redact(line);
     } catch {

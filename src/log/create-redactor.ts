@@ -41,8 +41,22 @@ const SECRET_SHAPES: readonly RegExp[] = [
   /\bAGE-SECRET-KEY-1[0-9A-Z]{20,}/g,
 ];
 
+/**
+ * A secret key whose value is a YAML block scalar (`password: |`): the value is on the lines below,
+ * indented deeper than the key. Group 1 is a diff marker, group 2 the key's indentation.
+ */
+export const SECRET_BLOCK_START = new RegExp(
+  String.raw`^([+-]?)([ \t]*)[^\n]*?${SECRET_KEY}[ \t]*:[ \t]*(?:!vault[ \t]+)?[|>][-+0-9]*[ \t]*$`,
+  'i',
+);
+
 // These keep what names the secret and hide only the value.
 const SECRET_FIELDS: readonly RegExp[] = [
+  // password: | then its deeper-indented (or blank) lines, in a whole text; the line redactor tracks them itself
+  new RegExp(
+    String.raw`(^([+-]?)([ \t]*)[^\n]*?${SECRET_KEY}[ \t]*:[ \t]*(?:!vault[ \t]+)?[|>][-+0-9]*[ \t]*)(?:\r?\n\2\3[ \t]+[^\n]*|\r?\n\2?[ \t]*(?=\r?\n))+`,
+    'gim',
+  ),
   /(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
   /(\bbasic\s+)[A-Za-z0-9+/=]{8,}/gi,
   // scheme://user:password@host, the password up to the last @ before the host (it may hold an @)

@@ -21,6 +21,23 @@ describe('redacting streamed output line by line', () => {
     expect(out).toContain('    ]');
   });
 
+  it("masks a secret's YAML block scalar: the lines under the key, indented deeper, and no further", () => {
+    const out = redactLines([
+      '+k3s_token: |',
+      '+  blockscalarsecret0001',
+      '+  blockscalarsecret0002',
+      '+node-name: k3s-dev-1',
+      '    ansible_become_password: >-',
+      '      foldedsecret0003',
+      '',
+      '      foldedsecret0004',
+      '    become_user: root',
+    ]);
+    expect(out.join('\n')).not.toMatch(/secret000/);
+    expect(out).toContain('+node-name: k3s-dev-1');
+    expect(out).toContain('    become_user: root');
+  });
+
   it('masks a PGP key block to its END line, and an unterminated key to the end of the stream', () => {
     const out = redactLines([
       '-----BEGIN PGP PRIVATE KEY BLOCK-----',
