@@ -1,34 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import { clusterKubeconfigStep } from '../../src/lifecycle/steps/cluster-kubeconfig-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { createInstantClock } from '../support/manual-clock.js';
-import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
-import { createRecordingReporter } from '../support/recording-reporter.js';
-import { createScriptedShell, type ShellCall } from '../support/scripted-shell.js';
+import { opsRepoFiles } from '../support/ops-repo-files.js';
+import { runSteps } from '../support/run-steps.js';
+import { createScriptedShell } from '../support/scripted-shell.js';
 
 let world: WorldConfig;
 beforeAll(async () => {
   world = await loadExampleWorld();
 });
 
-const REPO = '/home/ops/homelab';
 const FRESH = 'apiVersion: v1\nkind: Config\nusers: [{name: default, user: {token: fresh-secret-token}}]';
-
-/** The ops host's repo as files: path relative to the repo → content. */
-function opsRepo(files: Record<string, string>) {
-  return (call: ShellCall) => {
-    if (call.target !== 'ops' || call.argv[0] !== 'cat') return undefined;
-    const content = files[call.argv[2]!.slice(REPO.length + 1)];
-    return content === undefined
-      ? { exitCode: 1, stderr: [`cat: ${call.argv[2]}: No such file or directory`] }
-      : { stdout: content.split('\n') };
-  };
-}
 
 async function check(
   cluster: 'dev' | 'prod',
@@ -40,27 +25,15 @@ async function check(
   const kubeconfigs = createMemoryKubeconfigs(
     options.reaches ?? ((text) => (text.includes('fresh') ? 3 : undefined)),
   );
-  const shell = createScriptedShell(opsRepo(files));
-  const reporter = createRecordingReporter();
-  const result = await runPlan(
-    {
-      command: { verb: 'verify', cluster },
-      cluster,
-      steps: [clusterKubeconfigStep('3-k3s-kubeconfig', cluster)],
-    },
-    {
-      jobId: 'j',
-      world,
-      shell,
-      kube: memoryKube.kube,
-      kubeconfigs: kubeconfigs.keeper,
-      clock: createInstantClock(),
-      checkpoints: createMemoryCheckpoints(),
-      approvals: createMemoryApprovalDesk().desk,
-      reporter,
-      signal: new AbortController().signal,
-    },
-  );
+  const shell = createScriptedShell(opsRepoFiles(files));
+  const { result, reporter } = await runSteps({
+    world,
+    command: { verb: 'verify', cluster },
+    steps: [clusterKubeconfigStep('3-k3s-kubeconfig', cluster)],
+    shell,
+    kube: memoryKube.kube,
+    kubeconfigs: kubeconfigs.keeper,
+  });
   return { result, shell, reporter, adopted: kubeconfigs.adopted };
 }
 

@@ -1,14 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import { nodeReadyStep } from '../../src/lifecycle/steps/node-ready-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { createInstantClock } from '../support/manual-clock.js';
-import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
-import { createRecordingReporter } from '../support/recording-reporter.js';
-import { createScriptedShell } from '../support/scripted-shell.js';
+import { runSteps } from '../support/run-steps.js';
 
 let world: WorldConfig;
 beforeAll(async () => {
@@ -18,26 +13,12 @@ beforeAll(async () => {
 async function afterRejoin(change: (nodes: ReturnType<typeof createMemoryKube>['nodes']) => void) {
   const memory = createMemoryKube();
   change(memory.nodes);
-  const reporter = createRecordingReporter();
-  const result = await runPlan(
-    {
-      command: { verb: 'reprovision', cluster: 'dev', node: 'k3s-dev-3' },
-      cluster: 'dev',
-      steps: [nodeReadyStep('1-ready', 'k3s-dev-3')],
-    },
-    {
-      jobId: 'job-1',
-      world,
-      shell: createScriptedShell(() => undefined),
-      kube: memory.kube,
-      clock: createInstantClock(),
-      checkpoints: createMemoryCheckpoints(),
-      approvals: createMemoryApprovalDesk().desk,
-      reporter,
-      signal: new AbortController().signal,
-    },
-  );
-  return { result, reporter };
+  return runSteps({
+    world,
+    command: { verb: 'reprovision', cluster: 'dev', node: 'k3s-dev-3' },
+    steps: [nodeReadyStep('1-ready', 'k3s-dev-3')],
+    kube: memory.kube,
+  });
 }
 
 describe('after a re-join', () => {

@@ -15,6 +15,7 @@ import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
+import { opsRepoFiles } from '../support/ops-repo-files.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
 // The lab's miniature of the operators' repo: the real layout, read as the ops host would serve it.
@@ -38,12 +39,7 @@ beforeAll(async () => {
 function contextFor(cluster: string, changes: Record<string, string | undefined> = {}): StepContext {
   const files: Record<string, string | undefined> = Object.fromEntries(REPO_FILES.map((f) => [f, lab(f)]));
   Object.assign(files, changes);
-  const shell = createScriptedShell(({ argv }) => {
-    const text = argv[0] === 'cat' ? files[argv[2]!.replace('/home/ops/homelab/', '')] : undefined;
-    return text === undefined
-      ? { exitCode: 1, stderr: ['No such file or directory'] }
-      : { stdout: text.split('\n') };
-  });
+  const shell = createScriptedShell(opsRepoFiles(files));
   return {
     jobId: 'job-7',
     world,

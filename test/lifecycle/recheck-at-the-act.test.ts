@@ -1,16 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import { notTheFounder } from '../../src/lifecycle/preconditions/not-the-founder.js';
 import { playbookStep } from '../../src/lifecycle/steps/playbook-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
-import { createInstantClock } from '../support/manual-clock.js';
-import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
-import { createMemoryKube } from '../support/memory-kube.js';
-import { createRecordingReporter } from '../support/recording-reporter.js';
+import { opsRepoFiles } from '../support/ops-repo-files.js';
+import { runSteps } from '../support/run-steps.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
 const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
@@ -29,21 +25,17 @@ describe('repo rules checked again right before the playbook', () => {
         .replace('[k3s_secondary]\nk3s-dev-2', '[k3s_secondary]\nk3s-dev-1'),
       'infra/ansible/group_vars/all.yml': lab('infra/ansible/group_vars/all.yml'),
     };
-    const shell = createScriptedShell(({ argv }) => {
-      if (argv[0] === 'cat') {
-        const text = files[argv[2]!.replace('/home/ops/homelab/', '')];
-        return text === undefined ? { exitCode: 1 } : { stdout: text.split('\n') };
-      }
-      if (argv.includes('--list-hosts')) {
+    const repo = opsRepoFiles(files);
+    const shell = createScriptedShell((call) => {
+      if (call.argv.includes('--list-hosts')) {
         return {
           stdout: listHostsOutput('k3s.yml', [
             { pattern: 'k3s_primary', name: 'k3s primary (cluster-init)', hosts: ['k3s-dev-2'] },
           ]),
         };
       }
-      return { stdout: [] };
+      return repo(call) ?? { stdout: [] };
     });
-    const reporter = createRecordingReporter();
     const step = playbookStep(world, {
       id: '1-k3s',
       invocation: { playbook: 'k3s.yml', extraVars: {}, limit: 'k3s-dev-2' },
@@ -51,20 +43,12 @@ describe('repo rules checked again right before the playbook', () => {
       hosts: ['k3s-dev-2'],
       recheck: [notTheFounder('k3s-dev-2')],
     });
-    const result = await runPlan(
-      { command: { verb: 'reprovision', cluster: 'dev', node: 'k3s-dev-2' }, cluster: 'dev', steps: [step] },
-      {
-        jobId: 'job-1',
-        world,
-        shell,
-        kube: createMemoryKube().kube,
-        clock: createInstantClock(),
-        checkpoints: createMemoryCheckpoints(),
-        approvals: createMemoryApprovalDesk().desk,
-        reporter,
-        signal: new AbortController().signal,
-      },
-    );
+    const { result, reporter } = await runSteps({
+      world,
+      command: { verb: 'reprovision', cluster: 'dev', node: 'k3s-dev-2' },
+      steps: [step],
+      shell,
+    });
     expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
     expect(reporter.planFailure()?.message).toMatch(
       /^1 precondition failed: k3s-dev-2 is the --cluster-init founder \(the k3s_primary group in hosts.ini\)/,

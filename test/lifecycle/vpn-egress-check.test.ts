@@ -1,15 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
-import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
-import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { vpnEgressCheckStep } from '../../src/lifecycle/steps/vpn-egress-check-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { createInstantClock } from '../support/manual-clock.js';
-import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
-import { createMemoryKube } from '../support/memory-kube.js';
-import { createRecordingReporter } from '../support/recording-reporter.js';
+import { runSteps } from '../support/run-steps.js';
 import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
 
 let world: WorldConfig;
@@ -18,22 +12,10 @@ beforeAll(async () => {
 });
 
 async function check(answer: (call: ShellCall) => ScriptedReply | undefined) {
-  const plan: Plan = {
-    command: { verb: 'verify', cluster: 'dev' },
-    cluster: 'dev',
-    steps: [vpnEgressCheckStep('1-vpn', 'k3s-dev-3')],
-  };
-  const reporter = createRecordingReporter();
-  const result = await runPlan(plan, {
-    jobId: 'j',
+  const { result, reporter } = await runSteps({
     world,
+    steps: [vpnEgressCheckStep('1-vpn', 'k3s-dev-3')],
     shell: createScriptedShell(answer),
-    kube: createMemoryKube().kube,
-    clock: createInstantClock(),
-    checkpoints: createMemoryCheckpoints(),
-    approvals: createMemoryApprovalDesk().desk,
-    reporter,
-    signal: new AbortController().signal,
   });
   return { result, alerts: reporter.texts().filter((t) => t.startsWith('gate failed: ')) };
 }

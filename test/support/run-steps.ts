@@ -1,0 +1,47 @@
+import type { WorldConfig } from '../../src/config/world-config.js';
+import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
+import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
+import type { Step } from '../../src/lifecycle/plan/step.js';
+import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../../src/lifecycle/ports/kubeconfig-keeper.js';
+import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
+import { createInstantClock } from './manual-clock.js';
+import { createMemoryApprovalDesk } from './memory-approval-desk.js';
+import { createMemoryCheckpoints } from './memory-checkpoints.js';
+import { createMemoryKube } from './memory-kube.js';
+import { createRecordingReporter } from './recording-reporter.js';
+import { createScriptedShell } from './scripted-shell.js';
+
+export interface StepsRun {
+  readonly world: WorldConfig;
+  readonly steps: readonly Step[];
+  /** Default: a verify of dev (the command only names the job). */
+  readonly command?: LifecycleCommand;
+  /** Default: a shell that answers every command with exit 0 and no output. */
+  readonly shell?: RemoteShell;
+  /** Default: a healthy three-node dev cluster. */
+  readonly kube?: KubeGateway;
+  readonly kubeconfigs?: KubeconfigKeeper;
+}
+
+/** A few steps through the real engine with in-memory fakes of every other port and an instant clock. */
+export async function runSteps(run: StepsRun) {
+  const command = run.command ?? { verb: 'verify', cluster: 'dev' };
+  const reporter = createRecordingReporter();
+  const result = await runPlan(
+    { command, cluster: command.cluster, steps: run.steps },
+    {
+      jobId: 'job-1',
+      world: run.world,
+      shell: run.shell ?? createScriptedShell(() => undefined),
+      kube: run.kube ?? createMemoryKube().kube,
+      kubeconfigs: run.kubeconfigs,
+      clock: createInstantClock(),
+      checkpoints: createMemoryCheckpoints(),
+      approvals: createMemoryApprovalDesk().desk,
+      reporter,
+      signal: new AbortController().signal,
+    },
+  );
+  return { result, reporter };
+}
