@@ -109,12 +109,16 @@ async function followRollout(
     const now = ctx.clock.now();
     lastObserved = describeDaemonSet(ds);
 
+    // Every agent that came up is reported before any broken one stops the rollout, whatever the
+    // order the API lists them in: the thread shows how far the rollout got.
     for (const pod of updated) {
       if (pod.ready && !reportedReady.has(pod.name)) {
         reportedReady.add(pod.name);
         lastProgressAt = now;
         await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`);
       }
+    }
+    for (const pod of updated) {
       await stopAtBrokenAgent(ctx, pod);
       if (stuckFor(pod, now) !== undefined) await stopAtAgent(ctx, pod, timeout);
     }
