@@ -143,7 +143,6 @@ function answeringPoster(): SlackPoster {
   return {
     post: async () => `1764400000.${String(++ts).padStart(6, '0')}`,
     update: async () => undefined,
-    ephemeral: async () => undefined,
     upload: async () => undefined,
     permalink: (channel, messageTs) => `https://slack.invalid/archives/${channel}/p${messageTs}`,
   };

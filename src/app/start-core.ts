@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createSlackAnnouncer } from '../bot/create-slack-announcer.js';
+import { createSlackJobReporting } from '../bot/create-slack-job-reporting.js';
 import type { ApprovalClickDeps } from '../bot/handle-approval-click.js';
 import type { CommandDeps } from '../bot/handle-cluster-command.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
@@ -56,14 +56,19 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const threadOf = async (jobId: string) => {
     const record = await records.get(jobId);
     const thread = record ? await threads.load(record) : undefined;
-    return { channel: thread?.channel ?? world.slack.alertsChannel, threadTs: thread?.threadTs };
+    return {
+      channel: thread?.channel ?? world.slack.alertsChannel,
+      threadTs: thread?.threadTs,
+      jobNumber: record?.number,
+    };
   };
-  const announcer = createSlackAnnouncer(
+  const reporting = createSlackJobReporting({
     poster,
-    records,
+    threads,
     threadOf,
-    (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
-  );
+    alertsChannel: world.slack.alertsChannel,
+    approvalTimeoutMs: (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
+  });
   const processor = createJobProcessor({
     world,
     redis,
@@ -71,8 +76,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     records,
     lock,
     audit,
-    poster,
-    announcer,
+    ...reporting,
     members: options.members,
     shell: meterRemoteShell(createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }), metrics),
     metrics,

@@ -1,10 +1,14 @@
 import { formatDuration } from '../config/parse-duration.js';
-import type { ApprovalAnnouncer } from '../jobs/create-redis-approval-desk.js';
-import type { JobRecords } from '../jobs/job-record.js';
+import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
+
+/** Where a job's messages go, and its number for people to refer to it. */
+export type JobThreadOf = (
+  jobId: string,
+) => Promise<{ channel: string; threadTs?: string | undefined; jobNumber?: number | undefined }>;
 
 export const APPROVE_ACTION = 'cluster_approve';
 export const REJECT_ACTION = 'cluster_reject';
@@ -12,19 +16,17 @@ export const REJECT_ACTION = 'cluster_reject';
 /** Posts approval requests into the job's thread with Approve / Reject buttons, and closes them. */
 export function createSlackAnnouncer(
   poster: SlackPoster,
-  records: JobRecords,
-  threadOf: (jobId: string) => Promise<{ channel: string; threadTs?: string | undefined }>,
+  threadOf: JobThreadOf,
   approvalTimeoutMs: (cluster: string) => number,
 ): ApprovalAnnouncer {
   return {
     async announce(jobId, approvalId, request) {
       const thread = await threadOf(jobId);
-      const record = await records.get(jobId);
       const text = describeRequest(request, approvalTimeoutMs(request.cluster));
       return poster.post({
         channel: thread.channel,
         threadTs: thread.threadTs,
-        text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${record?.number ?? '?'})`,
+        text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },
           {

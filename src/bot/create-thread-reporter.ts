@@ -1,21 +1,11 @@
 import { formatDuration } from '../config/parse-duration.js';
+import type { BoardStep, JobThread } from '../jobs/ports/job-thread.js';
 import { describeEvent } from '../lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../lifecycle/ports/reporter.js';
 import type { Logger } from '../log/create-logger.js';
-import type { BoardState, BoardStep } from './board-state.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { renderBoard, truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
-
-export interface JobThread {
-  readonly jobId: string;
-  readonly channel: string;
-  readonly alertsChannel: string;
-  readonly cluster: string;
-  /** The thread's root message, once posted. */
-  threadTs: string | undefined;
-  board: BoardState;
-}
 
 export interface ThreadReporterDeps {
   readonly poster: SlackPoster;

@@ -43,16 +43,6 @@ export function createWebApiPoster(
         blocks: message.blocks ? scrub(message.blocks as never[]) : [],
       });
     },
-    async ephemeral(message) {
-      await count('chat.postEphemeral');
-      await client.chat.postEphemeral({
-        channel: message.channel,
-        user: message.user,
-        text: redact(message.text),
-        blocks: message.blocks ? scrub(message.blocks as never[]) : undefined,
-        thread_ts: message.threadTs,
-      });
-    },
     async upload(file) {
       await count('files.getUploadURLExternal');
       await count('files.completeUploadExternal');

@@ -1,10 +1,10 @@
 import type { Redis } from 'ioredis';
 import type { WorldConfig } from '../config/world-config.js';
 import type { ClusterLock } from '../jobs/cluster-lock.js';
-import { describeJob, jobProgress, jobTitle } from '../jobs/describe-job.js';
 import type { JobRecords } from '../jobs/job-record.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { createThreadStore } from '../jobs/thread-store.js';
+import { describeJob, jobProgress, jobTitle } from './describe-job.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 
 export interface StatusDeps {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { type GroupMembers, isMember } from '../access/access-policy.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { AuditAction, AuditLog } from '../jobs/audit-log.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
@@ -8,7 +9,6 @@ import { recordApprovalClick } from '../jobs/record-approval-click.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Metrics } from '../metrics/create-metrics.js';
-import { type GroupMembers, isMember } from './access-policy.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { renderDecision } from './render-decision.js';
 import type { SlackPoster } from './slack-poster.js';

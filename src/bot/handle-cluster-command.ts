@@ -1,9 +1,9 @@
+import { type GroupMembers, isMember, refuseAccess } from '../access/access-policy.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { isClusterBotError } from '../errors.js';
-import { type AuditLog, describeAudit } from '../jobs/audit-log.js';
+import type { AuditLog } from '../jobs/audit-log.js';
 import type { CommandRateLimit } from '../jobs/command-rate-limit.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
-import { describeJob } from '../jobs/describe-job.js';
 import { requestCancel } from '../jobs/request-cancel.js';
 import { closestMatch } from '../lifecycle/command/closest-match.js';
 import {
@@ -15,7 +15,8 @@ import { parseLifecycleCommand } from '../lifecycle/command/parse-lifecycle-comm
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import type { Logger } from '../log/create-logger.js';
-import { type GroupMembers, isMember, refuseAccess } from './access-policy.js';
+import { describeAudit } from './describe-audit.js';
+import { describeJob } from './describe-job.js';
 import { describeRecentJobs, describeStatus, type StatusDeps } from './describe-status.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { HELP_TEXT } from './help-text.js';

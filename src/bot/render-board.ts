@@ -1,5 +1,5 @@
 import { formatDuration } from '../config/parse-duration.js';
-import type { BoardState, BoardStepStatus } from './board-state.js';
+import type { BoardState, BoardStepStatus } from '../jobs/ports/job-thread.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 
 const ICON: Readonly<Record<BoardStepStatus, string>> = {

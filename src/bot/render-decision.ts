@@ -1,4 +1,4 @@
-import type { StoredApproval } from '../jobs/create-redis-approval-desk.js';
+import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 

@@ -9,7 +9,6 @@ export interface SlackMessage {
 export interface SlackPoster {
   post(message: SlackMessage): Promise<string>;
   update(message: SlackMessage & { readonly ts: string }): Promise<void>;
-  ephemeral(message: SlackMessage & { readonly user: string }): Promise<void>;
   upload(file: {
     channel: string;
     threadTs: string;

@@ -193,10 +193,8 @@ export const worldSchema = z
       }
     }
   });
-export type WorldInput = z.input<typeof worldSchema>;
 type ParsedWorld = z.output<typeof worldSchema>;
 export type NodeRole = (typeof NODE_ROLES)[number];
-export type NodeConfig = ParsedWorld['clusters'][string]['nodes'][string];
 export type ClusterTimeouts = ParsedWorld['clusters'][string]['timeouts'];
 
 /** Prod runs dev's playbooks with scoped overrides, never forked ones: without them it would target dev. */

@@ -40,9 +40,6 @@ export function createConsolePoster(output: Writable, redact: Redact) {
       lastText.set(message.ts, message.text);
       print(`\n${message.text}`);
     },
-    async ephemeral(message) {
-      print(message.text);
-    },
     async upload(file) {
       if (file.comment) print(`  ${file.comment}`);
       print(`  ↳ ${file.title}: ${file.content.split('\n').length} lines (kept in the job log)`);

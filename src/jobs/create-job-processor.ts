@@ -1,6 +1,5 @@
 import { DelayedError, type Job } from 'bullmq';
-import { type GroupMembers, refuseAccess } from '../bot/access-policy.js';
-import { createThreadReporter } from '../bot/create-thread-reporter.js';
+import { type GroupMembers, refuseAccess } from '../access/access-policy.js';
 import { describeCommand, isMutating } from '../lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
@@ -9,15 +8,16 @@ import { meterEvent } from '../metrics/meter-event.js';
 import type { AuditLog } from './audit-log.js';
 import type { ClusterLock } from './cluster-lock.js';
 import type { JobData } from './create-job-queue.js';
-import { type ApprovalAnnouncer, createRedisApprovalDesk } from './create-redis-approval-desk.js';
+import { createRedisApprovalDesk } from './create-redis-approval-desk.js';
 import { openJobLog } from './job-log.js';
 import type { JobRecords } from './job-record.js';
+import type { ApprovalAnnouncer } from './ports/approval-announcer.js';
+import type { JobReporter, JobReporterFactory } from './ports/job-reporting.js';
 import { pruneJobLogs } from './prune-job-logs.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import { cancelledBy } from './request-cancel.js';
 import { retireJob } from './retire-job.js';
 import { runScheduledVerify, type ScheduledVerifyDeps } from './run-scheduled-verify.js';
-import { createThreadStore } from './thread-store.js';
 
 /** What the processor needs beyond what a scheduled verify needs (world, Redis, Slack, SSH, Kubernetes, clock, logs). */
 export interface JobProcessorDeps extends ScheduledVerifyDeps {
@@ -25,6 +25,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly lock: ClusterLock;
   readonly audit: AuditLog;
   readonly announcer: ApprovalAnnouncer;
+  /** Shows one job to people (its Slack thread); built by the edge, so this layer knows no Slack. */
+  readonly reporterFor: JobReporterFactory;
   /** Keeps a kubeconfig fetched after k3s.yml, for the cluster's gateway to use from then on. */
   readonly kubeconfigs: KubeconfigKeeper;
   /** Resolves user groups, to check the requester again when the job starts. */
@@ -34,7 +36,6 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly retentionMs: number;
   /** The job logs under dataDir are pruned, oldest first, to stay within this total. */
   readonly logsMaxBytes: number;
-  readonly updateIntervalMs?: number;
   /** How often a running job checks whether someone cancelled it. */
   readonly cancelPollMs?: number;
 }
@@ -51,7 +52,6 @@ const PRUNE_EVERY_MS = 60_000;
  * worker slot held) until its expiry; a decision or a cancel promotes it early.
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
-  const threads = createThreadStore(deps.redis, deps.keys, deps.world.slack.alertsChannel);
   let prunedAt = Number.NEGATIVE_INFINITY;
   const pruneLogs = async () => {
     if (deps.clock.now() - prunedAt < PRUNE_EVERY_MS) return;
@@ -100,16 +100,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
     await pruneLogs();
     const log = await openJobLog(deps.dataDir, record.id);
-    const thread = await threads.load(record);
-    const threadReporter = createThreadReporter({
-      poster: deps.poster,
-      logger,
-      thread,
-      save: threads.save,
-      appendLog: log.append,
-      readLog: log.read,
-      updateIntervalMs: deps.updateIntervalMs,
-    });
+    const threadReporter = await deps.reporterFor(record, log, logger);
     const approvals = createRedisApprovalDesk(
       deps.redis,
       deps.keys,
@@ -148,7 +139,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         jobId: record.id,
       });
     };
-    const reporter: typeof threadReporter = {
+    const reporter: JobReporter = {
       ...threadReporter,
       async emit(event) {
         meterEvent(deps.metrics, record.command.verb, cluster.name, event);
@@ -185,7 +176,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       // The thread (posted now if this is the job's first start) ends with the reason. It is the
       // bot's own words with live mentions and channel links, so it goes as a notice: a summary is
       // shown as text, escaped like anything remote.
-      await reporter.emit({ type: 'plan-started', resumed: thread.threadTs !== undefined, steps: [] });
+      await reporter.emit({ type: 'plan-started', resumed: threadReporter.resumed, steps: [] });
       await threadReporter.notice(`⛔ ${reason}`);
       await reporter.emit({
         type: 'plan-finished',

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
-import type { StoredApproval } from './create-redis-approval-desk.js';
 import {
   type ApprovalClick,
   type ApprovalRules,
   type ClickVerdict,
   decideApproval,
 } from './decide-approval.js';
+import type { StoredApproval } from './ports/approval-announcer.js';
 import type { RedisKeys } from './redis-keys.js';
 import { replaceHashField } from './replace-hash-field.js';
 

@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { SlackPoster } from '../bot/slack-poster.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
@@ -12,13 +11,14 @@ import type { Metrics } from '../metrics/create-metrics.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import { type AlertState, compareGateAlerts } from './compare-gate-alerts.js';
 import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
+import type { GateAlerts } from './ports/job-reporting.js';
 import type { RedisKeys } from './redis-keys.js';
 
 export interface ScheduledVerifyDeps {
   readonly world: WorldConfig;
   readonly redis: Redis;
   readonly keys: RedisKeys;
-  readonly poster: SlackPoster;
+  readonly alerts: GateAlerts;
   readonly shell: RemoteShell;
   readonly kubeFor: (cluster: string) => KubeGateway;
   readonly clock: Clock;
@@ -87,18 +87,9 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
     const previous = raw ? (JSON.parse(raw) as AlertState) : {};
     const plan = compareGateAlerts(previous, failingNow, now, cluster.verifyAlertRepeatMs);
     for (const alert of plan.failing) {
-      const prefix = alert.repeat ? 'still failing' : 'failed';
-      await deps.poster.post({
-        channel: deps.world.slack.alertsChannel,
-        text: `🚨 ${clusterName}: gate *${alert.gate}* ${prefix} (scheduled verify): ${alert.observed}`,
-      });
+      await deps.alerts.failing(clusterName, alert.gate, alert.observed, alert.repeat);
     }
-    for (const gate of plan.recovered) {
-      await deps.poster.post({
-        channel: deps.world.slack.alertsChannel,
-        text: `✅ ${clusterName}: gate *${gate}* passes again (scheduled verify)`,
-      });
-    }
+    for (const gate of plan.recovered) await deps.alerts.recovered(clusterName, gate);
     await deps.redis.set(deps.keys.verifyAlerts(clusterName), JSON.stringify(plan.next));
     const outcome = result.status === 'finished' ? result.outcome : 'waiting';
     const summary = result.status === 'finished' ? result.summary : '';

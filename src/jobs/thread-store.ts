@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { JobThread } from '../bot/create-thread-reporter.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobRecord } from './job-record.js';
+import type { JobThread } from './ports/job-thread.js';
 import type { RedisKeys } from './redis-keys.js';
 
 /** Loads (or starts) a job's thread state; saving it lets another worker carry on the same thread. */

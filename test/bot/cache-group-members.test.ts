@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMember } from '../../src/bot/access-policy.js';
+import { isMember } from '../../src/access/access-policy.js';
 import { cacheGroupMembers } from '../../src/bot/cache-group-members.js';
 import { createInstantClock } from '../support/manual-clock.js';
 

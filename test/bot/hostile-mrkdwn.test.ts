@@ -39,7 +39,6 @@ describe('remote text in mrkdwn', () => {
         return `100.${posts.length}`;
       },
       update: async () => undefined,
-      ephemeral: async () => undefined,
       upload: async () => undefined,
       permalink: (channel, ts) => `https://lab.slack.invalid/archives/${channel}/p${ts}`,
     };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createThreadReporter, type JobThread } from '../../src/bot/create-thread-reporter.js';
+import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
+import type { JobThread } from '../../src/jobs/ports/job-thread.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 
@@ -23,7 +24,6 @@ function heldPoster(options: { failUpload?: boolean } = {}) {
   const poster: SlackPoster = {
     post: (m) => arrive({ call: 'post', text: m.text, threadTs: m.threadTs }, `100.${++ts}`),
     update: (m) => arrive({ call: 'update', text: m.text }, undefined),
-    ephemeral: async () => undefined,
     upload: async (file) => {
       if (options.failUpload) throw new Error('files are down');
       await arrive({ call: 'upload', text: file.comment ?? '', threadTs: file.threadTs }, undefined);

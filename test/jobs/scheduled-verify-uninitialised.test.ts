@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSlackGateAlerts } from '../../src/bot/create-slack-gate-alerts.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
@@ -36,16 +37,18 @@ function setup(kube: () => KubeGateway) {
       world,
       redis,
       keys,
-      poster: {
-        post: async (message) => {
-          posts.push(message.text);
-          return '1.0';
+      alerts: createSlackGateAlerts(
+        {
+          post: async (message) => {
+            posts.push(message.text);
+            return '1.0';
+          },
+          update: async () => undefined,
+          upload: async () => undefined,
+          permalink: () => 'http://127.0.0.1/thread',
         },
-        update: async () => undefined,
-        ephemeral: async () => undefined,
-        upload: async () => undefined,
-        permalink: () => 'http://127.0.0.1/thread',
-      },
+        'C0ALERTS',
+      ),
       shell: createScriptedShell((call) => answerK3sServer(call)),
       kubeFor: kube,
       clock: createInstantClock(),

@@ -6,11 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type AnsibleEvent,
-  createAnsibleOutputParser,
-  type PlaybookOutcome,
-} from '../../src/lifecycle/ansible/index.js';
+import type { AnsibleEvent, PlaybookOutcome } from '../../src/lifecycle/ansible/ansible-event.js';
+import { createAnsibleOutputParser } from '../../src/lifecycle/ansible/create-ansible-output-parser.js';
 import {
   createInfraRepo,
   INFRA_REPO_PATHS,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { isClusterBotError } from '../../src/errors.js';
-import { createAnsibleOutputParser } from '../../src/lifecycle/ansible/index.js';
+import { createAnsibleOutputParser } from '../../src/lifecycle/ansible/create-ansible-output-parser.js';
 import { isMutating } from '../../src/lifecycle/command/lifecycle-command.js';
 import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';

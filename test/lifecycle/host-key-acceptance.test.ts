@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
+import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
@@ -9,7 +10,6 @@ import { waitForSshStep } from '../../src/lifecycle/steps/wait-for-ssh-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
@@ -33,7 +33,7 @@ function setUp(steps: Step[], answer: (call: ShellCall) => ScriptedReply | undef
   const shell = createScriptedShell(answer, NEW_KEY);
   const approvals = createMemoryApprovalDesk();
   const reporter = createRecordingReporter();
-  const checkpoints = createMemoryCheckpoints();
+  const checkpoints = createMemoryCheckpointStore();
   const run = () =>
     runPlan(plan, {
       jobId: 'j',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
+import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
@@ -11,7 +12,6 @@ import { answerK3sServer } from '../support/k3s-server-replies.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell, type ShellCall } from '../support/scripted-shell.js';
@@ -101,7 +101,7 @@ function setup(
   const clock = createInstantClock();
   const kube = createMemoryKube();
   const approvals = createMemoryApprovalDesk({ now: clock.now, timeoutMs: 30 * 60_000 });
-  const checkpoints = createMemoryCheckpoints();
+  const checkpoints = createMemoryCheckpointStore();
   const reporter = createRecordingReporter();
   const run = (
     command: LifecycleCommand = { verb: 'cilium', cluster: 'dev' },

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
@@ -8,7 +9,6 @@ import { loadExampleWorld } from '../support/example-world.js';
 import { answerK3sServer } from '../support/k3s-server-replies.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
@@ -48,7 +48,7 @@ async function verify(
     shell,
     kube: kube.kube,
     clock,
-    checkpoints: createMemoryCheckpoints(),
+    checkpoints: createMemoryCheckpointStore(),
     approvals: createMemoryApprovalDesk().desk,
     reporter,
     signal: new AbortController().signal,

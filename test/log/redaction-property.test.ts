@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { redactingDeps } from '../../src/lifecycle/engine/redacting-deps.js';
 import type { EngineDeps } from '../../src/lifecycle/engine/run-plan.js';
 import { createLineRedactor } from '../../src/lifecycle/redact-lines.js';
@@ -7,7 +8,6 @@ import { createRedactor, type Redact } from '../../src/log/create-redactor.js';
 import { redactValue } from '../../src/log/redact-value.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 
 /** A generated secret: its text, the parts that must never come out, and the key it needs, if any. */
@@ -279,7 +279,7 @@ const PATHS: Readonly<Record<string, OutputPath>> = {
   'engine ports': async (embedded, redact) => {
     const reporter = createRecordingReporter();
     const approvals = createMemoryApprovalDesk();
-    const checkpoints = createMemoryCheckpoints();
+    const checkpoints = createMemoryCheckpointStore();
     const deps = redactingDeps({
       reporter,
       approvals: approvals.desk,

@@ -2,20 +2,21 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeAudit } from '../../src/bot/describe-audit.js';
 import { handleApprovalClick } from '../../src/bot/handle-approval-click.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { createAuditLog, describeAudit } from '../../src/jobs/audit-log.js';
+import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createJobQueue } from '../../src/jobs/create-job-queue.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
+import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { createMemoryCheckpoints } from '../support/memory-checkpoints.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
@@ -58,7 +59,6 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     async update(message) {
       updates.push(message);
     },
-    async ephemeral() {},
     async upload() {},
     permalink: (channel, ts) => `https://slack.test/${channel}/${ts}`,
   };
@@ -85,7 +85,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     ],
   };
   const job = (jobId: string) => {
-    const checkpoints = createMemoryCheckpoints();
+    const checkpoints = createMemoryCheckpointStore();
     const reporter = createRecordingReporter();
     const approvals = createRedisApprovalDesk(redis, keys, jobId, 30 * 60_000, now, {
       async announce(_jobId, approvalId) {

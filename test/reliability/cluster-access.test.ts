@@ -58,7 +58,6 @@ function startBot(prefix: string, groups: Map<string, string[]>) {
     async update(message) {
       posts.push(message);
     },
-    async ephemeral() {},
     async upload(file) {
       posts.push({ channel: file.channel, threadTs: file.threadTs, text: file.comment ?? '' });
     },

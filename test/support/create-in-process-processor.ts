@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { GroupMembers } from '../../src/bot/access-policy.js';
-import { createSlackAnnouncer } from '../../src/bot/create-slack-announcer.js';
+import type { GroupMembers } from '../../src/access/access-policy.js';
+import { createSlackJobReporting } from '../../src/bot/create-slack-job-reporting.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
@@ -9,6 +9,7 @@ import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
 import type { JobRecords } from '../../src/jobs/job-record.js';
 import type { RedisKeys } from '../../src/jobs/redis-keys.js';
+import { createThreadStore } from '../../src/jobs/thread-store.js';
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
 import type { Logger } from '../../src/log/create-logger.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
@@ -43,12 +44,13 @@ export function createInProcessProcessor(parts: InProcessParts) {
     members: parts.members ?? (async () => []),
     redact: parts.redact ?? ((text) => text),
     audit: createAuditLog(parts.redis, parts.keys, parts.logger),
-    announcer: createSlackAnnouncer(
-      parts.poster,
-      parts.records,
-      async () => ({ channel: 'C0OPS' }),
-      () => 60_000,
-    ),
+    ...createSlackJobReporting({
+      poster: parts.poster,
+      threads: createThreadStore(parts.redis, parts.keys, parts.world.slack.alertsChannel),
+      threadOf: async () => ({ channel: 'C0OPS' }),
+      alertsChannel: parts.world.slack.alertsChannel,
+      approvalTimeoutMs: () => 60_000,
+    }),
     metrics: createMetrics(),
     kubeFor: () => kube,
     kubeconfigs: createMemoryKubeconfigs().keeper,

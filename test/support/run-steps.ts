@@ -1,4 +1,5 @@
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
@@ -7,7 +8,6 @@ import type { KubeconfigKeeper } from '../../src/lifecycle/ports/kubeconfig-keep
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
 import { createInstantClock } from './manual-clock.js';
 import { createMemoryApprovalDesk } from './memory-approval-desk.js';
-import { createMemoryCheckpoints } from './memory-checkpoints.js';
 import { createMemoryKube } from './memory-kube.js';
 import { createRecordingReporter } from './recording-reporter.js';
 import { createScriptedShell } from './scripted-shell.js';
@@ -37,7 +37,7 @@ export async function runSteps(run: StepsRun) {
       kube: run.kube ?? createMemoryKube().kube,
       kubeconfigs: run.kubeconfigs,
       clock: createInstantClock(),
-      checkpoints: createMemoryCheckpoints(),
+      checkpoints: createMemoryCheckpointStore(),
       approvals: createMemoryApprovalDesk().desk,
       reporter,
       signal: new AbortController().signal,

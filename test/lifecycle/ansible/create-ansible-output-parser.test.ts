@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AnsibleEvent,
-  createAnsibleOutputParser,
-  describeProgress,
-} from '../../../src/lifecycle/ansible/index.js';
+import type { AnsibleEvent } from '../../../src/lifecycle/ansible/ansible-event.js';
+import { createAnsibleOutputParser } from '../../../src/lifecycle/ansible/create-ansible-output-parser.js';
+import { describeProgress } from '../../../src/lifecycle/ansible/describe-progress.js';
 import { loadFixture } from './load-fixture.js';
 
 function parse(lines: readonly string[], exitCode: number | null) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeProgress, parseListTasks } from '../../../src/lifecycle/ansible/index.js';
+import { describeProgress } from '../../../src/lifecycle/ansible/describe-progress.js';
+import { parseListTasks } from '../../../src/lifecycle/ansible/parse-list-tasks.js';
 import { loadFixture } from './load-fixture.js';
 
 describe('parseListTasks', () => {

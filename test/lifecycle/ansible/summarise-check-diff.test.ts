@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AnsibleEvent,
-  createAnsibleOutputParser,
-  summariseCheckDiff,
-} from '../../../src/lifecycle/ansible/index.js';
+import type { AnsibleEvent } from '../../../src/lifecycle/ansible/ansible-event.js';
+import { createAnsibleOutputParser } from '../../../src/lifecycle/ansible/create-ansible-output-parser.js';
+import { summariseCheckDiff } from '../../../src/lifecycle/ansible/summarise-check-diff.js';
 import { loadFixture } from './load-fixture.js';
 
 describe('summariseCheckDiff', () => {

@@ -1,8 +1,8 @@
-import { escapeMrkdwn } from '../bot/escape-mrkdwn.js';
 import { formatDuration } from '../config/parse-duration.js';
+import type { JobRecord, JobRecords } from '../jobs/job-record.js';
+import type { createThreadStore } from '../jobs/thread-store.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
-import type { JobRecord, JobRecords } from './job-record.js';
-import type { createThreadStore } from './thread-store.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
 
 type ThreadStore = ReturnType<typeof createThreadStore>;
 

@@ -1,0 +1,43 @@
+import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
+import type { GateAlerts, JobReporterFactory } from '../jobs/ports/job-reporting.js';
+import type { ThreadStore } from '../jobs/ports/job-thread.js';
+import { createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
+import { createSlackGateAlerts } from './create-slack-gate-alerts.js';
+import { createThreadReporter } from './create-thread-reporter.js';
+import type { SlackPoster } from './slack-poster.js';
+
+export interface SlackJobReportingDeps {
+  readonly poster: SlackPoster;
+  readonly threads: ThreadStore;
+  readonly threadOf: JobThreadOf;
+  readonly alertsChannel: string;
+  readonly approvalTimeoutMs: (cluster: string) => number;
+}
+
+export interface SlackJobReporting {
+  readonly reporterFor: JobReporterFactory;
+  readonly announcer: ApprovalAnnouncer;
+  readonly alerts: GateAlerts;
+}
+
+/** The worker's view of Slack: a job's thread, its approval requests, the alerts channel. */
+export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobReporting {
+  const { poster } = deps;
+  return {
+    async reporterFor(record, log, logger) {
+      const thread = await deps.threads.load(record);
+      const resumed = thread.threadTs !== undefined;
+      const reporter = createThreadReporter({
+        poster,
+        logger,
+        thread,
+        save: deps.threads.save,
+        appendLog: log.append,
+        readLog: log.read,
+      });
+      return { ...reporter, resumed };
+    },
+    announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalTimeoutMs),
+    alerts: createSlackGateAlerts(poster, deps.alertsChannel),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Reporter } from '../../lifecycle/ports/reporter.js';
+import type { Logger } from '../../log/create-logger.js';
+import type { JobRecord } from '../job-record.js';
+
+/**
+ * What the worker needs to show a job to people. The job layer decides when; the edge (Slack, the
+ * console) decides the words and where they go, so nothing in src/jobs knows about Slack.
+ */
+export interface JobReporter extends Reporter {
+  /** Resolves once everything reported so far has left (the engine never waits for Slack). */
+  flush(): Promise<void>;
+  /** A line in the bot's own words (mentions stay live), never remote text. */
+  notice(text: string): Promise<void>;
+  /** The job was shown before: a worker is resuming it, not starting it. */
+  readonly resumed: boolean;
+}
+
+/** The job's full log on the worker's disk. */
+export interface JobLogSink {
+  append(line: string): void | Promise<void>;
+  read(): Promise<string>;
+}
+
+export type JobReporterFactory = (record: JobRecord, log: JobLogSink, logger: Logger) => Promise<JobReporter>;
+
+/** The scheduled verify's only output: transitions of a gate, for the alerts channel. */
+export interface GateAlerts {
+  failing(cluster: string, gate: string, observed: string, repeat: boolean): Promise<void>;
+  recovered(cluster: string, gate: string): Promise<void>;
+}

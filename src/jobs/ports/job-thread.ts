@@ -1,0 +1,38 @@
+import type { PlanOutcome, StepView } from '../../lifecycle/ports/reporter.js';
+import type { JobRecord } from '../job-record.js';
+
+export type BoardStepStatus = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped';
+
+export interface BoardStep extends StepView {
+  readonly status: BoardStepStatus;
+  readonly durationMs?: number | undefined;
+  readonly detail?: string | undefined;
+}
+
+/** A job's status board: what the root message of its thread shows, kept in Redis between runs. */
+export interface BoardState {
+  readonly title: string;
+  readonly jobNumber: number;
+  readonly requestedBy: string;
+  readonly steps: readonly BoardStep[];
+  readonly outcome?: PlanOutcome | undefined;
+  readonly summary?: string | undefined;
+}
+
+/** A job's Slack thread as the worker keeps it in Redis: where it is and what its board shows. */
+export interface JobThread {
+  readonly jobId: string;
+  readonly channel: string;
+  readonly alertsChannel: string;
+  readonly cluster: string;
+  /** The thread's root message, once posted. */
+  threadTs: string | undefined;
+  board: BoardState;
+}
+
+/** Where a job's thread state is kept between workers (Redis in production). */
+export interface ThreadStore {
+  /** The saved thread, or a new one (no root message yet) for a job never shown. */
+  load(record: JobRecord): Promise<JobThread>;
+  save(thread: JobThread): Promise<void>;
+}
