@@ -1,7 +1,6 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Plan } from '../plan/plan.js';
-import type { StepContext } from '../plan/step.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
@@ -10,6 +9,7 @@ import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
+import { createStepContext } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
 import { redactingDeps } from './redacting-deps.js';
 
@@ -37,12 +37,6 @@ export type EngineResult =
       readonly approvalId: string;
       readonly until: number;
     };
-
-const NO_KUBECONFIGS: KubeconfigKeeper = {
-  adopt: async (cluster) => {
-    throw new ClusterBotError('KUBE_UNREACHABLE', `this run cannot switch ${cluster} to another kubeconfig`);
-  },
-};
 
 /**
  * Runs a plan from its first unfinished step. Each step is checkpointed before and after it runs,
@@ -73,22 +67,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
     // Cancelled while parked or queued: end here, before asking for or running anything.
     if (deps.signal.aborted) return finish(deps, plan, index, 'cancelled', 'cancelled before this step');
-    const ctx: StepContext = {
-      jobId: deps.jobId,
-      world: deps.world,
-      cluster,
-      shell: deps.shell,
-      kube: deps.kube,
-      kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
-      clock,
-      signal: deps.signal,
-      facts,
-      progress: (text) => reporter.emit({ type: 'step-progress', stepId: step.id, text }),
-      output: (line) => reporter.output(step.id, line),
-      note: (text) => reporter.emit({ type: 'note', stepId: step.id, text }),
-      gateFailed: (gate, observed) =>
-        reporter.emit({ type: 'gate-failed', stepId: step.id, cluster: cluster.name, gate, observed }),
-    };
+    const ctx = createStepContext(deps, cluster, facts, step);
 
     let approvalId: string | undefined;
     try {
