@@ -27,6 +27,7 @@ import { vpnGateway } from './vpn-gateway.js';
  * survivor), rebuild it, re-run the node-host layers that do not survive a rebuild, prove it is back,
  * let Flux heal the rest. The founder is never reprovisioned: the inventory must name another first.
  */
+// Long on purpose: it reads top to bottom as the runbook, and each step's id follows that order.
 export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node: NodeEntry): Step[] {
   const id = createStepIds();
   const extraVars = cluster.extraVars;
