@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorldConfig } from '../config/world-config.js';
 import { ClusterBotError } from '../errors.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import type { AdoptedKubeconfig, KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
+import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
+import { adoptedKubeconfigPath, adoptKubeconfig } from './adopt-kubeconfig.js';
 import type { KubeGatewayOptions } from './create-kube-gateway.js';
 import { createLazyKubeGateway } from './create-lazy-kube-gateway.js';
 
@@ -31,7 +31,7 @@ export function createClusterKubes(
   options?: KubeGatewayOptions,
 ): ClusterKubes {
   const dir = join(dataDir, 'kubeconfigs');
-  const adoptedPath = (cluster: string) => join(dir, `${cluster}.kubeconfig`);
+  const adoptedPath = (cluster: string) => adoptedKubeconfigPath(dir, cluster);
   const current = new Map<string, Current>();
 
   const gatewayOf = (cluster: string): KubeGateway => {
@@ -72,39 +72,6 @@ export function createClusterKubes(
       }
       return gateway;
     },
-    async adopt(cluster, kubeconfig): Promise<AdoptedKubeconfig> {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      const candidate = `${adoptedPath(cluster)}.candidate`;
-      // Removed first: a leftover file would keep its own mode; a new one is created 0600.
-      await rm(candidate, { force: true });
-      await writeFile(candidate, kubeconfig, { mode: 0o600 });
-      let names: string[];
-      try {
-        names = (await createLazyKubeGateway(candidate, options).listNodes()).map((node) => node.name);
-      } catch (error) {
-        await rm(candidate, { force: true });
-        throw new ClusterBotError(
-          'KUBE_UNREACHABLE',
-          `that kubeconfig does not reach ${cluster}: ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-      // Reaching *a* cluster is not enough: another cluster's kubeconfig (dev's file, named by a
-      // missing prod override) would point every gate and drain of this one at the wrong nodes.
-      const own = new Set(world.clusters[cluster]?.nodes.map((node) => node.name));
-      const foreign = names.filter((name) => !own.has(name));
-      if (names.length === 0 || foreign.length > 0) {
-        await rm(candidate, { force: true });
-        throw new ClusterBotError(
-          'PRECONDITION_FAILED',
-          names.length === 0
-            ? `that kubeconfig reaches a cluster with no node: it cannot be shown to be ${cluster}'s; kept nothing`
-            : `that kubeconfig reaches a cluster with nodes that are not ${cluster}'s (${foreign.join(', ')}); kept nothing`,
-        );
-      }
-      // A rename: a process reading the kept file sees the old one or the new one, never half of it.
-      await rename(candidate, adoptedPath(cluster));
-      return { keptAt: adoptedPath(cluster), nodes: names.length };
-    },
+    adopt: (cluster, kubeconfig) => adoptKubeconfig(world, dir, cluster, kubeconfig, options),
   };
 }

@@ -1,15 +1,13 @@
-import { Client, type ServerHostKeyAlgorithm } from 'ssh2';
+import { Client } from 'ssh2';
 import { ClusterBotError } from '../errors.js';
 import type { SshTarget } from '../lifecycle/ports/remote-shell.js';
 import { loadHostKeyPolicy } from './load-host-key-policy.js';
 import type { ReadFile } from './read-file.js';
+import { type ConnectTimings, sshConnectConfig } from './ssh-connect-config.js';
 import type { SshLogger } from './ssh-logger.js';
 import { toConnectError } from './to-connect-error.js';
 
-export interface ConnectSettings {
-  readonly connectTimeoutMs: number;
-  readonly keepaliveIntervalMs: number;
-  readonly keepaliveCountMax: number;
+export interface ConnectSettings extends ConnectTimings {
   readonly readFile: ReadFile;
   readonly logger: SshLogger;
 }
@@ -22,12 +20,7 @@ export async function connectSsh(
 ): Promise<Client> {
   const where = `${target.label} (${target.host}:${target.port})`;
   const details = { label: target.label, host: target.host, port: target.port };
-  const privateKey = await settings.readFile(target.privateKeyPath).catch((error: unknown) => {
-    throw new ClusterBotError('SSH_AUTH_FAILED', `Cannot read the private key for ${where}`, {
-      cause: error,
-      details: { ...details, privateKeyPath: target.privateKeyPath },
-    });
-  });
+  const privateKey = await readPrivateKey(target, settings.readFile, where);
   const policy = await loadHostKeyPolicy(target, settings.readFile);
 
   return new Promise((resolve, reject) => {
@@ -78,24 +71,11 @@ export async function connectSsh(
     }
     signal?.addEventListener('abort', onAbort, { once: true });
 
-    const preferred = policy.preferredAlgorithms as ServerHostKeyAlgorithm[];
     try {
-      client.connect({
-        host: target.host,
-        port: target.port,
-        username: target.user,
-        privateKey,
-        readyTimeout: settings.connectTimeoutMs,
-        keepaliveInterval: settings.keepaliveIntervalMs,
-        keepaliveCountMax: settings.keepaliveCountMax,
-        hostVerifier: (rawKey: Buffer) => {
-          hostKeyError = policy.check(rawKey);
-          return hostKeyError === undefined;
-        },
-        ...(preferred.length > 0 && {
-          algorithms: { serverHostKey: { remove: preferred, prepend: preferred, append: [] } },
-        }),
+      const config = sshConnectConfig(target, settings, privateKey, policy, (error) => {
+        hostKeyError = error;
       });
+      client.connect(config);
     } catch (error) {
       // ssh2 throws synchronously on a key it cannot parse (or one that needs a passphrase).
       fail(
@@ -109,5 +89,24 @@ export async function connectSsh(
         ),
       );
     }
+  });
+}
+
+/** The key is read before dialling: a missing or unreadable key is a setup fault, not the host's. */
+async function readPrivateKey(
+  target: SshTarget,
+  readFile: ReadFile,
+  where: string,
+): Promise<Buffer | string> {
+  return readFile(target.privateKeyPath).catch((error: unknown) => {
+    throw new ClusterBotError('SSH_AUTH_FAILED', `Cannot read the private key for ${where}`, {
+      cause: error,
+      details: {
+        label: target.label,
+        host: target.host,
+        port: target.port,
+        privateKeyPath: target.privateKeyPath,
+      },
+    });
   });
 }

@@ -1,7 +1,6 @@
-import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
+import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Plan } from '../plan/plan.js';
-import type { JobFacts, Step, StepContext } from '../plan/step.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
@@ -10,6 +9,7 @@ import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
+import { createStepContext } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
 import { redactingDeps } from './redacting-deps.js';
 
@@ -37,12 +37,6 @@ export type EngineResult =
       readonly approvalId: string;
       readonly until: number;
     };
-
-const NO_KUBECONFIGS: KubeconfigKeeper = {
-  adopt: async (cluster) => {
-    throw new ClusterBotError('KUBE_UNREACHABLE', `this run cannot switch ${cluster} to another kubeconfig`);
-  },
-};
 
 /**
  * Runs a plan from its first unfinished step. Each step is checkpointed before and after it runs,
@@ -73,7 +67,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
     // Cancelled while parked or queued: end here, before asking for or running anything.
     if (deps.signal.aborted) return finish(deps, plan, index, 'cancelled', 'cancelled before this step');
-    const ctx = stepContext(deps, cluster, facts, step);
+    const ctx = createStepContext(deps, cluster, facts, step);
 
     let approvalId: string | undefined;
     try {
@@ -95,7 +89,6 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     }
 
     const startedAt = clock.now();
-    // Outside the try: a checkpoint that cannot be written is the worker's failure, not the step's.
     await checkpoints.set(step.id, {
       status: 'running',
       startedAt,
@@ -103,62 +96,28 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     });
     await reporter.emit({ type: 'step-started', stepId: step.id });
     try {
-      await runStep(deps, step, ctx, startedAt, approvalId);
+      if (deps.signal.aborted) throw new ClusterBotError('CANCELLED', 'cancelled');
+      const result = await step.run(ctx);
+      const finishedAt = clock.now();
+      await checkpoints.set(step.id, {
+        status: result.status,
+        startedAt,
+        finishedAt,
+        summary: result.summary,
+        data: approvalId ? { approvalId } : undefined,
+      });
+      await reporter.emit({
+        type: 'step-finished',
+        stepId: step.id,
+        status: result.status,
+        durationMs: finishedAt - startedAt,
+        summary: result.summary,
+      });
     } catch (error) {
       return fail(deps, plan, index, startedAt, error, approvalId);
     }
   }
   return finish(deps, plan, plan.steps.length, 'succeeded', `all ${plan.steps.length} steps done`);
-}
-
-/** Everything a step may touch, its reports tagged with its id. */
-function stepContext(deps: EngineDeps, cluster: ClusterConfig, facts: JobFacts, step: Step): StepContext {
-  const { reporter } = deps;
-  return {
-    jobId: deps.jobId,
-    world: deps.world,
-    cluster,
-    shell: deps.shell,
-    kube: deps.kube,
-    kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
-    clock: deps.clock,
-    signal: deps.signal,
-    facts,
-    progress: (text) => reporter.emit({ type: 'step-progress', stepId: step.id, text }),
-    output: (line) => reporter.output(step.id, line),
-    note: (text) => reporter.emit({ type: 'note', stepId: step.id, text }),
-    gateFailed: (gate, observed) =>
-      reporter.emit({ type: 'gate-failed', stepId: step.id, cluster: cluster.name, gate, observed }),
-  };
-}
-
-/** Runs a started step and checkpoints its result, so a resumed job knows it is done. */
-async function runStep(
-  deps: EngineDeps,
-  step: Step,
-  ctx: StepContext,
-  startedAt: number,
-  approvalId: string | undefined,
-): Promise<void> {
-  const { checkpoints, clock, reporter } = deps;
-  const data = approvalId ? { approvalId } : undefined;
-  if (deps.signal.aborted) throw new ClusterBotError('CANCELLED', 'cancelled');
-  const result = await step.run(ctx);
-  const finishedAt = clock.now();
-  await checkpoints.set(step.id, {
-    status: result.status,
-    startedAt,
-    finishedAt,
-    summary: result.summary,
-    data,
-  });
-  await reporter.emit({
-    type: 'step-finished',
-    stepId: step.id,
-    status: result.status,
-    durationMs: finishedAt - startedAt,
-    summary: result.summary,
-  });
 }
 
 async function fail(

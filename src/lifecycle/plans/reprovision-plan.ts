@@ -26,10 +26,8 @@ import { vpnGateway } from './vpn-gateway.js';
  * The infra README's re-provisioning runbook: take the node out cleanly (after an etcd snapshot on a
  * survivor), rebuild it, re-run the node-host layers that do not survive a rebuild, prove it is back,
  * let Flux heal the rest. The founder is never reprovisioned: the inventory must name another first.
- *
- * Long on purpose: one list read top to bottom, in the runbook's order, is easier to check against
- * the runbook than the same steps spread over helpers.
  */
+// Long on purpose: it reads top to bottom as the runbook, and each step's id follows that order.
 export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node: NodeEntry): Step[] {
   const id = createStepIds();
   const extraVars = cluster.extraVars;

@@ -25,10 +25,8 @@ import { vpnGateway } from './vpn-gateway.js';
 /**
  * Bring-up as the infra README runs it: site.yml's chain (baseline, k3s, cilium, verify.yml, flux),
  * then the two layers outside site.yml. Everything the repo must say is checked first.
- *
- * Long on purpose: one list read top to bottom, in the runbook's order, is easier to check against
- * the runbook than the same steps spread over helpers.
  */
+// Long on purpose: it reads top to bottom as the runbook, and each step's id follows that order.
 export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const id = createStepIds();
   const extraVars = cluster.extraVars;

@@ -1,0 +1,52 @@
+import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
+import { ClusterBotError } from '../../errors.js';
+import type { Step, StepContext } from '../plan/step.js';
+import type { Clock } from '../ports/clock.js';
+import type { KubeGateway } from '../ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
+import type { RemoteShell } from '../ports/remote-shell.js';
+import type { Reporter } from '../ports/reporter.js';
+
+/** What the engine hands on to every step (its EngineDeps satisfy this). */
+export interface StepContextSources {
+  readonly jobId: string;
+  readonly world: WorldConfig;
+  readonly shell: RemoteShell;
+  readonly kube: KubeGateway;
+  readonly kubeconfigs?: KubeconfigKeeper | undefined;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly reporter: Reporter;
+}
+
+const NO_KUBECONFIGS: KubeconfigKeeper = {
+  adopt: async (cluster) => {
+    throw new ClusterBotError('KUBE_UNREACHABLE', `this run cannot switch ${cluster} to another kubeconfig`);
+  },
+};
+
+/** One step's context: the ports, and reporting bound to this step. */
+export function createStepContext(
+  deps: StepContextSources,
+  cluster: ClusterConfig,
+  facts: StepContext['facts'],
+  step: Step,
+): StepContext {
+  const { reporter } = deps;
+  return {
+    jobId: deps.jobId,
+    world: deps.world,
+    cluster,
+    shell: deps.shell,
+    kube: deps.kube,
+    kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
+    clock: deps.clock,
+    signal: deps.signal,
+    facts,
+    progress: (text) => reporter.emit({ type: 'step-progress', stepId: step.id, text }),
+    output: (line) => reporter.output(step.id, line),
+    note: (text) => reporter.emit({ type: 'note', stepId: step.id, text }),
+    gateFailed: (gate, observed) =>
+      reporter.emit({ type: 'gate-failed', stepId: step.id, cluster: cluster.name, gate, observed }),
+  };
+}
