@@ -7,12 +7,13 @@ import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { Reporter } from '../ports/reporter.js';
 
-/** What the engine hands on to every step (its EngineDeps satisfy this). */
+/** What the engine hands on to every step (part of its EngineDeps). */
 export interface StepContextSources {
   readonly jobId: string;
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
+  /** Where a kubeconfig fetched after k3s.yml is kept; without it such a run fails, saying so. */
   readonly kubeconfigs?: KubeconfigKeeper | undefined;
   readonly clock: Clock;
   readonly signal: AbortSignal;

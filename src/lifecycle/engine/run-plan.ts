@@ -1,30 +1,16 @@
-import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Plan } from '../plan/plan.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore } from '../ports/checkpoint-store.js';
-import type { Clock } from '../ports/clock.js';
-import type { KubeGateway } from '../ports/kube-gateway.js';
-import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
-import type { RemoteShell } from '../ports/remote-shell.js';
-import type { PlanOutcome, Reporter, StepFailure } from '../ports/reporter.js';
+import type { PlanOutcome, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
-import { createStepContext } from './create-step-context.js';
+import { createStepContext, type StepContextSources } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
 import { redactingDeps } from './redacting-deps.js';
 
-export interface EngineDeps {
-  readonly jobId: string;
-  readonly world: WorldConfig;
-  readonly shell: RemoteShell;
-  readonly kube: KubeGateway;
-  /** Where a kubeconfig fetched after k3s.yml is kept; without it such a run fails, saying so. */
-  readonly kubeconfigs?: KubeconfigKeeper | undefined;
-  readonly clock: Clock;
+export interface EngineDeps extends StepContextSources {
   readonly checkpoints: CheckpointStore;
   readonly approvals: ApprovalDesk;
-  readonly reporter: Reporter;
-  readonly signal: AbortSignal;
   /** Scrubs secrets from everything the engine reports, stores or asks (playbooks print tokens too). */
   readonly redact?: ((text: string) => string) | undefined;
 }
