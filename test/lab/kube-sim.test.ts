@@ -338,20 +338,24 @@ describe('kube-sim with @kubernetes/client-node', () => {
   });
 
   it('can fail a broken agent on its image pull instead: ErrImagePull, then ImagePullBackOff', async () => {
-    const { sim, core } = await lab({
+    const { sim, kc, core } = await lab({
       scenario: { brokenAgentOn: 'k3s-dev-2', brokenAgentFailure: 'image-pull' },
     });
-    const hash = sim.startCiliumRollout();
-    const reasons = new Set<string>();
-    const broken = await waitFor('the image pull backing off', async () => {
-      const pod = (await ciliumPods(core)).find(
-        (p) => p.spec?.nodeName === 'k3s-dev-2' && p.metadata?.labels?.['controller-revision-hash'] === hash,
-      );
-      const reason = pod?.status?.initContainerStatuses?.[0]?.state?.waiting?.reason;
-      if (reason) reasons.add(reason);
-      return reason === 'ImagePullBackOff' ? pod : undefined;
+    // ErrImagePull lasts one pull interval (60 ms here): a watch sees it where polling under load may not.
+    const watch = await record<V1Pod>(kc, '/api/v1/namespaces/kube-system/pods', {
+      labelSelector: 'k8s-app=cilium',
     });
+    const hash = sim.startCiliumRollout();
+    const isBroken = (p: V1Pod) =>
+      p.spec?.nodeName === 'k3s-dev-2' && p.metadata?.labels?.['controller-revision-hash'] === hash;
+    const reasonOf = (p: V1Pod) => p.status?.initContainerStatuses?.[0]?.state?.waiting?.reason;
+    const broken = await waitFor('the image pull backing off', async () =>
+      (await ciliumPods(core)).find((p) => isBroken(p) && reasonOf(p) === 'ImagePullBackOff'),
+    );
+    watch.stop();
+    const reasons = watch.events.map((e) => e.object).filter(isBroken).map(reasonOf);
     expect(reasons).toContain('ErrImagePull');
+    expect(reasons.indexOf('ErrImagePull')).toBeLessThan(reasons.indexOf('ImagePullBackOff'));
     const config = broken.status?.initContainerStatuses?.[0];
     expect(config).toMatchObject({ name: 'config', restartCount: 0 });
     expect(config?.state?.waiting?.message).toMatch(/^Back-off pulling image "quay\.io\/cilium\/cilium:/);
@@ -461,7 +465,8 @@ describe('kube-sim with @kubernetes/client-node', () => {
   });
 
   it('lets a removed node join again through the control endpoint: NotReady, then Ready with its agent', async () => {
-    const { sim, core } = await lab({ scenario: { kubeProxy: true } });
+    // NotReady lasts nodeReadyDelayMs after the join: long enough to be read on a loaded machine.
+    const { sim, core } = await lab({ scenario: { kubeProxy: true }, nodeReadyDelayMs: 1_000 });
     const dir = await mkdtemp(join(tmpdir(), 'kube-sim-test-'));
     try {
       await sim.writeKubeconfig(join(dir, 'config'));
