@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
+import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { waitFor } from '../ssh/wait-for.js';
@@ -55,13 +56,40 @@ async function approvalOf(jobId: string): Promise<StoredApproval> {
   return JSON.parse(raw!) as StoredApproval;
 }
 
-/** Playbook runs other than previews (syntax check, host list, check mode): changes to a node. */
+/** Playbook runs other than previews (syntax check, host or task list, check mode): changes to a node. */
 const playbooksRun = () =>
   lab!.shell.calls.filter(
     (call) =>
       call.argv[0] === 'ansible-playbook' &&
-      !['--syntax-check', '--list-hosts', '--check'].some((flag) => call.argv.includes(flag)),
+      !['--syntax-check', '--list-hosts', '--list-tasks', '--check'].some((flag) => call.argv.includes(flag)),
   );
+
+/** An approver's click on the job's pending approval, as the click handler records it. */
+async function approve(jobId: string, userId: string) {
+  const stored = await approvalOf(jobId);
+  if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
+  const target = {
+    jobId,
+    stepId: stored.request!.stepId,
+    approvalId: stored.state.id,
+    messageTs: stored.messageTs!,
+  };
+  const click = {
+    userId,
+    decision: 'approve',
+    isApprover: true,
+    requestedBy: 'U0ALICE',
+    at: Date.now(),
+  } as const;
+  const { verdict } = await recordApprovalClick(
+    lab!.redis,
+    lab!.keys,
+    target,
+    click,
+    lab!.world.clusters.prod!,
+  );
+  expect(verdict.kind).not.toBe('refused');
+}
 
 const outcomesAudited = async (jobId: string) =>
   (await lab!.audit.recent(50))
@@ -112,6 +140,48 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     await posted('❌ job #1 cancelled');
     expect(lab.texts()).toContain('🛑 cancelled by <@U0BOB>');
     expect(playbooksRun()).toEqual([]);
+  });
+
+  it('an approval wakes the parked job: it runs the step, settles and lets go of the lease', async () => {
+    lab = await startInProcessWorker('processor-approved', { replies: healthyHosts });
+    const id = await submit(PACKAGES_PROD);
+    lab.startWorker();
+    await delayed(id);
+    await posted('⏸ approval needed for node-baseline.yml');
+
+    // prod needs two approvers; the click handler then promotes the job.
+    await approve(id, 'U0BOB');
+    await approve(id, 'U0CAROL');
+    await lab.queue.promote(id);
+    expect(await outcomeOf(id)).toBe('succeeded');
+    expect(playbooksRun()).toHaveLength(1);
+    expect((await approvalOf(id)).state).toMatchObject({ status: 'approved', by: ['U0BOB', 'U0CAROL'] });
+    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
+    await posted('✅ job #1 succeeded');
+  });
+
+  it('an approval decided before the job has parked is not missed: the job promotes itself', async () => {
+    let id: string | undefined;
+    let decided = false;
+    lab = await startInProcessWorker('processor-decided-early', {
+      replies: healthyHosts,
+      // Decided as the board says "waiting", which the worker flushes before it parks the job.
+      async onMessage(message) {
+        if (decided || !id || !message.text.includes('waiting for approval')) return;
+        decided = true;
+        await approve(id, 'U0BOB');
+        await approve(id, 'U0CAROL');
+      },
+    });
+    id = await submit(PACKAGES_PROD);
+    lab.startWorker();
+
+    // Nobody promotes it, and the approval would expire in 30 minutes: it runs at once anyway.
+    expect(await outcomeOf(id)).toBe('succeeded');
+    expect(decided).toBe(true);
+    expect(playbooksRun()).toHaveLength(1);
+    expect(await lab.lock.holder('prod')).toBeNull();
   });
 
   it('a mutating job queued behind another waits, delayed, until the lease is free, then takes it', async () => {

@@ -24,6 +24,8 @@ export interface InProcessWorkerOptions {
   readonly replies?: (call: ShellCall) => ScriptedReply | undefined;
   /** User groups (id → members), edited by the test as it goes; default: a new empty map. */
   readonly groups?: Map<string, string[]>;
+  /** Runs as each message is posted or updated, before Slack answers (the worker waits for it). */
+  readonly onMessage?: (message: SlackMessage) => Promise<void>;
 }
 
 /**
@@ -45,10 +47,12 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const poster: SlackPoster = {
     async post(message) {
       posts.push(message);
+      await options.onMessage?.(message);
       return `1700000000.${String(posts.length).padStart(6, '0')}`;
     },
     async update(message) {
       posts.push(message);
+      await options.onMessage?.(message);
     },
     async upload(file) {
       posts.push({ channel: file.channel, threadTs: file.threadTs, text: file.comment ?? '' });
