@@ -70,21 +70,7 @@ export async function openRun(
   await start.pruneLogs();
   const log = await openJobLog(deps.dataDir, record.id);
   const thread = await deps.reporterFor(record, log, logger);
-  const approvals = createRedisApprovalDesk(
-    deps.redis,
-    deps.keys,
-    record.id,
-    cluster.approvalTimeoutMs,
-    deps.clock.now,
-    {
-      ...deps.announcer,
-      // The request goes into the job's thread: its root message must be out (and saved) first.
-      async announce(...request) {
-        await thread.flush();
-        return deps.announcer.announce(...request);
-      },
-    },
-  );
+  const approvals = threadApprovals(deps, record, cluster, thread);
   const mutating = isMutating(record.command);
   let stopWatching: () => void = () => undefined;
   const run: JobRun = {
@@ -120,4 +106,27 @@ export async function openRun(
   };
   stopWatching = await watchRun(deps, run, controller, start.cancelBy);
   return run;
+}
+
+/** The job's approvals; a request goes into its thread, so the thread's root message goes (and is saved) first. */
+function threadApprovals(
+  deps: JobProcessorDeps,
+  record: JobRecord,
+  cluster: ClusterConfig,
+  thread: JobReporter,
+): RedisApprovalDesk {
+  return createRedisApprovalDesk(
+    deps.redis,
+    deps.keys,
+    record.id,
+    cluster.approvalTimeoutMs,
+    deps.clock.now,
+    {
+      ...deps.announcer,
+      async announce(...request) {
+        await thread.flush();
+        return deps.announcer.announce(...request);
+      },
+    },
+  );
 }
