@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Logger } from '../log/create-logger.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -24,6 +24,23 @@ export interface AuditEntry {
 
 const MAX_ENTRIES = 10_000;
 
+const fieldsOf = (entry: AuditEntry): string[] => [
+  'at',
+  String(entry.at),
+  'who',
+  entry.who,
+  'action',
+  entry.action,
+  'what',
+  entry.what,
+  'jobId',
+  entry.jobId ?? '',
+  'stepId',
+  entry.stepId ?? '',
+  'approvalId',
+  entry.approvalId ?? '',
+];
+
 /**
  * Who did what, when, to which job: a capped Redis stream, mirrored into the JSON logs with the
  * same fields so either can be searched.
@@ -32,27 +49,12 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
   return {
     async record(entry: AuditEntry): Promise<void> {
       logger.info({ audit: true, ...entry }, `audit: ${entry.action} ${entry.what}`);
-      await redis.xadd(
-        keys.audit,
-        'MAXLEN',
-        '~',
-        MAX_ENTRIES,
-        '*',
-        'at',
-        String(entry.at),
-        'who',
-        entry.who,
-        'action',
-        entry.action,
-        'what',
-        entry.what,
-        'jobId',
-        entry.jobId ?? '',
-        'stepId',
-        entry.stepId ?? '',
-        'approvalId',
-        entry.approvalId ?? '',
-      );
+      await redis.xadd(keys.audit, 'MAXLEN', '~', MAX_ENTRIES, '*', ...fieldsOf(entry));
+    },
+    /** The entry queued on the caller's transaction, so it lands with what it tells. */
+    queue(multi: ChainableCommander, entry: AuditEntry): void {
+      logger.info({ audit: true, ...entry }, `audit: ${entry.action} ${entry.what}`);
+      multi.xadd(keys.audit, 'MAXLEN', '~', MAX_ENTRIES, '*', ...fieldsOf(entry));
     },
     async recent(count: number): Promise<AuditEntry[]> {
       const rows = await redis.xrevrange(keys.audit, '+', '-', 'COUNT', count);

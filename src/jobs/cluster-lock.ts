@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
 // Compare-and-act scripts: only the holder may renew or release its lease.
@@ -25,6 +25,10 @@ export function createClusterLock(redis: Redis, keys: RedisKeys) {
     },
     async release(cluster: string, jobId: string): Promise<void> {
       await redis.eval(RELEASE, 1, keys.lock(cluster), jobId);
+    },
+    /** The release queued on the caller's transaction, so the lease goes with the job's ending. */
+    queueRelease(multi: ChainableCommander, cluster: string, jobId: string): void {
+      multi.eval(RELEASE, 1, keys.lock(cluster), jobId);
     },
     holder: (cluster: string): Promise<string | null> => redis.get(keys.lock(cluster)),
   };

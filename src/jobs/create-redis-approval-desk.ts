@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApprovalDesk, ApprovalState } from '../lifecycle/ports/approval-desk.js';
 import type { ApprovalAnnouncer, StoredApproval } from './ports/approval-announcer.js';
 import type { RedisKeys } from './redis-keys.js';
-import { replaceHashField } from './replace-hash-field.js';
+import { queueReplaceHashFields, replaceHashField } from './replace-hash-field.js';
 
 /** An approval's id names its job and step, so a click finds the record; the time makes it unique. */
 export function approvalId(jobId: string, stepId: string, at: number): string {
@@ -14,6 +14,16 @@ export function parseApprovalId(id: string): { jobId: string; stepId: string } |
   return match ? { jobId: match[1]!, stepId: match[2]! } : undefined;
 }
 
+export interface RedisApprovalDesk extends ApprovalDesk {
+  /**
+   * Voids the open approvals (when the job ends, a late click then changes nothing) as the first
+   * command of the caller's transaction. Call the returned function with that command's result
+   * once the transaction has landed: it tells the approvers, and closes again any approval a click
+   * decided in the meantime.
+   */
+  queueClosePending(multi: ChainableCommander, reason: string): Promise<(lost: unknown) => Promise<void>>;
+}
+
 /** Approvals of one job, one Redis hash field per step: the latest request and its state. */
 export function createRedisApprovalDesk(
   redis: Redis,
@@ -22,7 +32,7 @@ export function createRedisApprovalDesk(
   timeoutMs: number,
   now: () => number,
   announcer: ApprovalAnnouncer,
-): ApprovalDesk & { closePending(reason: string): Promise<void> } {
+): RedisApprovalDesk {
   const key = keys.approvals(jobId);
   const read = async (stepId: string): Promise<StoredApproval | undefined> => {
     const raw = await redis.hget(key, stepId);
@@ -72,12 +82,21 @@ export function createRedisApprovalDesk(
       );
       return { id, expiresAt };
     },
-    /** When a job ends, its open approvals end with it: a late click then changes nothing. */
-    async closePending(reason) {
-      for (const raw of Object.values(await redis.hgetall(key))) {
-        const stored = JSON.parse(raw) as StoredApproval;
-        if (stored.state.status === 'pending') await close(stored.state.id, 'void', reason);
-      }
+    async queueClosePending(multi, reason) {
+      const voided = Object.entries(await redis.hgetall(key)).flatMap(([field, expected]) => {
+        const stored = JSON.parse(expected) as StoredApproval;
+        if (stored.state.status !== 'pending') return [];
+        const { id } = stored.state;
+        const next: StoredApproval = { ...stored, state: { status: 'void', id } };
+        return [{ field, expected, next: JSON.stringify(next), id, stored: next }];
+      });
+      queueReplaceHashFields(multi, key, voided);
+      return async (lost) => {
+        for (const { field, id, stored } of voided) {
+          if ((lost as string[]).includes(field)) await close(id, 'void', reason);
+          else await announcer.close(jobId, stored, reason);
+        }
+      };
     },
     expire: (id) => close(id, 'expired', 'approval expired'),
     void: (id, reason) => close(id, 'void', reason),

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -33,13 +33,13 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
       const raw = await redis.get(keys.job(id));
       return raw ? (JSON.parse(raw) as JobRecord) : undefined;
     },
-    async update(id: string, patch: Partial<JobRecord>): Promise<JobRecord> {
-      const current = await this.get(id);
-      if (!current) throw new Error(`job ${id} not found`);
-      const next = { ...current, ...patch };
-      // KEEPTTL: a finished job's record keeps the expiry its retention gave it.
-      await redis.set(keys.job(id), JSON.stringify(next), 'KEEPTTL');
-      return next;
+    /**
+     * A record the caller already holds, rewritten on its transaction: the worker running a job is
+     * the only writer after the job is saved, so its copy is the record as it is. KEEPTTL: a
+     * finished job's record keeps the expiry its retention gave it.
+     */
+    queueRewrite(multi: ChainableCommander, next: JobRecord): void {
+      multi.set(keys.job(next.id), JSON.stringify(next), 'KEEPTTL');
     },
   };
 }

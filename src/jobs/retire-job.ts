@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
 /**
@@ -12,8 +12,17 @@ export async function retireJob(
   jobId: string,
   retentionMs: number,
 ): Promise<void> {
-  const multi = redis.multi();
+  await queueRetireJob(redis.multi(), keys, jobId, retentionMs).exec();
+}
+
+/** The same expiries queued on the caller's transaction, so they land with the job's ending. */
+export function queueRetireJob(
+  multi: ChainableCommander,
+  keys: RedisKeys,
+  jobId: string,
+  retentionMs: number,
+): ChainableCommander {
   for (const key of [keys.job(jobId), keys.steps(jobId), keys.board(jobId), keys.approvals(jobId)])
     multi.pexpire(key, retentionMs);
-  await multi.exec();
+  return multi;
 }

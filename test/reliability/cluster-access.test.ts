@@ -1,24 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
-import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
-import { createAuditLog } from '../../src/jobs/audit-log.js';
-import { createClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
-import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
-import { createJobRecords } from '../../src/jobs/job-record.js';
-import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
-import { createInProcessProcessor } from '../support/create-in-process-processor.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
-import { createScriptedShell } from '../support/scripted-shell.js';
+import { startInProcessWorker } from '../support/start-in-process-worker.js';
 
 /** The world as configured: dev for its own group in its own channel, prod for Bob in #prod. */
 function worldWith(
@@ -39,118 +25,56 @@ function worldWith(
  * The bot's command handler and its worker's processor in-process, against real Redis and a real
  * BullMQ worker; Slack is a recording poster and user groups a map the test edits.
  */
-function startBot(prefix: string, groups: Map<string, string[]>) {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-  const keys = redisKeys(prefix);
-  const records = createJobRecords(redis, keys);
-  const lock = createClusterLock(redis, keys);
-  const logger = pino({ level: 'silent' });
-  const audit = createAuditLog(redis, keys, logger);
-  const queue = createJobQueue(redis, keys, records, lock, Date.now);
-  const threads = createThreadStore(redis, keys, 'C0ALERTS');
-  const members = async (groupId: string) => groups.get(groupId) ?? [];
-  const posts: SlackMessage[] = [];
-  const poster: SlackPoster = {
-    async post(message) {
-      posts.push(message);
-      return `1700000000.${String(posts.length).padStart(6, '0')}`;
-    },
-    async update(message) {
-      posts.push(message);
-    },
-    async upload(file) {
-      posts.push({ channel: file.channel, threadTs: file.threadTs, text: file.comment ?? '' });
-    },
-    permalink: (channel, ts) => `https://slack.test/${channel}/${ts}`,
-  };
-  const shell = createScriptedShell(() => undefined);
+async function startBot(groups: Map<string, string[]>) {
+  const lab = await startInProcessWorker('cluster-access', { groups });
+  const { redis, keys } = lab;
   const command = (world: WorldConfig, text: string, userId: string, channelId: string) =>
     handleClusterCommand(
       { text, userId, channelId },
       {
         world,
-        queue,
-        audit,
+        queue: lab.queue,
+        audit: lab.audit,
         now: Date.now,
-        members,
-        logger,
+        members: lab.members,
+        logger: lab.logger,
         redis,
         keys,
-        records,
-        threads,
-        lock,
+        records: lab.records,
+        threads: createThreadStore(redis, keys, 'C0ALERTS'),
+        lock: lab.lock,
         rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
       },
     ).then((reply) => reply.text);
-  const workers: Worker[] = [];
-  let dataDir: string | undefined;
   return {
-    records,
-    lock,
-    audit,
-    posts,
-    shell,
+    ...lab,
     command,
-    /** A worker started now, with the config it loaded now. */
-    async startWorker(world: WorldConfig) {
-      dataDir ??= await mkdtemp(join(tmpdir(), 'cb-access-'));
-      const processor = createInProcessProcessor({
-        world,
-        redis,
-        keys,
-        records,
-        lock,
-        poster,
-        logger,
-        shell,
-        members,
-        dataDir,
-      });
-      workers.push(
-        new Worker(QUEUE_NAME, processor, {
-          connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
-          prefix: keys.bullPrefix,
-        }),
-      );
-    },
     async outcomeOf(jobId: string) {
       for (;;) {
-        const record = await records.get(jobId);
+        const record = await lab.records.get(jobId);
         if (record?.outcome) return record.outcome;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-    },
-    async stop() {
-      for (const worker of workers) {
-        await worker.close();
-        await worker.disconnect();
-      }
-      await queue.close();
-      redis.disconnect();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 let base: WorldConfig;
-let prefix: ReturnType<typeof uniquePrefix>;
-let bot: ReturnType<typeof startBot> | undefined;
+let bot: Awaited<ReturnType<typeof startBot>> | undefined;
 
 beforeEach(async () => {
   base = await loadExampleWorld();
-  prefix = uniquePrefix('cluster-access');
 });
 afterEach(async () => {
   await bot?.stop();
   bot = undefined;
-  await prefix.cleanup();
 });
 
 describe('per-cluster operators and command channels', { timeout: 60_000 }, () => {
   it('at command time: each cluster only for its operators, only from its channels; nothing is queued otherwise', async () => {
     // Global: operators Alice, Bob, S0PLATFORM; channel #ops. Dev keeps them; prod: Bob, in #prod.
     const world = worldWith(base, {}, { operators: ['U0BOB'], commandChannels: ['C0PROD'] });
-    bot = startBot(prefix.prefix, new Map([['S0PLATFORM', ['U0DAVE']]]));
+    bot = await startBot(new Map([['S0PLATFORM', ['U0DAVE']]]));
     const { command } = bot;
     expect(await command(world, 'verify prod', 'U0ALICE', 'C0PROD')).toBe(
       '⛔ <@U0ALICE> is not an operator of prod (clusters.prod.operators, else access.operators in its config), so nothing was run.',
@@ -182,7 +106,7 @@ describe('per-cluster operators and command channels', { timeout: 60_000 }, () =
 
   it('at job start: a requester who left the group, or a channel the reloaded config no longer allows, ends the job with the reason in its thread', async () => {
     const groups = new Map([['S0DEVOPS', ['U0DAVE']]]);
-    bot = startBot(prefix.prefix, groups);
+    bot = await startBot(groups);
     const accepted = worldWith(base, { operators: ['U0BOB', 'S0DEVOPS'] }, {});
     // Both accepted by the bot while no worker runs (all busy, say).
     expect(await bot.command(accepted, 'cilium dev', 'U0DAVE', 'C0OPS')).toMatch(/^Queued as job #1/);

@@ -1,0 +1,35 @@
+import { DelayedError, type Job } from 'bullmq';
+import type { ClusterConfig } from '../../config/world-config.js';
+import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
+import type { JobData } from '../create-job-queue.js';
+import type { JobRecord } from '../job-record.js';
+import { cancelledBy } from '../request-cancel.js';
+import { type JobProcessorDeps, LEASE_MS } from './job-processor-deps.js';
+
+const QUEUED_RETRY_MS = 2_000;
+
+/**
+ * The first phase of a job: a mutating job runs only while it holds its cluster's lease. One queued
+ * behind another (`--queue`) finds the lease taken and comes back shortly as a delayed job, holding
+ * no worker slot meanwhile. A job cancelled before it started takes no lease: it only has to end.
+ * Resolves with who cancelled it, if anyone did; throws BullMQ's DelayedError while it waits its turn.
+ */
+export async function claimCluster(
+  deps: JobProcessorDeps,
+  job: Job<JobData>,
+  token: string | undefined,
+  record: JobRecord,
+  cluster: ClusterConfig,
+): Promise<string | null> {
+  const cancelBy = await cancelledBy(deps.redis, deps.keys, record.id);
+  if (
+    isMutating(record.command) &&
+    !cancelBy &&
+    !(await deps.lock.acquire(cluster.name, record.id, LEASE_MS))
+  ) {
+    await job.moveToDelayed(deps.clock.now() + QUEUED_RETRY_MS, token);
+    throw new DelayedError();
+  }
+  await deps.redis.lrem(deps.keys.waiting(cluster.name), 0, record.id);
+  return cancelBy;
+}

@@ -1,0 +1,32 @@
+import type { GroupMembers } from '../../access/access-policy.js';
+import type { KubeconfigKeeper } from '../../lifecycle/ports/kubeconfig-keeper.js';
+import type { AuditLog } from '../audit-log.js';
+import type { ClusterLock } from '../cluster-lock.js';
+import type { JobRecords } from '../job-record.js';
+import type { ApprovalAnnouncer } from '../ports/approval-announcer.js';
+import type { JobReporterFactory } from '../ports/job-reporting.js';
+import type { ScheduledVerifyDeps } from '../run-scheduled-verify.js';
+
+/** What the processor needs beyond what a scheduled verify needs (world, Redis, Slack, SSH, Kubernetes, clock, logs). */
+export interface JobProcessorDeps extends ScheduledVerifyDeps {
+  readonly records: JobRecords;
+  readonly lock: ClusterLock;
+  readonly audit: AuditLog;
+  readonly announcer: ApprovalAnnouncer;
+  /** Shows one job to people (its Slack thread); built by the edge, so this layer knows no Slack. */
+  readonly reporterFor: JobReporterFactory;
+  /** Keeps a kubeconfig fetched after k3s.yml, for the cluster's gateway to use from then on. */
+  readonly kubeconfigs: KubeconfigKeeper;
+  /** Resolves user groups, to check the requester again when the job starts. */
+  readonly members: GroupMembers;
+  readonly dataDir: string;
+  /** How long a finished job's Redis keys and log file are kept. */
+  readonly retentionMs: number;
+  /** The job logs under dataDir are pruned, oldest first, to stay within this total. */
+  readonly logsMaxBytes: number;
+  /** How often a running job checks whether someone cancelled it. */
+  readonly cancelPollMs?: number;
+}
+
+/** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */
+export const LEASE_MS = 60_000;

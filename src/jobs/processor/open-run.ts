@@ -1,0 +1,132 @@
+import { refuseAccess } from '../../access/access-policy.js';
+import type { ClusterConfig } from '../../config/world-config.js';
+import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
+import type { Logger } from '../../log/create-logger.js';
+import { meterEvent } from '../../metrics/meter-event.js';
+import { createRedisApprovalDesk, type RedisApprovalDesk } from '../create-redis-approval-desk.js';
+import { openJobLog } from '../job-log.js';
+import type { JobRecord } from '../job-record.js';
+import type { JobReporter } from '../ports/job-reporting.js';
+import { retireJob } from '../retire-job.js';
+import type { JobProcessorDeps } from './job-processor-deps.js';
+import { settleJob } from './settle-job.js';
+import { watchRun } from './watch-run.js';
+
+/** One start of a job by this worker: what its phases share, and how it ends. */
+export interface JobRun {
+  readonly record: JobRecord;
+  readonly cluster: ClusterConfig;
+  readonly mutating: boolean;
+  readonly logger: Logger;
+  /** Why the requester may no longer run this (checked at each start); undefined when they may. */
+  readonly denied: string | undefined;
+  /** Aborts on a cancel or when the worker shuts down. */
+  readonly signal: AbortSignal;
+  /** The job's thread as the edge shows it. */
+  readonly thread: JobReporter;
+  /** What the engine reports to: the thread, plus metrics, step logs and the settling at the end. */
+  readonly reporter: JobReporter;
+  readonly approvals: RedisApprovalDesk;
+  /** Settled: the record has its outcome. */
+  finished: boolean;
+  /** Moved to delayed for an approval: it keeps its lease while nobody holds a worker for it. */
+  parked: boolean;
+  /** Stops the watchers and lets go of what a run that is not parked holds. */
+  close(): Promise<void>;
+}
+
+export interface RunStart {
+  readonly cancelBy: string | null;
+  readonly attempt: number;
+  /** The worker's own signal: it aborts on shutdown. */
+  readonly signal: AbortSignal | undefined;
+  readonly pruneLogs: () => Promise<void>;
+}
+
+/**
+ * The second phase: everything a job needs around the engine. The requester's access is checked
+ * again (the config may have changed since the command was accepted, this worker may run another
+ * version of it, and group membership may have changed); its log, thread and approval desk open; a
+ * cancel is watched for and a mutating job's lease renewed while it runs.
+ */
+export async function openRun(
+  deps: JobProcessorDeps,
+  record: JobRecord,
+  cluster: ClusterConfig,
+  start: RunStart,
+): Promise<JobRun> {
+  const logger = deps.logger.child({ jobId: record.id, cluster: cluster.name, user: record.requestedBy });
+  logger.info({ attempt: start.attempt, pid: process.pid }, 'job started');
+  const denied = start.cancelBy
+    ? undefined
+    : await refuseAccess(
+        deps.world,
+        deps.members,
+        { userId: record.requestedBy, channelId: record.channel },
+        cluster,
+      );
+  const controller = new AbortController();
+  start.signal?.addEventListener('abort', () => controller.abort(start.signal?.reason), { once: true });
+  await start.pruneLogs();
+  const log = await openJobLog(deps.dataDir, record.id);
+  const thread = await deps.reporterFor(record, log, logger);
+  const approvals = threadApprovals(deps, record, cluster, thread);
+  const mutating = isMutating(record.command);
+  let stopWatching: () => void = () => undefined;
+  const run: JobRun = {
+    record,
+    cluster,
+    mutating,
+    logger,
+    denied,
+    signal: controller.signal,
+    thread,
+    approvals,
+    finished: false,
+    parked: false,
+    reporter: {
+      ...thread,
+      async emit(event) {
+        meterEvent(deps.metrics, record.command.verb, cluster.name, event);
+        // Step boundaries in the JSON logs let an operator (and the benchmark) time a job without Slack.
+        if (event.type === 'step-started') logger.info({ stepId: event.stepId }, 'step started');
+        if (event.type === 'plan-finished') await settleJob(deps, run, event.outcome, event.summary);
+        await thread.emit(event);
+      },
+    },
+    async close() {
+      // A finished job's keys first written after it settled (the thread's, if its root message
+      // was late) get the retention too.
+      if (run.finished) await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
+      stopWatching();
+      // Also on a crash of the processor itself: a job that is not parked holds nothing.
+      if (mutating && !run.parked) await deps.lock.release(cluster.name, record.id);
+      await log.close();
+    },
+  };
+  stopWatching = await watchRun(deps, run, controller, start.cancelBy);
+  return run;
+}
+
+/** The job's approvals; a request goes into its thread, so the thread's root message goes (and is saved) first. */
+function threadApprovals(
+  deps: JobProcessorDeps,
+  record: JobRecord,
+  cluster: ClusterConfig,
+  thread: JobReporter,
+): RedisApprovalDesk {
+  return createRedisApprovalDesk(
+    deps.redis,
+    deps.keys,
+    record.id,
+    cluster.approvalTimeoutMs,
+    deps.clock.now,
+    {
+      ...deps.announcer,
+      async announce(...request) {
+        await thread.flush();
+        return deps.announcer.announce(...request);
+      },
+    },
+  );
+}

@@ -1,0 +1,44 @@
+import { queueRetireJob } from '../retire-job.js';
+import type { JobProcessorDeps } from './job-processor-deps.js';
+import type { JobRun } from './open-run.js';
+
+/**
+ * A job has ended once the engine says so. Everything that records the ending (its approvals
+ * voided, the record's outcome, the cluster's last verify, the lease, the retention of its keys,
+ * the audit entry) lands in ONE transaction: a reader sees all of it or none, and it costs one round
+ * trip. It lands before the (possibly rate-limited) final Slack report, so nobody sees "cancelled"
+ * and then "busy".
+ */
+export async function settleJob(
+  deps: JobProcessorDeps,
+  run: JobRun,
+  outcome: string,
+  summary: string,
+): Promise<void> {
+  run.finished = true;
+  const { record, cluster } = run;
+  const now = deps.clock.now();
+  const multi = deps.redis.multi();
+  // Queued first: the function it returns reads this command's result.
+  const approvalsClosed = await run.approvals.queueClosePending(multi, `job ${outcome}`);
+  deps.records.queueRewrite(multi, { ...record, outcome, finishedAt: now });
+  if (record.command.verb === 'verify') {
+    multi.set(
+      deps.keys.lastVerify(cluster.name),
+      JSON.stringify({ outcome, at: now, jobNumber: record.number, summary }),
+    );
+  }
+  if (run.mutating) deps.lock.queueRelease(multi, cluster.name, record.id);
+  queueRetireJob(multi, deps.keys, record.id, deps.retentionMs);
+  deps.audit.queue(multi, {
+    at: now,
+    who: 'cluster-bot',
+    action: 'outcome',
+    what: `${outcome}: ${summary}`,
+    jobId: record.id,
+  });
+  const results = (await multi.exec()) ?? [];
+  const failed = results.find(([error]) => error);
+  if (failed) throw failed[0];
+  await approvalsClosed(results[0]?.[1]);
+}

@@ -1,0 +1,35 @@
+import { cancelledBy } from '../request-cancel.js';
+import { type JobProcessorDeps, LEASE_MS } from './job-processor-deps.js';
+import type { JobRun } from './open-run.js';
+
+/**
+ * While a job runs, a cancel (from Slack, the console or the job page) reaches it within a poll and
+ * aborts the engine, and a mutating job's lease is renewed well before it lapses, so only a dead
+ * worker loses it. A job cancelled before it started is told so at once. Returns the stop.
+ */
+export async function watchRun(
+  deps: JobProcessorDeps,
+  run: JobRun,
+  controller: AbortController,
+  cancelBy: string | null,
+): Promise<() => void> {
+  const { record, cluster } = run;
+  const announceCancel = async (by: string) => {
+    await run.thread.notice(`🛑 cancelled by <@${by}>`);
+    controller.abort(new Error(`cancelled by ${by}`));
+  };
+  if (cancelBy) await announceCancel(cancelBy);
+  const watchers = [
+    setInterval(() => {
+      void cancelledBy(deps.redis, deps.keys, record.id).then(async (by) => {
+        if (by && !controller.signal.aborted) await announceCancel(by);
+      });
+    }, deps.cancelPollMs ?? 1_000),
+    setInterval(() => {
+      if (run.mutating) void deps.lock.renew(cluster.name, record.id, LEASE_MS);
+    }, LEASE_MS / 3),
+  ];
+  return () => {
+    for (const watcher of watchers) clearInterval(watcher);
+  };
+}

@@ -1,0 +1,249 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
+import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
+import { requestCancel } from '../../src/jobs/request-cancel.js';
+import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
+import { waitFor } from '../ssh/wait-for.js';
+import { listHostsOutput } from '../support/list-hosts-output.js';
+import type { ScriptedReply, ShellCall } from '../support/scripted-shell.js';
+import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
+
+/** A mutating prod command: its one playbook step asks for approval (every prod step does). */
+const PACKAGES_PROD: LifecycleCommand = { verb: 'packages', cluster: 'prod', node: 'k3s-prod-1' };
+const APPROVAL_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * A healthy homelab as far as these jobs look: each k3s server runs without kube-proxy, and
+ * ansible names k3s-prod-1 in the packages play. Anything else succeeds, printing nothing.
+ */
+const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
+  if (call.argv.includes('/etc/rancher/k3s/config.yaml')) return { stdout: ['disable-kube-proxy: true'] };
+  if (call.argv.includes('--list-hosts'))
+    return {
+      stdout: listHostsOutput('node-baseline.yml', [
+        { pattern: 'k3s_prod', name: 'node baseline', hosts: ['k3s-prod-1'] },
+      ]),
+    };
+  return undefined;
+};
+
+let lab: InProcessWorker | undefined;
+
+afterEach(async () => {
+  await lab?.stop();
+  lab = undefined;
+});
+
+async function submit(command: LifecycleCommand, requestedBy = 'U0ALICE', queueIfBusy = false) {
+  const result = await lab!.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
+  if (result.kind !== 'queued') throw new Error(`${command.verb} was refused: busy`);
+  return result.record.id;
+}
+
+const outcomeOf = (jobId: string) =>
+  waitFor(`the outcome of ${jobId}`, async () => (await lab!.records.get(jobId))?.outcome, 15_000);
+
+const stateOf = async (jobId: string) => (await lab!.queue.queue.getJob(jobId))?.getState();
+
+const delayed = (jobId: string) =>
+  waitFor(`${jobId} delayed`, async () => ((await stateOf(jobId)) === 'delayed' ? true : undefined), 15_000);
+
+const posted = (prefix: string) =>
+  waitFor(`a post "${prefix}…"`, async () => lab!.texts().find((text) => text.startsWith(prefix)), 15_000);
+
+async function approvalOf(jobId: string): Promise<StoredApproval> {
+  const [raw] = Object.values(await lab!.redis.hgetall(lab!.keys.approvals(jobId)));
+  return JSON.parse(raw!) as StoredApproval;
+}
+
+/** Playbook runs other than previews (syntax check, host or task list, check mode): changes to a node. */
+const playbooksRun = () =>
+  lab!.shell.calls.filter(
+    (call) =>
+      call.argv[0] === 'ansible-playbook' &&
+      !['--syntax-check', '--list-hosts', '--list-tasks', '--check'].some((flag) => call.argv.includes(flag)),
+  );
+
+/** An approver's click on the job's pending approval, as the click handler records it. */
+async function approve(jobId: string, userId: string) {
+  const stored = await approvalOf(jobId);
+  if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
+  const target = {
+    jobId,
+    stepId: stored.request!.stepId,
+    approvalId: stored.state.id,
+    messageTs: stored.messageTs!,
+  };
+  const click = {
+    userId,
+    decision: 'approve',
+    isApprover: true,
+    requestedBy: 'U0ALICE',
+    at: Date.now(),
+  } as const;
+  const { verdict } = await recordApprovalClick(
+    lab!.redis,
+    lab!.keys,
+    target,
+    click,
+    lab!.world.clusters.prod!,
+  );
+  expect(verdict.kind).not.toBe('refused');
+}
+
+const outcomesAudited = async (jobId: string) =>
+  (await lab!.audit.recent(50))
+    .filter((entry) => entry.jobId === jobId && entry.action === 'outcome')
+    .map((entry) => `${entry.who} ${entry.what}`);
+
+describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { timeout: 60_000 }, () => {
+  it('a verify job runs and settles at once: outcome, last verify, retention and audit together, then the final report', async () => {
+    lab = await startInProcessWorker('processor-verify', { replies: healthyHosts });
+    const id = await submit({ verb: 'verify', cluster: 'dev' });
+    lab.startWorker();
+
+    const outcome = await outcomeOf(id);
+    // Read the moment the outcome shows: the rest of the ending landed in the same transaction.
+    const [lastVerify, audited, retention] = await Promise.all([
+      lab.redis.get(lab.keys.lastVerify('dev')),
+      outcomesAudited(id),
+      lab.redis.pttl(lab.keys.job(id)),
+    ]);
+    expect(outcome).toBe('succeeded');
+    expect(JSON.parse(lastVerify!)).toMatchObject({ outcome: 'succeeded', jobNumber: 1 });
+    expect(audited).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
+    expect(retention).toBeGreaterThan(0);
+    await posted('✅ job #1 succeeded');
+    expect(await lab.lock.holder('dev')).toBeNull();
+  });
+
+  it('a job waiting for approval parks as delayed and keeps its lease for the wait; a cancel then ends it, voiding the approval', async () => {
+    lab = await startInProcessWorker('processor-park', { replies: healthyHosts });
+    const id = await submit(PACKAGES_PROD);
+    lab.startWorker();
+
+    await delayed(id);
+    await posted('⏸ approval needed for node-baseline.yml');
+    expect((await approvalOf(id)).state.status).toBe('pending');
+    expect((await lab.records.get(id))?.outcome).toBeUndefined();
+    // No worker holds it, yet prod stays its own until the approval could expire.
+    expect(await lab.lock.holder('prod')).toBe(id);
+    expect(await lab.redis.pttl(lab.keys.lock('prod'))).toBeGreaterThan(APPROVAL_TIMEOUT_MS);
+    expect(playbooksRun()).toEqual([]);
+
+    await requestCancel(lab.redis, lab.keys, id, 'U0BOB');
+    await lab.queue.promote(id);
+    expect(await outcomeOf(id)).toBe('cancelled');
+    expect((await approvalOf(id)).state.status).toBe('void');
+    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot cancelled: /)]);
+    await posted('❌ job #1 cancelled');
+    expect(lab.texts()).toContain('🛑 cancelled by <@U0BOB>');
+    expect(playbooksRun()).toEqual([]);
+  });
+
+  it('an approval wakes the parked job: it runs the step, settles and lets go of the lease', async () => {
+    lab = await startInProcessWorker('processor-approved', { replies: healthyHosts });
+    const id = await submit(PACKAGES_PROD);
+    lab.startWorker();
+    await delayed(id);
+    await posted('⏸ approval needed for node-baseline.yml');
+
+    // prod needs two approvers; the click handler then promotes the job.
+    await approve(id, 'U0BOB');
+    await approve(id, 'U0CAROL');
+    await lab.queue.promote(id);
+    expect(await outcomeOf(id)).toBe('succeeded');
+    expect(playbooksRun()).toHaveLength(1);
+    expect((await approvalOf(id)).state).toMatchObject({ status: 'approved', by: ['U0BOB', 'U0CAROL'] });
+    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
+    await posted('✅ job #1 succeeded');
+  });
+
+  it('an approval decided before the job has parked is not missed: the job promotes itself', async () => {
+    let id: string | undefined;
+    let decided = false;
+    lab = await startInProcessWorker('processor-decided-early', {
+      replies: healthyHosts,
+      // Decided as the board says "waiting", which the worker flushes before it parks the job.
+      async onMessage(message) {
+        if (decided || !id || !message.text.includes('waiting for approval')) return;
+        decided = true;
+        await approve(id, 'U0BOB');
+        await approve(id, 'U0CAROL');
+      },
+    });
+    id = await submit(PACKAGES_PROD);
+    lab.startWorker();
+
+    // Nobody promotes it, and the approval would expire in 30 minutes: it runs at once anyway.
+    expect(await outcomeOf(id)).toBe('succeeded');
+    expect(decided).toBe(true);
+    expect(playbooksRun()).toHaveLength(1);
+    expect(await lab.lock.holder('prod')).toBeNull();
+  });
+
+  it('a mutating job queued behind another waits, delayed, until the lease is free, then takes it', async () => {
+    lab = await startInProcessWorker('processor-queued', { replies: healthyHosts });
+    const first = await submit(PACKAGES_PROD);
+    lab.startWorker();
+    await delayed(first);
+    const second = await submit(PACKAGES_PROD, 'U0BOB', true);
+
+    await delayed(second);
+    expect(await lab.lock.holder('prod')).toBe(first);
+    expect(await lab.redis.lrange(lab.keys.waiting('prod'), 0, -1)).toEqual([second]);
+    expect((await lab.records.get(second))?.outcome).toBeUndefined();
+    expect(lab.texts().some((text) => text.includes('job #2'))).toBe(false);
+
+    await requestCancel(lab.redis, lab.keys, first, 'U0ALICE');
+    await lab.queue.promote(first);
+    expect(await outcomeOf(first)).toBe('cancelled');
+    // Its next try (within two seconds) finds prod free: it takes the lease and starts.
+    expect(
+      await waitFor('the second job holding prod', async () =>
+        (await lab!.lock.holder('prod')) === second ? true : undefined,
+      ),
+    ).toBe(true);
+    expect(await lab.redis.lrange(lab.keys.waiting('prod'), 0, -1)).toEqual([]);
+    await posted('*packages k3s-prod-1* · job #2');
+  });
+
+  it('a job cancelled before it started ends cancelled without running anything or keeping the lease', async () => {
+    lab = await startInProcessWorker('processor-cancelled', { replies: healthyHosts });
+    const id = await submit(PACKAGES_PROD);
+    expect(await lab.lock.holder('prod')).toBe(id);
+    await requestCancel(lab.redis, lab.keys, id, 'U0BOB');
+    lab.startWorker();
+
+    expect(await outcomeOf(id)).toBe('cancelled');
+    expect(lab.shell.calls).toEqual([]);
+    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot cancelled: /)]);
+    await posted('❌ job #1 cancelled: cancelled before this step');
+    // The board shows no step run. (The "cancelled by" notice comes before the thread has a root
+    // message, so it reaches only the job's log.)
+    expect(lab.texts()).toContainEqual(
+      expect.stringMatching(/Status: 🛑 cancelled\n.*\n⏭ 1\. .* not run\n⏭ 2\. .* not run$/),
+    );
+  });
+
+  it('the access re-check at start refuses a requester who lost operator rights since the command was accepted', async () => {
+    lab = await startInProcessWorker('processor-refused', { replies: healthyHosts });
+    lab.groups.set('S0PLATFORM', ['U0DAVE']);
+    const id = await submit(PACKAGES_PROD, 'U0DAVE');
+    lab.groups.set('S0PLATFORM', []);
+    lab.startWorker();
+
+    expect(await outcomeOf(id)).toBe('cancelled');
+    expect(lab.shell.calls).toEqual([]);
+    expect(await lab.lock.holder('prod')).toBeNull();
+    const refused = (await lab.audit.recent(50)).filter((entry) => entry.action === 'refused');
+    expect(refused.map((entry) => [entry.who, entry.jobId])).toEqual([['U0DAVE', id]]);
+    await posted('❌ job #1 cancelled: refused when the job started');
+    expect(lab.texts()).toContain(
+      '⛔ <@U0DAVE> is not an operator of prod (clusters.prod.operators, else access.operators in its config), so nothing was run.',
+    );
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { ENQUEUED_LEASE_MS } from '../../src/jobs/create-job-queue.js';
+import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
+import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
+
+const CILIUM_DEV: LifecycleCommand = { verb: 'cilium', cluster: 'dev' };
+
+let lab: InProcessWorker | undefined;
+
+afterEach(async () => {
+  await lab?.stop();
+  lab = undefined;
+});
+
+const enqueue = (command: LifecycleCommand, requestedBy = 'U0ALICE', queueIfBusy = false) =>
+  lab!.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
+
+const jobOf = (jobId: string) => lab!.queue.queue.getJob(jobId);
+
+/** The queue on its own (no worker started): what a command's producer side leaves in Redis. */
+describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
+  it('enqueues a job with its record; a mutating one takes its cluster lease at once', async () => {
+    lab = await startInProcessWorker('queue-enqueue');
+    const verify = await enqueue({ verb: 'verify', cluster: 'dev' });
+    const cilium = await enqueue(CILIUM_DEV, 'U0BOB');
+
+    expect(verify).toMatchObject({ kind: 'queued', position: 0, record: { id: 'job-1', number: 1 } });
+    expect(cilium).toMatchObject({ kind: 'queued', position: 0, record: { id: 'job-2', number: 2 } });
+    expect(await lab.records.get('job-2')).toMatchObject({
+      command: CILIUM_DEV,
+      requestedBy: 'U0BOB',
+      channel: 'C0OPS',
+    });
+    const job = await jobOf('job-2');
+    expect([job?.name, job?.data, await job?.getState()]).toEqual(['cilium', { jobId: 'job-2' }, 'waiting']);
+    // Only the mutating job holds dev, for as long as a worker may take to pick it up.
+    expect(await lab.lock.holder('dev')).toBe('job-2');
+    const ttl = await lab.redis.pttl(lab.keys.lock('dev'));
+    expect(ttl).toBeGreaterThan(ENQUEUED_LEASE_MS - 5_000);
+    expect(ttl).toBeLessThanOrEqual(ENQUEUED_LEASE_MS);
+    expect(await lab.redis.lrange(lab.keys.recentJobs, 0, -1)).toEqual(['job-2', 'job-1']);
+  });
+
+  it('answers busy with the holder when the cluster is taken, creating no job; verify still queues', async () => {
+    lab = await startInProcessWorker('queue-busy');
+    await enqueue(CILIUM_DEV);
+
+    expect(await enqueue({ verb: 'up', cluster: 'dev' }, 'U0BOB')).toEqual({
+      kind: 'busy',
+      holderJobId: 'job-1',
+    });
+    expect(await lab.records.get('job-2')).toBeUndefined();
+    expect(await jobOf('job-2')).toBeUndefined();
+    expect(await lab.lock.holder('dev')).toBe('job-1');
+    // Another cluster, or a read-only verb, is not in the way.
+    expect(await enqueue({ verb: 'verify', cluster: 'dev' })).toMatchObject({ kind: 'queued', position: 0 });
+    expect(await enqueue({ verb: 'cilium', cluster: 'prod' })).toMatchObject({ kind: 'queued', position: 0 });
+  });
+
+  it('with --queue, waits behind the holder: positions count up, the lease stays with the holder', async () => {
+    lab = await startInProcessWorker('queue-waiting');
+    await enqueue(CILIUM_DEV);
+
+    const second = await enqueue(CILIUM_DEV, 'U0BOB', true);
+    const third = await enqueue({ verb: 'up', cluster: 'dev' }, 'U0ALICE', true);
+    expect(second).toMatchObject({ kind: 'queued', position: 1, record: { id: 'job-2' } });
+    expect(third).toMatchObject({ kind: 'queued', position: 2, record: { id: 'job-3' } });
+    expect(await lab.redis.lrange(lab.keys.waiting('dev'), 0, -1)).toEqual(['job-2', 'job-3']);
+    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await (await jobOf('job-3'))?.getState()).toBe('waiting');
+  });
+
+  it('promote wakes a parked (delayed) job, and is harmless for a job that is not parked or gone', async () => {
+    lab = await startInProcessWorker('queue-promote');
+    await enqueue({ verb: 'verify', cluster: 'dev' });
+    await lab.queue.queue.add('cilium', { jobId: 'job-9' }, { jobId: 'job-9', delay: 60 * 60_000 });
+    expect(await (await jobOf('job-9'))?.getState()).toBe('delayed');
+
+    await lab.queue.promote('job-9');
+    await lab.queue.promote('job-1');
+    await lab.queue.promote('job-404');
+    expect(await (await jobOf('job-9'))?.getState()).toBe('waiting');
+    expect(await (await jobOf('job-1'))?.getState()).toBe('waiting');
+  });
+
+  it('keeps one verify schedule per cluster with verifyEvery, and drops the schedule of a cluster without it', async () => {
+    lab = await startInProcessWorker('queue-schedules');
+    const schedules = async () =>
+      (await lab!.queue.queue.getJobSchedulers())
+        .map((scheduler) => [scheduler.key, Number(scheduler.every)])
+        .sort();
+
+    const { world } = lab;
+    await lab.queue.syncVerifySchedules(world);
+    await lab.queue.syncVerifySchedules(world);
+    expect(await schedules()).toEqual([
+      ['verify-dev', 15 * 60_000],
+      ['verify-prod', 15 * 60_000],
+    ]);
+    // Each schedule has its next run queued: a scheduled verify of its cluster, no job record.
+    const runs = await lab.queue.queue.getJobs(['waiting', 'delayed']);
+    expect(runs.map((job) => `${job.name} ${JSON.stringify(job.data)}`).sort()).toEqual([
+      'scheduled-verify {"scheduledVerify":"dev"}',
+      'scheduled-verify {"scheduledVerify":"prod"}',
+    ]);
+
+    const devOff: WorldConfig = {
+      ...world,
+      clusters: { ...world.clusters, dev: { ...world.clusters.dev!, verifyEveryMs: undefined } },
+    };
+    await lab.queue.syncVerifySchedules(devOff);
+    expect(await schedules()).toEqual([['verify-prod', 15 * 60_000]]);
+  });
+});

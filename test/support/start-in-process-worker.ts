@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import type { GroupMembers } from '../../src/access/access-policy.js';
+import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { createAuditLog } from '../../src/jobs/audit-log.js';
+import { createClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
+import { createJobRecords } from '../../src/jobs/job-record.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { createInProcessProcessor } from './create-in-process-processor.js';
+import { loadExampleWorld } from './example-world.js';
+import { REDIS_URL, uniquePrefix } from './redis-prefix.js';
+import { createScriptedShell, type ScriptedReply, type ShellCall } from './scripted-shell.js';
+
+export interface InProcessWorkerOptions {
+  /** Default: the example config. */
+  readonly world?: WorldConfig;
+  /** How the ops host and the nodes answer; default: every command succeeds, printing nothing. */
+  readonly replies?: (call: ShellCall) => ScriptedReply | undefined;
+  /** User groups (id → members), edited by the test as it goes; default: a new empty map. */
+  readonly groups?: Map<string, string[]>;
+  /** Runs as each message is posted or updated, before Slack answers (the worker waits for it). */
+  readonly onMessage?: (message: SlackMessage) => Promise<void>;
+}
+
+/**
+ * The job layer in this process against real Redis under a prefix of its own: the real queue, the
+ * real processor on real BullMQ workers (started when the test says), Slack as a recording poster
+ * and user groups as a map the test edits. Nothing is spawned, so a test takes seconds.
+ */
+export async function startInProcessWorker(name: string, options: InProcessWorkerOptions = {}) {
+  const world = options.world ?? (await loadExampleWorld());
+  const { prefix, cleanup } = uniquePrefix(name);
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const keys = redisKeys(prefix);
+  const records = createJobRecords(redis, keys);
+  const lock = createClusterLock(redis, keys);
+  const logger = pino({ level: 'silent' });
+  const groups = options.groups ?? new Map<string, string[]>();
+  const members: GroupMembers = async (groupId) => groups.get(groupId) ?? [];
+  const posts: SlackMessage[] = [];
+  const poster: SlackPoster = {
+    async post(message) {
+      posts.push(message);
+      await options.onMessage?.(message);
+      return `1700000000.${String(posts.length).padStart(6, '0')}`;
+    },
+    async update(message) {
+      posts.push(message);
+      await options.onMessage?.(message);
+    },
+    async upload(file) {
+      posts.push({ channel: file.channel, threadTs: file.threadTs, text: file.comment ?? '' });
+    },
+    permalink: (channel, ts) => `https://slack.test/${channel}/${ts}`,
+  };
+  const shell = createScriptedShell(options.replies ?? (() => undefined));
+  const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
+  const queue = createJobQueue(redis, keys, records, lock, Date.now);
+  const workers: Worker[] = [];
+  return {
+    world,
+    redis,
+    keys,
+    records,
+    lock,
+    logger,
+    audit: createAuditLog(redis, keys, logger),
+    queue,
+    groups,
+    members,
+    posts,
+    shell,
+    /** The texts posted or updated so far, oldest first. */
+    texts: () => posts.map((post) => post.text),
+    /** A worker started now, with the config it loaded now. */
+    startWorker(loaded: WorldConfig = world) {
+      const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
+      const processor = createInProcessProcessor({ ...parts, world: loaded });
+      const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+      workers.push(new Worker(QUEUE_NAME, processor, { connection, prefix: keys.bullPrefix }));
+    },
+    async stop() {
+      for (const worker of workers) {
+        await worker.close();
+        await worker.disconnect();
+      }
+      await queue.close();
+      redis.disconnect();
+      await rm(dataDir, { recursive: true, force: true });
+      await cleanup();
+    },
+  };
+}
+
+export type InProcessWorker = Awaited<ReturnType<typeof startInProcessWorker>>;
