@@ -353,7 +353,10 @@ describe('kube-sim with @kubernetes/client-node', () => {
       (await ciliumPods(core)).find((p) => isBroken(p) && reasonOf(p) === 'ImagePullBackOff'),
     );
     watch.stop();
-    const reasons = watch.events.map((e) => e.object).filter(isBroken).map(reasonOf);
+    const reasons = watch.events
+      .map((e) => e.object)
+      .filter(isBroken)
+      .map(reasonOf);
     expect(reasons).toContain('ErrImagePull');
     expect(reasons.indexOf('ErrImagePull')).toBeLessThan(reasons.indexOf('ImagePullBackOff'));
     const config = broken.status?.initContainerStatuses?.[0];
