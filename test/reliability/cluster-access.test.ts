@@ -15,6 +15,8 @@ import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
+import { createMetrics } from '../../src/metrics/create-metrics.js';
+import { createClusterService } from '../../src/service/index.js';
 import { createInProcessProcessor } from '../support/create-in-process-processor.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
@@ -69,17 +71,20 @@ function startBot(prefix: string, groups: Map<string, string[]>) {
       { text, userId, channelId },
       {
         world,
-        queue,
-        audit,
-        now: Date.now,
-        members,
-        logger,
-        redis,
-        keys,
-        records,
-        threads,
-        lock,
-        rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
+        service: createClusterService({
+          world,
+          redis,
+          keys,
+          records,
+          threads,
+          lock,
+          queue,
+          audit,
+          members,
+          rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
+          metrics: createMetrics(),
+          now: Date.now,
+        }),
       },
     ).then((reply) => reply.text);
   const workers: Worker[] = [];
