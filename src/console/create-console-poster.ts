@@ -54,7 +54,7 @@ interface ButtonElement {
 /** The approval ids on a message's Approve buttons (Block Kit `actions` blocks). */
 function approvalIds(message: SlackMessage): string[] {
   return (message.blocks ?? []).flatMap((block) => {
-    const elements = (block as { readonly elements?: unknown }).elements;
+    const elements = (block as { readonly elements?: unknown } | null)?.elements;
     if (!Array.isArray(elements)) return [];
     return (elements as ButtonElement[])
       .filter((button) => button.action_id === APPROVE_ACTION && typeof button.value === 'string')
