@@ -12,25 +12,11 @@ import { up } from './up.js';
 import type { VerbHandler } from './verb-handler.js';
 import { verify } from './verify.js';
 
-export type Verb =
-  | 'up'
-  | 'reprovision'
-  | 'cilium'
-  | 'verify'
-  | 'packages'
-  | 'health'
-  | 'help'
-  | 'plan'
-  | 'status'
-  | 'jobs'
-  | 'cancel'
-  | 'audit';
-
 /**
- * Every `/cluster` verb and what runs it. The order is the one a typo's suggestion prefers on a tie:
- * the lifecycle verbs first.
+ * Every `/cluster` verb and what runs it: a new verb is one line here. The order is the one a typo's
+ * suggestion prefers on a tie: the lifecycle verbs first.
  */
-export const VERBS: Readonly<Record<Verb, VerbHandler>> = {
+export const VERBS = {
   up,
   reprovision,
   cilium,
@@ -43,7 +29,9 @@ export const VERBS: Readonly<Record<Verb, VerbHandler>> = {
   jobs,
   cancel,
   audit,
-};
+} as const satisfies Readonly<Record<string, VerbHandler>>;
+
+export type Verb = keyof typeof VERBS;
 
 export function isVerb(word: string): word is Verb {
   return Object.hasOwn(VERBS, word);
