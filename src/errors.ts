@@ -1,6 +1,8 @@
 /**
- * Every failure the bot can explain carries a stable `code` and the underlying `cause`.
- * User-facing wording is chosen at the edge (Slack / console reporter), never where the error is thrown.
+ * Every failure the bot can explain carries a stable `code` and the underlying `cause`. Its message
+ * is one plain sentence for operators (no markup, no secrets); the edge (Slack / console) escapes
+ * it, frames it and decides by its code. Refusals before a job exists are not errors: they are
+ * typed facts (src/service/refusal.ts), worded only at the edge (src/bot/describe-refusal.ts).
  */
 export type ErrorCode =
   | 'CONFIG_INVALID'
@@ -20,12 +22,7 @@ export type ErrorCode =
   | 'KUBE_REQUEST_FAILED'
   | 'GATE_FAILED'
   | 'GATE_TIMEOUT'
-  | 'APPROVAL_REJECTED'
-  | 'APPROVAL_EXPIRED'
-  | 'APPROVAL_VOID'
   | 'CANCELLED'
-  | 'CLUSTER_BUSY'
-  | 'UNAUTHORISED'
   | 'INTERNAL';
 
 export class ClusterBotError extends Error {

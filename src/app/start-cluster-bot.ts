@@ -96,7 +96,13 @@ export async function startClusterBot(
   const app =
     env.CLUSTER_BOT_ROLE === 'worker'
       ? undefined
-      : (await import('../bot/create-slack-app.js')).createSlackApp({ ...core.deps, env });
+      : (await import('../bot/create-slack-app.js')).createSlackApp({
+          env,
+          world,
+          logger,
+          poster,
+          service: core.service,
+        });
   await app?.start(env.PORT);
   const ops = await startOpsServer(env.OPS_PORT, endpoints, logger);
   logger.info(

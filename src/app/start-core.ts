@@ -1,8 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createSlackJobReporting } from '../bot/create-slack-job-reporting.js';
-import type { ApprovalClickDeps } from '../bot/handle-approval-click.js';
-import type { CommandDeps } from '../bot/handle-cluster-command.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
@@ -19,6 +17,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import { meterRemoteShell } from '../metrics/meter-remote-shell.js';
+import { type ClusterService, createClusterService, type GroupMembers } from '../service/index.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
 import { connectRedis } from './connect-redis.js';
@@ -31,12 +30,12 @@ export interface CoreOptions {
   readonly metrics: Metrics;
   /** Where threads, approvals and alerts go: Slack's Web API, or the console. */
   readonly poster: SlackPoster;
-  readonly members: CommandDeps['members'];
+  readonly members: GroupMembers;
 }
 
 export interface Core {
-  /** Everything a transport needs to answer commands and clicks. */
-  readonly deps: CommandDeps & ApprovalClickDeps;
+  /** The only way a transport reaches the queue, the records and the audit trail. */
+  readonly service: ClusterService;
   readonly redis: Redis;
   /** Stops taking jobs; after the grace period, leaves running jobs to another worker. */
   stop(): Promise<void>;
@@ -102,23 +101,20 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
   return {
     redis,
-    deps: {
+    service: createClusterService({
       world,
       redis,
       keys,
-      queue,
-      logger,
       records,
       threads,
       lock,
+      queue,
       audit,
       metrics,
-      poster,
-      threadOf,
-      now: systemClock.now,
       members: options.members,
       rateLimit: createCommandRateLimit(redis, keys, env.COMMANDS_PER_USER_PER_MINUTE, systemClock.now),
-    },
+      now: systemClock.now,
+    }),
     async stop() {
       if (worker) {
         // Stop taking jobs and give the running steps the grace period. A step still running then is

@@ -1,4 +1,4 @@
-import type { GroupMembers } from '../access/access-policy.js';
+import type { GroupMembers } from '../service/index.js';
 
 /** Slack's usergroups.users.list is Tier 2 (about 20 a minute): one answer serves a minute of commands. */
 export const GROUP_MEMBERS_TTL_MS = 60_000;

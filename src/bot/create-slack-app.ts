@@ -1,22 +1,23 @@
 import { App, type BlockAction, type ButtonAction, HTTPReceiver, LogLevel } from '@slack/bolt';
-import type { Redis } from 'ioredis';
 import type { Env } from '../config/read-env.js';
-import type { RedisKeys } from '../jobs/redis-keys.js';
+import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
+import type { ClusterService } from '../service/index.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
-import { type ApprovalClickDeps, handleApprovalClick } from './handle-approval-click.js';
-import { type CommandDeps, handleClusterCommand } from './handle-cluster-command.js';
+import { handleApprovalClick } from './handle-approval-click.js';
+import { handleClusterCommand } from './handle-cluster-command.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
+import type { SlackPoster } from './slack-poster.js';
 import { slackSdkLogger } from './slack-sdk-logger.js';
 
-export interface SlackAppDeps extends CommandDeps, ApprovalClickDeps {
+export interface SlackAppDeps {
   readonly env: Env;
-  readonly redis: Redis;
-  readonly keys: RedisKeys;
+  readonly world: WorldConfig;
+  readonly service: ClusterService;
+  readonly poster: SlackPoster;
   readonly logger: Logger;
 }
 
-const DEDUP_SECONDS = 24 * 3_600;
 /** Slack's payloads are a few kB; Bolt refuses a larger body (413) while reading it, before the signature. */
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -65,14 +66,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
 
   app.command('/cluster', async ({ command, ack, respond }) => {
     await ack();
-    const fresh = await deps.redis.set(
-      deps.keys.dedup(`command:${command.trigger_id}`),
-      '1',
-      'EX',
-      DEDUP_SECONDS,
-      'NX',
-    );
-    if (fresh === null) {
+    if (!(await deps.service.firstDelivery(`command:${command.trigger_id}`))) {
       deps.logger.info({ trigger: command.trigger_id }, 'repeated delivery of a slash command ignored');
       return;
     }

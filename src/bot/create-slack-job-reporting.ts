@@ -4,6 +4,7 @@ import type { ThreadStore } from '../jobs/ports/job-thread.js';
 import { createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
 import { createSlackGateAlerts } from './create-slack-gate-alerts.js';
 import { createThreadReporter } from './create-thread-reporter.js';
+import { describeAccessRefusal } from './describe-refusal.js';
 import type { SlackPoster } from './slack-poster.js';
 
 export interface SlackJobReportingDeps {
@@ -35,7 +36,7 @@ export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobRe
         appendLog: log.append,
         readLog: log.read,
       });
-      return { ...reporter, resumed };
+      return { ...reporter, resumed, describeRefusal: describeAccessRefusal };
     },
     announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalTimeoutMs),
     alerts: createSlackGateAlerts(poster, deps.alertsChannel),

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../jobs/audit-log.js';
+import type { AuditEntry } from '../service/index.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 
 export function describeAudit(entries: readonly AuditEntry[]): string {

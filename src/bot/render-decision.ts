@@ -1,4 +1,4 @@
-import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
+import type { StoredApproval } from '../service/index.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { APPROVE_ACTION } from '../bot/create-slack-announcer.js';
 import { unescapeMrkdwn } from '../bot/escape-mrkdwn.js';
 import type { SlackMessage, SlackPoster } from '../bot/slack-poster.js';
 import type { Redact } from '../log/create-redactor.js';
@@ -18,15 +19,11 @@ export function createConsolePoster(output: Writable, redact: Redact) {
   const approvals = new Map<number, ConsoleApproval>();
   const lastText = new Map<string, string>();
   const print = (text: string) => output.write(`${redact(unescapeMrkdwn(text))}\n`);
-  const buttonValues = (message: SlackMessage): string[] =>
-    [
-      ...JSON.stringify(message.blocks ?? []).matchAll(/"action_id":"cluster_approve","value":"([^"]+)"/g),
-    ].map((match) => match[1]!);
   const poster: SlackPoster = {
     async post(message) {
       const ts = `console.${++next}`;
       print(message.threadTs ? `  ↳ ${message.text}` : `\n${message.text}`);
-      for (const value of buttonValues(message)) {
+      for (const value of approvalIds(message)) {
         const number = approvals.size + 1;
         approvals.set(number, { value, channel: message.channel, ts });
         print(`  ↳ answer with: approve ${number}   or: reject ${number}`);
@@ -47,4 +44,20 @@ export function createConsolePoster(output: Writable, redact: Redact) {
     permalink: (channel, ts) => `console:${channel}/${ts}`,
   };
   return { poster, approval: (number: number) => approvals.get(number) };
+}
+
+interface ButtonElement {
+  readonly action_id?: unknown;
+  readonly value?: unknown;
+}
+
+/** The approval ids on a message's Approve buttons (Block Kit `actions` blocks). */
+function approvalIds(message: SlackMessage): string[] {
+  return (message.blocks ?? []).flatMap((block) => {
+    const elements = (block as { readonly elements?: unknown } | null)?.elements;
+    if (!Array.isArray(elements)) return [];
+    return (elements as ButtonElement[])
+      .filter((button) => button.action_id === APPROVE_ACTION && typeof button.value === 'string')
+      .map((button) => button.value as string);
+  });
 }

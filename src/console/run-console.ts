@@ -49,14 +49,14 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
               channel: target.channel,
               messageTs: target.ts,
             },
-            core.deps,
+            { service: core.service, poster },
           )
         : `no approval number ${answer[2]}`;
       if (reply) output.write(`${reply}\n`);
     } else if (line.startsWith('/cluster')) {
       const reply = await handleClusterCommand(
         { text: line.slice('/cluster'.length), userId: user, channelId: channel },
-        core.deps,
+        { service: core.service, world },
       );
       output.write(`${reply.text}\n`);
     } else if (line !== '') {

@@ -8,14 +8,17 @@ import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createJobQueue } from '../../src/jobs/create-job-queue.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { createThreadStore } from '../../src/jobs/thread-store.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
+import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
@@ -46,7 +49,8 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
   );
   const audit = createAuditLog(redis, keys, logger);
   const now = () => clock.now ?? Date.now();
-  const queue = createJobQueue(redis, keys, records, createClusterLock(redis, keys), now);
+  const lock = createClusterLock(redis, keys);
+  const queue = createJobQueue(redis, keys, records, lock, now);
   const updates: (SlackMessage & { ts: string })[] = [];
   const posts: SlackMessage[] = [];
   const announced = new Map<string, { approvalId: string; messageTs: string }>();
@@ -62,6 +66,20 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     async upload() {},
     permalink: (channel, ts) => `https://slack.test/${channel}/${ts}`,
   };
+  const service = createClusterService({
+    world,
+    redis,
+    keys,
+    records,
+    threads: createThreadStore(redis, keys, 'C0ALERTS'),
+    lock,
+    queue,
+    audit,
+    members: async () => [],
+    rateLimit: createCommandRateLimit(redis, keys, 1_000, now),
+    metrics: createMetrics(),
+    now,
+  });
   const runs: string[] = [];
   const plan: Plan = {
     command: { verb: 'cilium', cluster: 'dev' },
@@ -116,20 +134,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     const { approvalId, messageTs } = announced.get(jobId)!;
     return handleApprovalClick(
       { userId, decision, value: value ?? approvalId, channel: 'C0OPS', messageTs },
-      {
-        world,
-        redis,
-        keys,
-        records,
-        members: async () => [],
-        poster,
-        queue,
-        logger,
-        now,
-        audit,
-        metrics: createMetrics(),
-        threadOf: async () => ({ channel: 'C0OPS', threadTs: '1.0' }),
-      },
+      { service, poster },
     );
   };
   return {

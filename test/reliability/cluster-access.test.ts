@@ -3,6 +3,8 @@ import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
+import { createMetrics } from '../../src/metrics/create-metrics.js';
+import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { startInProcessWorker } from '../support/start-in-process-worker.js';
 
@@ -33,17 +35,20 @@ async function startBot(groups: Map<string, string[]>) {
       { text, userId, channelId },
       {
         world,
-        queue: lab.queue,
-        audit: lab.audit,
-        now: Date.now,
-        members: lab.members,
-        logger: lab.logger,
-        redis,
-        keys,
-        records: lab.records,
-        threads: createThreadStore(redis, keys, 'C0ALERTS'),
-        lock: lab.lock,
-        rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
+        service: createClusterService({
+          world,
+          redis,
+          keys,
+          records: lab.records,
+          threads: createThreadStore(redis, keys, 'C0ALERTS'),
+          lock: lab.lock,
+          queue: lab.queue,
+          audit: lab.audit,
+          members: lab.members,
+          rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
+          metrics: createMetrics(),
+          now: Date.now,
+        }),
       },
     ).then((reply) => reply.text);
   return {

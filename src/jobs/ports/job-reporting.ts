@@ -1,3 +1,4 @@
+import type { AccessRefusal } from '../../access/access-policy.js';
 import type { Reporter } from '../../lifecycle/ports/reporter.js';
 import type { Logger } from '../../log/create-logger.js';
 import type { JobRecord } from '../job-record.js';
@@ -13,6 +14,8 @@ export interface JobReporter extends Reporter {
   notice(text: string): Promise<void>;
   /** The job was shown before: a worker is resuming it, not starting it. */
   readonly resumed: boolean;
+  /** Why the requester may no longer run the job, in the edge's words (for its notice and the audit). */
+  describeRefusal(refusal: AccessRefusal): string;
 }
 
 /** The job's full log on the worker's disk. */

@@ -1,4 +1,4 @@
-import { refuseAccess } from '../../access/access-policy.js';
+import { checkAccess } from '../../access/access-policy.js';
 import type { ClusterConfig } from '../../config/world-config.js';
 import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
 import type { Logger } from '../../log/create-logger.js';
@@ -57,9 +57,9 @@ export async function openRun(
 ): Promise<JobRun> {
   const logger = deps.logger.child({ jobId: record.id, cluster: cluster.name, user: record.requestedBy });
   logger.info({ attempt: start.attempt, pid: process.pid }, 'job started');
-  const denied = start.cancelBy
+  const refusal = start.cancelBy
     ? undefined
-    : await refuseAccess(
+    : await checkAccess(
         deps.world,
         deps.members,
         { userId: record.requestedBy, channelId: record.channel },
@@ -78,7 +78,7 @@ export async function openRun(
     cluster,
     mutating,
     logger,
-    denied,
+    denied: refusal && thread.describeRefusal(refusal),
     signal: controller.signal,
     thread,
     approvals,

@@ -1,0 +1,59 @@
+import type { AccessRefusal, Refusal } from '../service/index.js';
+import { describeJob } from './describe-job.js';
+import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { HELP_TEXT } from './help-text.js';
+
+/** An access refusal as a sentence (the worker prefixes it as it likes). */
+export function describeAccessRefusal(refusal: AccessRefusal): string {
+  if (refusal.code === 'WRONG_CHANNEL') {
+    const use = refusal.allowed.map((id) => `<#${id}>`).join(', ');
+    return refusal.cluster
+      ? `/cluster commands for ${refusal.cluster} are not accepted in <#${refusal.channel}>. Use ${use}.`
+      : `/cluster is not accepted in this channel. Use ${use}.`;
+  }
+  return refusal.cluster
+    ? `<@${refusal.user}> is not an operator of ${refusal.cluster} (clusters.${refusal.cluster}.operators, else access.operators in its config), so nothing was run.`
+    : 'You are not an operator of cluster-bot (access.operators in its config), so nothing was run.';
+}
+
+/** Every refusal in Slack mrkdwn: what was typed is escaped, so it cannot post a link or a ping. */
+export function describeRefusal(refusal: Refusal): string {
+  switch (refusal.code) {
+    case 'WRONG_CHANNEL':
+    case 'NOT_OPERATOR':
+      return `⛔ ${describeAccessRefusal(refusal)}`;
+    case 'RATE_LIMITED':
+      return `⏳ Slow down: at most ${refusal.perMinute} /cluster commands a minute per person. Nothing was run; try again in a minute.`;
+    case 'COMMAND_INVALID':
+      return nothingRun(refusal.message, refusal.suggestion);
+    case 'UNKNOWN_VERB':
+      return `${nothingRun(`unknown command "${refusal.verb}"`, refusal.suggestion)}\n\n${HELP_TEXT}`;
+    case 'USAGE':
+      return nothingRun(
+        refusal.verb === 'status'
+          ? `status takes an optional cluster (${refusal.clusters.join(', ')})`
+          : refusal.verb === 'audit'
+            ? `audit takes an optional count from 1 to ${refusal.max}`
+            : 'cancel takes a job number, e.g. `cancel 12`',
+      );
+    case 'PLAN_INVALID':
+      return `⛔ ${escapeMrkdwn(refusal.message)}`;
+    case 'BUSY':
+      return `⛔ ${refusal.cluster} is busy: ${describeJob(refusal.holder)}. Nothing was run; add \`--queue\` to run \`${refusal.command}\` after it.`;
+    case 'NO_SUCH_JOB':
+      return nothingRun(`there is no job #${refusal.number}`);
+    case 'JOB_ENDED':
+      return `Job #${refusal.number} already ended (${refusal.outcome}); nothing to cancel.`;
+    case 'NOT_CANCELLER':
+      return `⛔ Only the requester or an approver of ${refusal.cluster} may cancel job #${refusal.number}.`;
+    case 'NO_SUCH_APPROVAL':
+      return '⛔ This button does not match a pending approval; nothing changed.';
+    case 'CLICK_REFUSED':
+      return `⛔ ${refusal.reason}; nothing changed.`;
+  }
+}
+
+function nothingRun(error: string, suggestion?: string): string {
+  const hint = suggestion ? ` Did you mean \`${escapeMrkdwn(suggestion)}\`?` : '';
+  return `⛔ ${escapeMrkdwn(error)}.${hint} Nothing was run.`;
+}

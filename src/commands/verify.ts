@@ -1,0 +1,3 @@
+import { submitLifecycle } from './submit-lifecycle.js';
+
+export const verify = submitLifecycle('verify');

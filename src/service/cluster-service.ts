@@ -1,0 +1,122 @@
+import type { AccessRefusal } from '../access/access-policy.js';
+import type { AuditEntry } from '../jobs/audit-log.js';
+import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
+import type { PlannedCommand } from '../lifecycle/command/lifecycle-command.js';
+import type { JobSummary } from './job-summary.js';
+import type { Refusal } from './refusal.js';
+
+/** Who asks, and from where: every operation is checked against both. */
+export interface Actor {
+  readonly userId: string;
+  readonly channelId: string;
+}
+
+/** A cluster's last verify, as the worker (or the scheduled verify) stored it. */
+export interface LastVerify {
+  readonly outcome: string;
+  readonly at: number;
+  /** 0 for a scheduled verify, which has no job number. */
+  readonly jobNumber: number;
+  readonly summary: string;
+}
+
+export interface ClusterOverview {
+  readonly cluster: string;
+  /** The job holding the cluster's lease, if any. */
+  readonly holder?: JobSummary | undefined;
+  /** Job ids waiting for the lease (`--queue`), first in line first. */
+  readonly waiting: readonly string[];
+  /** Jobs on the cluster that have not ended, newest first. */
+  readonly open: readonly JobSummary[];
+  readonly lastVerify?: LastVerify | undefined;
+}
+
+export interface PendingApproval {
+  readonly jobId: string;
+  readonly stepId: string;
+  readonly approvalId: string;
+  readonly stepTitle: string;
+  readonly approvals: readonly string[];
+  /** Whether the person asking is one of the cluster's approvers. */
+  readonly mayDecide: boolean;
+}
+
+export type Submitted = {
+  readonly kind: 'queued';
+  readonly number: number;
+  readonly cluster: string;
+  /** The command in words, as the thread and the audit name it. */
+  readonly command: string;
+  /** 0 when it runs now; else its place in the cluster's line. */
+  readonly position: number;
+};
+
+export type Planned = { readonly kind: 'planned'; readonly steps: string; readonly number: number };
+
+export interface ApprovalClick {
+  readonly decision: 'approve' | 'reject';
+  /** The button's value: an approval id, or whatever a forged request put there. */
+  readonly value: string;
+  /** The message the button was on. */
+  readonly messageTs: string;
+}
+
+export type Decision =
+  | { readonly kind: 'already-counted'; readonly missing: number }
+  | {
+      readonly kind: 'counted';
+      readonly userId: string;
+      readonly step: string;
+      readonly count: number;
+      readonly required: number;
+      readonly missing: number;
+      readonly thread: { readonly channel: string; readonly threadTs?: string | undefined };
+    }
+  | {
+      readonly kind: 'decided';
+      readonly verdict: 'approved' | 'rejected';
+      /** The approval after the decision; absent only if it vanished meanwhile. */
+      readonly stored?: StoredApproval | undefined;
+      readonly at: number;
+    };
+
+/** Shows a counted or decided click before the job is woken, so its thread reads in order. */
+export type ShowDecision = (decision: Exclude<Decision, { kind: 'already-counted' }>) => Promise<void>;
+
+/**
+ * What Slack, the console and (later) the job page may do: each operation checks the actor's
+ * rights, audits what it did or refused, and answers typed data, never words.
+ */
+export interface ClusterService {
+  /** Counts one command of the actor; refused beyond the per-minute limit (before any other cost). */
+  takeCommand(actor: Actor): Promise<Refusal | undefined>;
+  /** True the first time a delivery key is seen (Slack retries and replays carry the same one). */
+  firstDelivery(key: string): Promise<boolean>;
+  /** Whether the actor may use the bot here at all (any cluster), or for one cluster. */
+  admit(actor: Actor, cluster?: string): Promise<AccessRefusal | undefined>;
+  submit(actor: Actor, command: PlannedCommand, queueIfBusy: boolean): Promise<Submitted | Refusal>;
+  /** The plan's steps from the config, and a read-only job checking them against the repo and cluster. */
+  plan(actor: Actor, command: PlannedCommand): Promise<Planned | Refusal>;
+  cancel(
+    actor: Actor,
+    jobNumber: string,
+  ): Promise<{ readonly kind: 'cancelling'; readonly number: number } | Refusal>;
+  status(
+    actor: Actor,
+    cluster?: string,
+  ): Promise<{ readonly kind: 'status'; readonly clusters: readonly ClusterOverview[] } | Refusal>;
+  jobs(actor: Actor): Promise<{ readonly kind: 'jobs'; readonly jobs: readonly JobSummary[] } | Refusal>;
+  audit(
+    actor: Actor,
+    count: number,
+  ): Promise<{ readonly kind: 'audit'; readonly entries: readonly AuditEntry[] } | Refusal>;
+  decide(actor: Actor, click: ApprovalClick, show: ShowDecision): Promise<Decision | Refusal>;
+  /** Per cluster: the overview, and the approvals waiting (saying which the actor may decide). */
+  home(actor: Actor): Promise<
+    | {
+        readonly kind: 'home';
+        readonly clusters: readonly (ClusterOverview & { readonly approvals: readonly PendingApproval[] })[];
+      }
+    | Refusal
+  >;
+}

@@ -1,0 +1,98 @@
+import { isMember } from '../access/access-policy.js';
+import type { AuditAction } from '../jobs/audit-log.js';
+import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
+import { recordApprovalClick } from '../jobs/record-approval-click.js';
+import type { Actor, ApprovalClick, Decision, ShowDecision } from './cluster-service.js';
+import type { Refusal } from './refusal.js';
+import type { ServiceDeps } from './service-deps.js';
+
+/**
+ * One Approve/Reject click. Rights are checked now (groups resolved now), the button must be the
+ * one on the pending approval's own message, and the cluster's rules decide. A counted or decided
+ * click is shown (`show`) before the job is woken.
+ */
+export async function decideClick(
+  deps: ServiceDeps,
+  actor: Actor,
+  click: ApprovalClick,
+  show: ShowDecision,
+): Promise<Decision | Refusal> {
+  const target = parseApprovalId(click.value);
+  const record = target && (await deps.records.get(target.jobId));
+  const cluster = record && deps.world.clusters[record.command.cluster];
+  // A value that is no approval id is not echoed anywhere: it is whatever the sender wrote.
+  const audit = (action: AuditAction, what: string) =>
+    deps.audit.record({
+      at: deps.now(),
+      who: actor.userId,
+      action,
+      what,
+      jobId: target?.jobId,
+      stepId: target?.stepId,
+      approvalId: target ? click.value : undefined,
+    });
+  if (!target || !record || !cluster) {
+    await audit('click-refused', `${click.decision}: the button matches no pending approval`);
+    return { code: 'NO_SUCH_APPROVAL' };
+  }
+  const isApprover = await isMember(actor.userId, cluster.approvers, deps.members);
+  const { verdict, stored } = await recordApprovalClick(
+    deps.redis,
+    deps.keys,
+    { ...target, approvalId: click.value, messageTs: click.messageTs },
+    {
+      userId: actor.userId,
+      decision: click.decision,
+      isApprover,
+      requestedBy: record.requestedBy,
+      at: deps.now(),
+    },
+    cluster,
+  );
+  const step = stored?.request?.stepTitle ?? target.stepId;
+  const required = cluster.requiredApprovals;
+  switch (verdict.kind) {
+    case 'refused':
+      await audit('click-refused', `${click.decision} ${step}: ${verdict.reason}`);
+      return { code: 'CLICK_REFUSED', reason: verdict.reason };
+    case 'already-counted':
+      // Not a second approval: the trail must not show one person approving twice.
+      await audit('click-refused', `approve ${step}: already counted`);
+      return { kind: 'already-counted', missing: verdict.missing };
+    case 'counted': {
+      const count = verdict.approvals.length;
+      await audit('approve', `${step} (${count}/${required})`);
+      const thread = await deps.threads.load(record);
+      const counted: Decision = {
+        kind: 'counted',
+        userId: actor.userId,
+        step,
+        count,
+        required,
+        missing: verdict.missing,
+        thread: { channel: thread.channel, threadTs: thread.threadTs },
+      };
+      await show(counted);
+      return counted;
+    }
+    case 'approved':
+    case 'rejected': {
+      await audit(
+        verdict.kind === 'approved' ? 'approve' : 'reject',
+        verdict.kind === 'approved'
+          ? `${step}: approved (${verdict.approvals.length}/${required})`
+          : `${step}: rejected`,
+      );
+      if (stored?.requestedAt !== undefined) {
+        deps.metrics.approvalWait.observe(
+          { decision: verdict.kind },
+          (deps.now() - stored.requestedAt) / 1_000,
+        );
+      }
+      const decided: Decision = { kind: 'decided', verdict: verdict.kind, stored, at: deps.now() };
+      await show(decided);
+      await deps.queue.promote(record.id);
+      return decided;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import type { AccessRefusal } from '../access/access-policy.js';
+import type { JobSummary } from './job-summary.js';
+
+/**
+ * Why nothing was done, as facts: the edge (Slack, the console) chooses the words. Every operation
+ * of the service and every verb answers either its result or one of these.
+ */
+export type Refusal =
+  | AccessRefusal
+  | { readonly code: 'RATE_LIMITED'; readonly perMinute: number }
+  /** The parser's reason, quoting what was typed; `suggestion` is the nearest valid spelling. */
+  | { readonly code: 'COMMAND_INVALID'; readonly message: string; readonly suggestion?: string | undefined }
+  | { readonly code: 'UNKNOWN_VERB'; readonly verb: string; readonly suggestion?: string | undefined }
+  | { readonly code: 'USAGE'; readonly verb: 'status'; readonly clusters: readonly string[] }
+  | { readonly code: 'USAGE'; readonly verb: 'audit'; readonly max: number }
+  | { readonly code: 'USAGE'; readonly verb: 'cancel' }
+  /** The config cannot build the command's plan (an unknown target, a missing setting). */
+  | { readonly code: 'PLAN_INVALID'; readonly message: string }
+  | { readonly code: 'BUSY'; readonly cluster: string; readonly holder: JobSummary; readonly command: string }
+  | { readonly code: 'NO_SUCH_JOB'; readonly number: string }
+  | { readonly code: 'JOB_ENDED'; readonly number: number; readonly outcome: string }
+  | { readonly code: 'NOT_CANCELLER'; readonly cluster: string; readonly number: number }
+  | { readonly code: 'NO_SUCH_APPROVAL' }
+  /** The approval rules refused a click; `reason` is theirs. */
+  | { readonly code: 'CLICK_REFUSED'; readonly reason: string };
+
+export type RefusalCode = Refusal['code'];
+
+export function isRefusal<T extends object>(result: T | Refusal): result is Refusal {
+  return 'code' in result;
+}

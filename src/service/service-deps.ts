@@ -1,0 +1,27 @@
+import type { Redis } from 'ioredis';
+import type { GroupMembers } from '../access/access-policy.js';
+import type { WorldConfig } from '../config/world-config.js';
+import type { AuditLog } from '../jobs/audit-log.js';
+import type { ClusterLock } from '../jobs/cluster-lock.js';
+import type { CommandRateLimit } from '../jobs/command-rate-limit.js';
+import type { JobQueue } from '../jobs/create-job-queue.js';
+import type { JobRecords } from '../jobs/job-record.js';
+import type { ThreadStore } from '../jobs/ports/job-thread.js';
+import type { RedisKeys } from '../jobs/redis-keys.js';
+import type { Metrics } from '../metrics/create-metrics.js';
+
+/** What the service is built from: the job layer's stores, the queue, and who is who. */
+export interface ServiceDeps {
+  readonly world: WorldConfig;
+  readonly redis: Redis;
+  readonly keys: RedisKeys;
+  readonly records: JobRecords;
+  readonly threads: ThreadStore;
+  readonly lock: ClusterLock;
+  readonly queue: Pick<JobQueue, 'enqueue' | 'promote'>;
+  readonly audit: AuditLog;
+  readonly members: GroupMembers;
+  readonly rateLimit: CommandRateLimit;
+  readonly metrics: Pick<Metrics, 'approvalWait'>;
+  readonly now: () => number;
+}

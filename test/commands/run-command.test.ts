@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { runCommand } from '../../src/commands/run-command.js';
+import { ACTOR, commandContext } from '../support/command-context.js';
+
+describe('runCommand', () => {
+  it('counts the command first: over the limit, nothing else is asked', async () => {
+    const { context, calls } = await commandContext({
+      takeCommand: async () => ({ code: 'RATE_LIMITED', perMinute: 3 }),
+    });
+    expect(await runCommand('up dev', context)).toEqual({ code: 'RATE_LIMITED', perMinute: 3 });
+    expect(calls).toEqual([{ op: 'takeCommand', args: [ACTOR] }]);
+  });
+
+  it('answers an empty line with the help', async () => {
+    const { context } = await commandContext();
+    expect(await runCommand('  ', context)).toEqual({ kind: 'help' });
+  });
+
+  it('hands the words after the verb to its handler', async () => {
+    const { context, asked } = await commandContext();
+    await runCommand(' cancel \t #4 ', context);
+    expect(asked()).toEqual([{ op: 'cancel', args: [ACTOR, '4'] }]);
+  });
+
+  it('refuses an unknown verb with the nearest verb and the rest of the line, once admitted', async () => {
+    const { context } = await commandContext();
+    expect(await runCommand('stauts prod', context)).toEqual({
+      code: 'UNKNOWN_VERB',
+      verb: 'stauts',
+      suggestion: 'status prod',
+    });
+    expect(await runCommand('xyzzy', context)).toEqual({ code: 'UNKNOWN_VERB', verb: 'xyzzy' });
+    const refused = await commandContext({ admit: async () => ({ code: 'NOT_OPERATOR', user: 'U0ALICE' }) });
+    expect(await runCommand('stauts', refused.context)).toEqual({ code: 'NOT_OPERATOR', user: 'U0ALICE' });
+  });
+
+  it('does not treat inherited object keys as verbs', async () => {
+    const { context } = await commandContext();
+    expect(await runCommand('constructor', context)).toMatchObject({ code: 'UNKNOWN_VERB' });
+  });
+});

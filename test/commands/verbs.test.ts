@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { HELP_TEXT } from '../../src/bot/help-text.js';
+import { isVerb, VERBS } from '../../src/commands/verbs.js';
+import { LIFECYCLE_VERBS } from '../../src/lifecycle/command/lifecycle-command.js';
+
+describe('the verb registry', () => {
+  it('has every lifecycle verb, and the help names every verb', () => {
+    for (const verb of LIFECYCLE_VERBS) expect(isVerb(verb), verb).toBe(true);
+    for (const verb of Object.keys(VERBS)) expect(HELP_TEXT, verb).toContain(`• \`${verb}`);
+  });
+
+  it('knows only its own keys', () => {
+    expect(isVerb('toString')).toBe(false);
+    expect(isVerb('__proto__')).toBe(false);
+  });
+});

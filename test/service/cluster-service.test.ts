@@ -1,0 +1,204 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
+import type { Decision } from '../../src/service/index.js';
+import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
+import { loadExampleWorld } from '../support/example-world.js';
+
+const ALICE = { userId: 'U0ALICE', channelId: 'C0OPS' };
+const BOB = { userId: 'U0BOB', channelId: 'C0OPS' };
+/** In the S0PLATFORM group: an operator everywhere, an approver nowhere. */
+const DAVE = { userId: 'U0DAVE', channelId: 'C0OPS' };
+const MALLORY = { userId: 'U0MALLORY', channelId: 'C0OPS' };
+
+let world: WorldConfig;
+let t: ReturnType<typeof startServiceOnRedis>;
+
+beforeEach(async () => {
+  world = await loadExampleWorld();
+  t = startServiceOnRedis(world, { groups: new Map([['S0PLATFORM', ['U0DAVE']]]), perMinute: 2 });
+});
+afterEach(async () => {
+  await t.stop();
+});
+
+/** An approval pending on a step of `jobId`, its buttons on message `msg-<jobId>`. */
+async function pendingApproval(jobId: string, cluster: string) {
+  const desk = createRedisApprovalDesk(t.redis, t.keys, jobId, 60_000, Date.now, {
+    announce: async () => `msg-${jobId}`,
+    close: async () => undefined,
+  });
+  const { id } = await desk.request({
+    stepId: 'rollout',
+    stepTitle: 'Cilium rollout',
+    cluster,
+    reason: 'restarts every agent',
+    binding: { commandLine: 'ansible-playbook cilium.yml', targets: cluster, fingerprint: 'f1' },
+  });
+  return { value: id, messageTs: `msg-${jobId}` };
+}
+
+describe('the cluster service against Redis', { timeout: 30_000 }, () => {
+  it('submits a job, audits it, and refuses a second mutating job on the busy cluster (or queues it)', async () => {
+    expect(await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false)).toEqual({
+      kind: 'queued',
+      number: 1,
+      cluster: 'dev',
+      command: 'cilium dev',
+      position: 0,
+    });
+    expect(await t.service.submit(BOB, { verb: 'up', cluster: 'dev' }, false)).toMatchObject({
+      code: 'BUSY',
+      cluster: 'dev',
+      command: 'up dev',
+      holder: { id: 'job-1', record: { number: 1, requestedBy: 'U0ALICE' }, progress: { kind: 'queued' } },
+    });
+    expect(await t.service.submit(BOB, { verb: 'up', cluster: 'dev' }, true)).toMatchObject({
+      kind: 'queued',
+      number: 3,
+      position: 1,
+    });
+    const entries = await t.audit.recent(10);
+    expect(entries.map((e) => [e.who, e.action, e.what, e.jobId])).toEqual([
+      ['U0BOB', 'command', 'up dev', 'job-3'],
+      ['U0BOB', 'refused', 'up dev: busy', undefined],
+      ['U0ALICE', 'command', 'cilium dev', 'job-1'],
+    ]);
+    const status = await t.service.status(ALICE, 'dev');
+    expect(status).toMatchObject({
+      kind: 'status',
+      clusters: [{ cluster: 'dev', holder: { id: 'job-1' }, waiting: ['job-3'], lastVerify: undefined }],
+    });
+    expect(await t.service.jobs(ALICE)).toMatchObject({
+      kind: 'jobs',
+      jobs: [{ id: 'job-3' }, { id: 'job-1' }],
+    });
+  });
+
+  it('checks the cluster’s own rights before anything is queued, and the plan the config builds', async () => {
+    expect(await t.service.submit(MALLORY, { verb: 'up', cluster: 'prod' }, false)).toEqual({
+      code: 'NOT_OPERATOR',
+      user: 'U0MALLORY',
+      cluster: 'prod',
+    });
+    expect(
+      await t.service.submit(
+        { userId: 'U0ALICE', channelId: 'C0ELSEWHERE' },
+        { verb: 'up', cluster: 'dev' },
+        false,
+      ),
+    ).toEqual({ code: 'WRONG_CHANNEL', channel: 'C0ELSEWHERE', allowed: ['C0OPS'], cluster: 'dev' });
+    expect(await t.service.submit(ALICE, { verb: 'up', cluster: 'nope' }, false)).toEqual({
+      code: 'PLAN_INVALID',
+      message: 'unknown cluster nope',
+    });
+    expect(await t.service.jobs(MALLORY)).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
+    expect(await t.redis.get(t.keys.jobCounter)).toBeNull();
+  });
+
+  it('plans: the steps from the config and a read-only job, which takes no lease', async () => {
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    const planned = await t.service.plan(BOB, { verb: 'cilium', cluster: 'dev' });
+    expect(planned).toMatchObject({ kind: 'planned', number: 2 });
+    expect(planned).toHaveProperty('steps', expect.stringContaining('\n'));
+    expect((await t.records.get('job-2'))?.command).toEqual({
+      verb: 'plan',
+      cluster: 'dev',
+      of: { verb: 'cilium', cluster: 'dev' },
+    });
+  });
+
+  it('cancels for the requester or an approver only, and not a job that ended or never was', async () => {
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    expect(await t.service.cancel(ALICE, '9')).toEqual({ code: 'NO_SUCH_JOB', number: '9' });
+    expect(await t.service.cancel(DAVE, '1')).toEqual({ code: 'NOT_CANCELLER', cluster: 'dev', number: 1 });
+    expect(await t.redis.get(t.keys.cancel('job-1'))).toBeNull();
+    expect(await t.service.cancel(BOB, '1')).toEqual({ kind: 'cancelling', number: 1 });
+    expect(await t.redis.get(t.keys.cancel('job-1'))).toBe('U0BOB');
+    expect((await t.audit.recent(1))[0]).toMatchObject({ who: 'U0BOB', action: 'cancel', jobId: 'job-1' });
+    const record = (await t.records.get('job-1'))!;
+    await t.records.save({ ...record, outcome: 'cancelled', finishedAt: Date.now() });
+    expect(await t.service.cancel(ALICE, '1')).toEqual({
+      code: 'JOB_ENDED',
+      number: 1,
+      outcome: 'cancelled',
+    });
+  });
+
+  it('decides a click by the cluster’s rules, shows it before waking the job, audits every click', async () => {
+    await t.service.submit(BOB, { verb: 'cilium', cluster: 'prod' }, false);
+    const button = await pendingApproval('job-1', 'prod');
+    const shown: Decision[] = [];
+    const show = async (decision: Decision) => {
+      shown.push(decision);
+    };
+    expect(
+      await t.service.decide(ALICE, { decision: 'approve', value: 'forged', messageTs: 'x' }, show),
+    ).toEqual({
+      code: 'NO_SUCH_APPROVAL',
+    });
+    expect(await t.service.decide(BOB, { decision: 'approve', ...button }, show)).toMatchObject({
+      code: 'CLICK_REFUSED',
+    });
+    const home = await t.service.home(ALICE);
+    expect(home).toMatchObject({
+      kind: 'home',
+      clusters: [
+        { cluster: 'dev', approvals: [] },
+        {
+          cluster: 'prod',
+          holder: { id: 'job-1' },
+          approvals: [
+            { jobId: 'job-1', stepTitle: 'Cilium rollout', approvalId: button.value, mayDecide: true },
+          ],
+        },
+      ],
+    });
+    expect(await t.service.decide(ALICE, { decision: 'approve', ...button }, show)).toMatchObject({
+      kind: 'counted',
+      userId: 'U0ALICE',
+      step: 'Cilium rollout',
+      count: 1,
+      required: 2,
+      missing: 1,
+      thread: { channel: 'C0OPS' },
+    });
+    expect(await t.service.decide(ALICE, { decision: 'approve', ...button }, show)).toEqual({
+      kind: 'already-counted',
+      missing: 1,
+    });
+    const carol = { userId: 'U0CAROL', channelId: 'C0OPS' };
+    expect(await t.service.decide(carol, { decision: 'approve', ...button }, show)).toMatchObject({
+      kind: 'decided',
+      verdict: 'approved',
+      stored: { state: { status: 'approved', by: ['U0ALICE', 'U0CAROL'] } },
+    });
+    expect(shown.map((d) => d.kind)).toEqual(['counted', 'decided']);
+    const trail = (await t.audit.recent(10)).map((e) => [e.who, e.action, e.what]);
+    expect(trail.slice(0, 5)).toEqual([
+      ['U0CAROL', 'approve', 'Cilium rollout: approved (2/2)'],
+      ['U0ALICE', 'click-refused', 'approve Cilium rollout: already counted'],
+      ['U0ALICE', 'approve', 'Cilium rollout (1/2)'],
+      ['U0BOB', 'click-refused', expect.stringMatching(/^approve Cilium rollout: /)],
+      ['U0ALICE', 'click-refused', 'approve: the button matches no pending approval'],
+    ]);
+  });
+
+  it('limits commands per person per minute, and knows a delivery it has seen', async () => {
+    expect(await t.service.takeCommand(ALICE)).toBeUndefined();
+    expect(await t.service.takeCommand(ALICE)).toBeUndefined();
+    expect(await t.service.takeCommand(ALICE)).toEqual({ code: 'RATE_LIMITED', perMinute: 2 });
+    expect(await t.service.takeCommand(BOB)).toBeUndefined();
+    expect(await t.service.firstDelivery('command:T1')).toBe(true);
+    expect(await t.service.firstDelivery('command:T1')).toBe(false);
+  });
+
+  it('answers the audit trail to operators only', async () => {
+    await t.service.submit(ALICE, { verb: 'verify', cluster: 'dev' }, false);
+    expect(await t.service.audit(ALICE, 5)).toMatchObject({
+      kind: 'audit',
+      entries: [{ who: 'U0ALICE', action: 'command', what: 'verify dev' }],
+    });
+    expect(await t.service.audit(MALLORY, 5)).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
+  });
+});

@@ -1,0 +1,46 @@
+import type { ClusterService } from '../../src/service/index.js';
+
+export interface FakeCall {
+  readonly op: keyof ClusterService;
+  readonly args: readonly unknown[];
+}
+
+/**
+ * A ClusterService that records what it was asked and answers what the test set: everyone is
+ * admitted, nothing is rate limited, and every operation answers a plain success unless overridden.
+ */
+export function createFakeClusterService(overrides: Partial<ClusterService> = {}) {
+  const calls: FakeCall[] = [];
+  const defaults: ClusterService = {
+    takeCommand: async () => undefined,
+    firstDelivery: async () => true,
+    admit: async () => undefined,
+    submit: async (_actor, command) => ({
+      kind: 'queued',
+      number: 1,
+      cluster: command.cluster,
+      command: command.verb,
+      position: 0,
+    }),
+    plan: async () => ({ kind: 'planned', steps: '1. a step', number: 1 }),
+    cancel: async (_actor, number) => ({ kind: 'cancelling', number: Number(number) }),
+    status: async () => ({ kind: 'status', clusters: [] }),
+    jobs: async () => ({ kind: 'jobs', jobs: [] }),
+    audit: async () => ({ kind: 'audit', entries: [] }),
+    decide: async () => ({ kind: 'already-counted', missing: 1 }),
+    home: async () => ({ kind: 'home', clusters: [] }),
+  };
+  const implementation = { ...defaults, ...overrides };
+  const service = Object.fromEntries(
+    Object.entries(implementation).map(([op, fn]) => [
+      op,
+      (...args: unknown[]) => {
+        calls.push({ op: op as keyof ClusterService, args });
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      },
+    ]),
+  ) as unknown as ClusterService;
+  /** The operations asked, in order, without the checks every verb makes first. */
+  const asked = () => calls.filter((call) => call.op !== 'admit' && call.op !== 'takeCommand');
+  return { service, calls, asked };
+}
