@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { pino } from 'pino';
 import { startClusterBot } from './app/start-cluster-bot.js';
+import { startConsole } from './app/start-console.js';
 import { checkSecretFiles } from './config/check-secret-files.js';
 import { loadWorldConfig } from './config/load-world-config.js';
 import { readEnv, secretsOf } from './config/read-env.js';
 import { secretFileValues } from './config/secret-file-values.js';
-import { runConsole } from './console/run-console.js';
 import { isClusterBotError } from './errors.js';
 import { createLogger } from './log/create-logger.js';
 import { createRedactor } from './log/create-redactor.js';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       redact,
       destination: pino.destination({ fd: 2, sync: false }),
     });
-    await runConsole({ env, world, logger, redact, user, input: process.stdin, output: process.stdout });
+    await startConsole({ env, world, logger, redact, user, input: process.stdin, output: process.stdout });
     process.exit(0);
   }
 

@@ -1,20 +1,19 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { startCore } from '../app/start-core.js';
 import { handleApprovalClick } from '../bot/handle-approval-click.js';
 import { handleClusterCommand } from '../bot/handle-cluster-command.js';
-import type { Env } from '../config/read-env.js';
+import type { SlackPoster } from '../bot/slack-poster.js';
 import type { WorldConfig } from '../config/world-config.js';
-import type { Logger } from '../log/create-logger.js';
-import type { Redact } from '../log/create-redactor.js';
-import { createMetrics } from '../metrics/create-metrics.js';
-import { createConsolePoster } from './create-console-poster.js';
+import type { ClusterService } from '../service/index.js';
+import type { ConsoleApproval } from './create-console-poster.js';
 
 export interface ConsoleOptions {
-  readonly env: Env;
   readonly world: WorldConfig;
-  readonly logger: Logger;
-  readonly redact: Redact;
+  readonly service: ClusterService;
+  /** The console poster: where the job's threads and approval requests are printed. */
+  readonly poster: SlackPoster;
+  /** The approval request printed as number N, for `approve N`. */
+  readonly approval: (number: number) => ConsoleApproval | undefined;
   readonly user: string;
   readonly input: Readable;
   readonly output: Writable;
@@ -27,9 +26,7 @@ const ANSWER = /^(approve|reject)\s+(\d+)$/;
  * handling, queue, engine and approval rules as Slack, as the configured console user.
  */
 export async function runConsole(options: ConsoleOptions): Promise<void> {
-  const { world, output, user } = options;
-  const { poster, approval } = createConsolePoster(output, options.redact);
-  const core = await startCore({ ...options, metrics: createMetrics(), poster, members: async () => [] });
+  const { world, output, user, service, poster, approval } = options;
   const channel = world.slack.commandChannels[0] ?? 'C0CONSOLE';
   output.write(`cluster-bot console as ${user}. Type /cluster help, or quit.\n`);
   const lines = createInterface({ input: options.input, output, prompt: 'cluster-bot> ', terminal: false });
@@ -49,14 +46,14 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
               channel: target.channel,
               messageTs: target.ts,
             },
-            { service: core.service, poster },
+            { service, poster },
           )
         : `no approval number ${answer[2]}`;
       if (reply) output.write(`${reply}\n`);
     } else if (line.startsWith('/cluster')) {
       const reply = await handleClusterCommand(
         { text: line.slice('/cluster'.length), userId: user, channelId: channel },
-        { service: core.service, world },
+        { service, world },
       );
       output.write(`${reply.text}\n`);
     } else if (line !== '') {
@@ -65,5 +62,4 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
     lines.prompt();
   }
   lines.close();
-  await core.stop();
 }

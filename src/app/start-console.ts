@@ -1,0 +1,33 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Env } from '../config/read-env.js';
+import type { WorldConfig } from '../config/world-config.js';
+import { createConsolePoster } from '../console/create-console-poster.js';
+import { runConsole } from '../console/run-console.js';
+import type { Logger } from '../log/create-logger.js';
+import type { Redact } from '../log/create-redactor.js';
+import { createMetrics } from '../metrics/create-metrics.js';
+import { startCore } from './start-core.js';
+
+export interface ConsoleProcessOptions {
+  readonly env: Env;
+  readonly world: WorldConfig;
+  readonly logger: Logger;
+  readonly redact: Redact;
+  readonly user: string;
+  readonly input: Readable;
+  readonly output: Writable;
+}
+
+/**
+ * Wires the console process: the same core (Redis, queue, worker) as the Slack process, with the
+ * terminal as its poster. No user groups: the console user is named in the config, never resolved.
+ */
+export async function startConsole(options: ConsoleProcessOptions): Promise<void> {
+  const { poster, approval } = createConsolePoster(options.output, options.redact);
+  const core = await startCore({ ...options, metrics: createMetrics(), poster, members: async () => [] });
+  try {
+    await runConsole({ ...options, service: core.service, poster, approval });
+  } finally {
+    await core.stop();
+  }
+}
