@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
-import { createThreadStore } from '../../src/jobs/thread-store.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -36,15 +35,8 @@ async function startBot(groups: Map<string, string[]>) {
       {
         world,
         service: createClusterService({
+          ...lab,
           world,
-          redis,
-          keys,
-          records: lab.records,
-          threads: createThreadStore(redis, keys, 'C0ALERTS'),
-          lock: lab.lock,
-          queue: lab.queue,
-          audit: lab.audit,
-          members: lab.members,
           rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
           metrics: createMetrics(),
           now: Date.now,

@@ -1,13 +1,9 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { createAuditLog } from '../../src/jobs/audit-log.js';
-import { createClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
-import { createJobQueue } from '../../src/jobs/create-job-queue.js';
-import { createJobRecords } from '../../src/jobs/job-record.js';
+import { createJobStores } from '../../src/jobs/create-job-stores.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
-import { createThreadStore } from '../../src/jobs/thread-store.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { REDIS_URL, uniquePrefix } from './redis-prefix.js';
@@ -27,37 +23,22 @@ export function startServiceOnRedis(world: WorldConfig, options: ServiceOnRedisO
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const keys = redisKeys(prefix);
   const now = options.now ?? Date.now;
-  const records = createJobRecords(redis, keys);
-  const lock = createClusterLock(redis, keys);
-  const threads = createThreadStore(redis, keys, world.slack.alertsChannel);
-  const audit = createAuditLog(redis, keys, pino({ level: 'silent' }));
-  const queue = createJobQueue(redis, keys, records, lock, now);
+  const stores = createJobStores(redis, keys, world, pino({ level: 'silent' }), now);
   const metrics = createMetrics();
   const service = createClusterService({
+    ...stores,
     world,
-    redis,
-    keys,
-    records,
-    threads,
-    lock,
-    queue,
-    audit,
     metrics,
     members: async (groupId) => options.groups?.get(groupId) ?? [],
     rateLimit: createCommandRateLimit(redis, keys, options.perMinute ?? 1_000, now),
     now,
   });
   return {
+    ...stores,
     service,
-    redis,
-    keys,
-    records,
-    lock,
-    threads,
-    audit,
     metrics,
     async stop() {
-      await queue.close();
+      await stores.queue.close();
       redis.disconnect();
       await cleanup();
     },

@@ -7,10 +7,8 @@ import { pino } from 'pino';
 import type { GroupMembers } from '../../src/access/access-policy.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { createAuditLog } from '../../src/jobs/audit-log.js';
-import { createClusterLock } from '../../src/jobs/cluster-lock.js';
-import { createJobQueue, QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
-import { createJobRecords } from '../../src/jobs/job-record.js';
+import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
+import { createJobStores } from '../../src/jobs/create-job-stores.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createInProcessProcessor } from './create-in-process-processor.js';
 import { loadExampleWorld } from './example-world.js';
@@ -38,9 +36,9 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const { prefix, cleanup } = uniquePrefix(name);
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const keys = redisKeys(prefix);
-  const records = createJobRecords(redis, keys);
-  const lock = createClusterLock(redis, keys);
   const logger = pino({ level: 'silent' });
+  const stores = createJobStores(redis, keys, world, logger, Date.now);
+  const { records, lock, queue } = stores;
   const groups = options.groups ?? new Map<string, string[]>();
   const members: GroupMembers = async (groupId) => groups.get(groupId) ?? [];
   const posts: SlackMessage[] = [];
@@ -61,17 +59,11 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   };
   const shell = createScriptedShell(options.replies ?? (() => undefined));
   const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
-  const queue = createJobQueue(redis, keys, records, lock, Date.now);
   const workers: Worker[] = [];
   return {
+    ...stores,
     world,
-    redis,
-    keys,
-    records,
-    lock,
     logger,
-    audit: createAuditLog(redis, keys, logger),
-    queue,
     groups,
     members,
     posts,
