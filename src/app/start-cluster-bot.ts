@@ -1,18 +1,14 @@
-import { WebClient, WebClientEvent } from '@slack/web-api';
-import { cacheGroupMembers } from '../bot/cache-group-members.js';
 import { createSlackPacer } from '../bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
-import { slackSdkLogger } from '../bot/slack-sdk-logger.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
+import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
-
-const SLACK_CHECK_MS = 60_000;
 
 export interface ClusterBot {
   stop(): Promise<void>;
@@ -25,43 +21,10 @@ export async function startClusterBot(
   logger: Logger,
   redact: Redact,
 ): Promise<ClusterBot> {
-  const client = new WebClient(env.SLACK_BOT_TOKEN, {
-    slackApiUrl: env.SLACK_API_URL,
-    logger: slackSdkLogger(logger),
-    retryConfig: { retries: 10, factor: 1.6, minTimeout: 500, maxTimeout: 30_000 },
-  });
-  const auth = await client.auth.test();
   const metrics = createMetrics();
-  client.on(WebClientEvent.RATE_LIMITED, (_retryAfter: number, request: { url?: string }) => {
-    metrics.slackRateLimited.inc({
-      method:
-        String(request?.url ?? 'unknown')
-          .split('/')
-          .pop() ?? 'unknown',
-    });
-  });
-  let slackCheckedAt = Date.now();
-  let slackProblem: string | undefined;
-  const endpoints: OpsEndpoints = {
-    async readiness() {
-      const problems: string[] = [];
-      await redis.ping().catch((error: Error) => problems.push(`redis: ${error.message}`));
-      // Probes come every few seconds per pod; Slack's auth.test is asked at most once a minute.
-      if (Date.now() - slackCheckedAt > SLACK_CHECK_MS) {
-        slackProblem = await client.auth.test().then(
-          () => undefined,
-          (error: Error) => `slack auth: ${error.message}`,
-        );
-        slackCheckedAt = Date.now();
-      }
-      if (slackProblem) problems.push(slackProblem);
-      return problems;
-    },
-    metrics: async () => ({
-      contentType: metrics.registry.contentType,
-      body: await metrics.registry.metrics(),
-    }),
-  };
+  const client = createSlackClient(env, logger, metrics);
+  const auth = await client.auth.test();
+  const slackProblem = slackReadiness(client);
   const poster = createWebApiPoster(
     client,
     redact,
@@ -69,28 +32,21 @@ export async function startClusterBot(
     createSlackPacer(systemClock),
     metrics,
   );
-  const groupMembers = cacheGroupMembers(
-    async (groupId) => (await client.usergroups.users.list({ usergroup: groupId })).users ?? [],
-    systemClock.now,
-  );
-  const core = await startCore({
-    env,
-    world,
-    logger,
-    redact,
-    metrics,
-    poster,
-    members: async (groupId) => {
-      try {
-        return await groupMembers(groupId);
-      } catch (error) {
-        // An unresolvable group grants nothing: refusing is the safe side.
-        logger.warn({ err: error, groupId }, 'cannot resolve user group members');
-        return [];
-      }
+  const members = slackGroupMembers(client, logger);
+  const core = await startCore({ env, world, logger, redact, metrics, poster, members });
+  const endpoints: OpsEndpoints = {
+    async readiness() {
+      const problems: string[] = [];
+      await core.redis.ping().catch((error: Error) => problems.push(`redis: ${error.message}`));
+      const slack = await slackProblem();
+      if (slack) problems.push(slack);
+      return problems;
     },
-  });
-  const { redis } = core;
+    metrics: async () => ({
+      contentType: metrics.registry.contentType,
+      body: await metrics.registry.metrics(),
+    }),
+  };
 
   // Loaded only where Slack requests are taken: a worker never pays Bolt's memory.
   const app =

@@ -10,6 +10,8 @@ import type { ServiceDeps } from './service-deps.js';
  * One Approve/Reject click. Rights are checked now (groups resolved now), the button must be the
  * one on the pending approval's own message, and the cluster's rules decide. A counted or decided
  * click is shown (`show`) before the job is woken.
+ *
+ * Slightly long on purpose: one switch over the verdicts, so what each audits and shows reads together.
  */
 export async function decideClick(
   deps: ServiceDeps,
