@@ -1,10 +1,17 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { createInfraRepo, type InfraRepo, type InfraRepoOptions, type LabVars } from '../lab/infra-repo.js';
+import {
+  createInfraRepo,
+  INFRA_REPO_PATHS,
+  type InfraRepo,
+  type InfraRepoOptions,
+  type LabVars,
+} from '../lab/infra-repo.js';
 import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
 import { mapK3sConfigDirs } from '../lab/map-k3s-config-dirs.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
@@ -117,8 +124,7 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     const repo = await createInfraRepo({ ...options.repo, lab: { ...baseVars, ...options.labVars } });
     cleanups.push(() => repo.cleanup());
     // kube-sim starts as a formed dev cluster: its servers were set up by k3s.yml (and prod's, if formed).
-    await repo.installK3s();
-    if (formedProd) await repo.installK3s(PROD_K3S_VARS);
+    await formClusters(repo, { repo: options.repo, formedProd });
     await mapK3sConfigDirs(nodes, repo.root, NODE_ADDRESSES);
 
     const devKubeconfigPath = join(dir, 'dev.kubeconfig');
@@ -186,6 +192,35 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     await stop();
     throw error;
   }
+}
+
+/** What k3s.yml left on each server (`.lab-out/<host>/k3s`) by repo shape, once per test process. */
+const formedOutputs = new Map<string, Promise<string>>();
+
+/**
+ * Runs k3s.yml as when the clusters were formed. With the lab hooks off it writes the same files for
+ * the same repo shape, so the real run happens once per shape and test process and later labs get a
+ * copy: a playbook run less for every lab a test file starts.
+ */
+async function formClusters(repo: InfraRepo, shape: { repo?: object; formedProd: boolean }): Promise<void> {
+  const labOut = join(repo.root, INFRA_REPO_PATHS.labOut);
+  const key = JSON.stringify(shape);
+  let formed = formedOutputs.get(key);
+  if (!formed) {
+    formed = (async () => {
+      await repo.installK3s();
+      if (shape.formedProd) await repo.installK3s(PROD_K3S_VARS);
+      const copy = await mkdtemp(join(tmpdir(), 'cb-lab-formed-'));
+      process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
+      await cp(labOut, copy, { recursive: true });
+      return copy;
+    })();
+    formedOutputs.set(key, formed);
+    formed.catch(() => formedOutputs.delete(key));
+    await formed;
+    return;
+  }
+  await cp(await formed, labOut, { recursive: true });
 }
 
 /** Prod before its init: no API answers (127.0.0.1:1 is closed), so k3s.yml counts as the first run. */
