@@ -1,11 +1,59 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Projects, so the fast loop (`npm run test:unit`) never waits on the lab:
+ * - `unit`: pure in-process tests (fakes of the ports, no child process, no socket, no Redis, no
+ *   sshd). Under 30 s on two cores.
+ * - `lab`: everything that starts something real (sshd, ansible-playbook, kube-sim, fake Slack,
+ *   Redis, the bot process), and `lab-alone` for the few that time the bot (see LAB_ALONE).
+ * The rule: a test that starts a process, opens a socket or needs Redis lives in one of LAB_FOLDERS,
+ * or, elsewhere, is named `*.lab.test.ts`. Everything else is a unit test.
+ */
+const LAB_FOLDERS = ['integration', 'e2e', 'reliability', 'lab', 'ssh', 'kube'];
+const LAB_TESTS = [`test/{${LAB_FOLDERS.join(',')}}/**/*.test.ts`, 'test/**/*.lab.test.ts'];
+/**
+ * Lab files that time the bot under a burst (200 commands acked within 3 s): run alone, after the
+ * others, since a neighbour's ansible run on the same two cores would be measured too.
+ */
+const LAB_ALONE = ['test/reliability/slack-requests.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores: files run in parallel, each with its own Redis prefix and lab ports.
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: LAB_TESTS,
+          // Unit tests hold no state between files, so one module graph per worker is enough: loading
+          // the sources again for every file was most of the project's time.
+          isolate: false,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'lab',
+          include: LAB_TESTS,
+          exclude: LAB_ALONE,
+          // Each lab file spends most of its time waiting (on ansible-playbook, on kube-sim's delays,
+          // on fake Slack's rate limits, on approvals), so three files at once fill two cores better
+          // than vitest's default of one worker per core less one. Each has its own ports, lab
+          // directory and Redis prefix.
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'lab-alone', include: LAB_ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } },
+      },
+    ],
   },
 });

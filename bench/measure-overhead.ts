@@ -29,7 +29,7 @@ export async function measureOverhead(): Promise<OverheadFigures> {
   const lab = await startBenchLab();
   try {
     const warmUp = await runUpDev(lab);
-    const playbookLines = (await lab.sshd.commands()).filter((line) => line.includes('ansible-playbook'));
+    const playbookLines = (await lab.ops.commands()).filter((line) => line.includes('ansible-playbook'));
     const script = join(lab.processEnv.DATA_DIR!, 'up-dev-by-hand.sh');
     await writeFile(script, shellScript(lab, playbookLines));
     const bot: number[] = [];
@@ -61,18 +61,18 @@ function shellScript(lab: BenchLab, lines: readonly string[]): string {
   const ssh = [
     'ssh',
     '-p',
-    String(lab.sshd.port),
+    String(lab.ops.port),
     '-i',
-    lab.sshd.clientKeyPath,
+    lab.ops.clientKeyPath,
     '-o',
-    `UserKnownHostsFile=${lab.sshd.knownHostsPath}`,
+    `UserKnownHostsFile=${lab.ops.knownHostsPath}`,
     '-o',
     'StrictHostKeyChecking=yes',
     '-o',
     'BatchMode=yes',
     '-o',
     'LogLevel=ERROR',
-    `${lab.sshd.user}@127.0.0.1`,
+    `${lab.ops.user}@127.0.0.1`,
   ]
     .map(quoteShellArgument)
     .join(' ');

@@ -4,7 +4,7 @@
  * Needs what the tests need: redis on 127.0.0.1:6379, sshd and ansible-playbook (see README).
  */
 import { spawn } from 'node:child_process';
-import { startLabWorld } from '../test/support/start-slack-lab.js';
+import { startLabWorld } from '../test/support/lab-world.js';
 
 const lab = await startLabWorld();
 process.stdout.write(
@@ -17,7 +17,7 @@ process.stdout.write(
 const console = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
   env: {
     ...process.env,
-    ...lab.consoleEnv,
+    ...lab.consoleEnv(),
     CONSOLE_USER: 'U0BOB',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   },

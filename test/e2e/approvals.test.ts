@@ -129,7 +129,7 @@ describe('approvals through Slack buttons, against the real process and lab', { 
   it('prod needs two distinct approvers and refuses the requester', async () => {
     // Prod as it will be once racked: three servers in hosts.ini and its vault (the prod rules hold).
     const racked = { prodNodes: ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'], vault: true, blocked: false };
-    const { slack, driver } = await start({ repo: racked });
+    const { slack, driver } = await start({ repo: racked, prod: 'formed' });
     await driver.slash('cilium prod', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const request = await approvalMessage(slack, 'cilium.yml');
     const click = (userId: string) =>

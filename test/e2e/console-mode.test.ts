@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { type LabWorld, startLabWorld } from '../support/lab-world.js';
 import { startConsoleProcess } from '../support/start-console-process.js';
-import { type LabWorld, startLabWorld } from '../support/start-slack-lab.js';
 
 let lab: LabWorld | undefined;
 afterEach(async () => {
@@ -11,7 +11,7 @@ afterEach(async () => {
 describe('console mode: no Slack tokens, a terminal instead', { timeout: 180_000 }, () => {
   it('plans, verifies and runs an approved Cilium rollout from typed lines, under the same rules', async () => {
     lab = await startLabWorld();
-    const console = startConsoleProcess({ ...lab.consoleEnv, CONSOLE_USER: 'U0BOB' });
+    const console = startConsoleProcess({ ...lab.consoleEnv(), CONSOLE_USER: 'U0BOB' });
     lab.onStop(() => console.stop());
     await console.waitFor(/cluster-bot console as U0BOB/);
 

@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { startFakeSlack } from '../lab/fake-slack/index.js';
 import type { KubeSimOptions } from '../lab/kube-sim/start-kube-sim.js';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import { startSlackLab } from '../support/start-slack-lab.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 /** The bot process against the lab: fake Slack, kube-sim, the nodes (their k3s config) over a real sshd. */
 async function startWorld(sim: KubeSimOptions = {}) {

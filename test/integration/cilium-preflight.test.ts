@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
-import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
+import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
 const VALUES_FILES = [
   INFRA_REPO_PATHS.ciliumHelmRelease,

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/config/parse-duration.js';
 import type { KubeSimScenario } from '../lab/kube-sim/start-kube-sim.js';
+import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 import { playbookProcesses } from './playbook-processes.js';
-import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
 
 /** Long enough that a run which waited it out would outlast the test's own timeout. */
 const LONG_AGENT_READY = '10m';

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
-import { waitFor } from '../ssh/wait-for.js';
+import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { type LabJob, type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
+import { waitFor } from '../support/wait-for.js';
 import { playbookProcesses } from './playbook-processes.js';
-import {
-  LAB_TEST_TIMEOUT_MS,
-  type LabJob,
-  type LifecycleLab,
-  startLifecycleLab,
-} from './start-lifecycle-lab.js';
 
 let lab: LifecycleLab;
 beforeAll(async () => {
@@ -46,7 +42,7 @@ describe('a worker dies and another resumes the job', () => {
       await waitFor(
         'cilium.yml to reach its report task',
         async () => ((await lab.labEvents()).length > eventsBefore.length ? true : undefined),
-        30_000,
+        { timeoutMs: 30_000 },
       );
       expect(await playbookProcesses(lab.repo.ansibleDir)).not.toEqual([]);
 
@@ -57,7 +53,7 @@ describe('a worker dies and another resumes the job', () => {
       await waitFor(
         'the orphaned ansible-playbook to end',
         async () => ((await playbookProcesses(lab.repo.ansibleDir)).length === 0 ? true : undefined),
-        20_000,
+        { timeoutMs: 20_000 },
       );
       expect(job.checkpoints.records.get('2-cilium')).toMatchObject({
         status: 'running',

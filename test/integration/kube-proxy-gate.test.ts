@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
-import { LAB_TEST_TIMEOUT_MS, type LifecycleLab, startLifecycleLab } from './start-lifecycle-lab.js';
+import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
 const K3S_CONFIG = (host: string) => join(INFRA_REPO_PATHS.labOut, host, 'k3s', 'config.yaml');
 

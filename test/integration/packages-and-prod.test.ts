@@ -2,12 +2,8 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
-import {
-  LAB_TEST_TIMEOUT_MS,
-  type LifecycleLab,
-  startLifecycleLab,
-  UNSERVED_ADDRESS,
-} from './start-lifecycle-lab.js';
+import { LAB_TEST_TIMEOUT_MS, UNSERVED_ADDRESS } from '../support/lab-names.js';
+import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
 const PROD_VARS =
   '-e k3s_hosts=k3s_prod -e k3s_primary_hosts=k3s_prod_primary -e k3s_secondary_hosts=k3s_prod_secondary';

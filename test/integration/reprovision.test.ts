@@ -2,14 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
-import { waitFor } from '../ssh/wait-for.js';
-import {
-  DEV_ADDRESSES,
-  LAB_TEST_TIMEOUT_MS,
-  type LifecycleLab,
-  startLifecycleLab,
-  TOFU_RESOURCE,
-} from './start-lifecycle-lab.js';
+import { DEV_ADDRESSES, LAB_TEST_TIMEOUT_MS, TOFU_RESOURCE } from '../support/lab-names.js';
+import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
+import { waitFor } from '../support/wait-for.js';
 
 let lab: LifecycleLab;
 beforeAll(async () => {

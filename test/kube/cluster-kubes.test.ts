@@ -1,16 +1,14 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
 import { startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 let example: WorldConfig;
 beforeAll(async () => {

@@ -1,14 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLazyKubeGateway } from '../../src/kube/create-lazy-kube-gateway.js';
 import { type KubeSimHandle, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe('lazy Kubernetes gateway', () => {
   it('says which kubeconfig it cannot read, does not throw from watch, and works once the file exists', async () => {

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { App, LogLevel, verifySlackRequest } from '@slack/bolt';
 import { SocketModeClient } from '@slack/socket-mode';
 import { ErrorCode, type WebAPIRateLimitedError, WebClient } from '@slack/web-api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import {
   createSlackDriver,
   type FakeSlack,
@@ -16,11 +17,7 @@ const appToken = 'xapp-fake-app-token';
 const signingSecret = 'fake-signing-secret';
 const channel = 'C0OPS';
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function fakeSlack(options: Partial<FakeSlackOptions> = {}): Promise<FakeSlack> {
   const slack = await startFakeSlack({

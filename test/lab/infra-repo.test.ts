@@ -5,9 +5,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnsibleEvent, PlaybookOutcome } from '../../src/lifecycle/ansible/ansible-event.js';
 import { createAnsibleOutputParser } from '../../src/lifecycle/ansible/create-ansible-output-parser.js';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import {
   createInfraRepo,
   INFRA_REPO_PATHS,
@@ -26,10 +27,7 @@ const PROD_VARS = [
   'k3s_secondary_hosts=k3s_prod_secondary',
 ];
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 async function labRepo(options: InfraRepoOptions = {}): Promise<InfraRepo> {
   const repo = await createInfraRepo(options);
@@ -70,7 +68,7 @@ async function kubeSimulator(): Promise<{ url: string; calls: string[] }> {
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
 }
 

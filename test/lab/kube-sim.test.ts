@@ -14,6 +14,7 @@ import {
   Watch,
 } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait-for.js';
 import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from './kube-sim/start-kube-sim.js';
 
 const started: KubeSimHandle[] = [];
@@ -33,21 +34,6 @@ async function lab(options: KubeSimOptions = {}) {
   const kc = new KubeConfig();
   kc.loadFromString(sim.kubeconfig);
   return { sim, kc, core: kc.makeApiClient(CoreV1Api), apps: kc.makeApiClient(AppsV1Api) };
-}
-
-/** Polls until check returns a value (not undefined/false), or fails at the deadline. */
-async function waitFor<T>(
-  what: string,
-  check: () => T | Promise<T>,
-  timeoutMs = 5000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A client-node watch that records every event and how it ended. */

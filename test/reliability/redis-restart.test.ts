@@ -1,11 +1,9 @@
-import { afterEach, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import { startOwnRedis } from '../support/start-own-redis.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 describe('Redis restarted under the bot', { timeout: 180_000 }, () => {
   it('bot and worker reconnect: the running job finishes and new commands run', async () => {

@@ -21,8 +21,8 @@ async function runPackages(lab: SlackLab, number: number) {
 describe('SSH failing under a job', { timeout: 180_000 }, () => {
   it('a changed host key fails the step naming both fingerprints; the lock is released', async () => {
     lab = await startSlackLab();
-    const before = lab.sshd.hostKeyFingerprint;
-    const after = await lab.sshd.rotateHostKey();
+    const before = lab.ops.hostKeyFingerprint;
+    const after = await lab.ops.rotateHostKey();
     const board = await runPackages(lab, 1);
     expect(board.text).toContain('❌ failed');
     const thread = lab.slack
@@ -41,7 +41,7 @@ describe('SSH failing under a job', { timeout: 180_000 }, () => {
   it('an unreachable ops host fails the step with the reason, quickly', async () => {
     lab = await startSlackLab();
     // The listener dies; keys and known_hosts stay, as on a real ops host that is down.
-    await lab.sshd.kill();
+    await lab.ops.kill();
     const started = Date.now();
     const board = await runPackages(lab, 1);
     expect(Date.now() - started).toBeLessThan(30_000);

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecRequest } from '../../src/lifecycle/ports/remote-shell.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { waitFor } from '../support/wait-for.js';
 import { labTarget } from './lab-target.js';
 import { processIsRunning } from './process-is-running.js';
-import { waitFor } from './wait-for.js';
 
 /**
  * sshd does not end a pty-less command when its channel closes; these tests prove the adapter does, for

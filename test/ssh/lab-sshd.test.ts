@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { waitFor } from '../support/wait-for.js';
 import { labTarget } from './lab-target.js';
 import { runCollecting } from './run-collecting.js';
-import { waitFor } from './wait-for.js';
 
 const run = promisify(execFile);
 const NODES = ['127.0.0.31', '127.0.0.32', '127.0.0.33'];

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../../src/ssh/create-line-splitter.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { waitFor } from '../support/wait-for.js';
 import { labTarget } from './lab-target.js';
 import { runCollecting } from './run-collecting.js';
-import { waitFor } from './wait-for.js';
 
 const LINES = 50_000;
 const PADDING = 'x'.repeat(390);

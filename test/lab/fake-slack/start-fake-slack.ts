@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type WaitForOptions, waitFor } from '../../support/wait-for.js';
 import { applyResponseUrlPost } from './apply-response-url-post.js';
 import { createDirectory, type DirectoryOptions } from './create-directory.js';
 import { createFaultInjector, type FaultInjector } from './create-fault-injector.js';
@@ -21,7 +22,6 @@ import { handleApiCall } from './handle-api-call.js';
 import { type HttpReply, jsonReply, outageReply, writeReply } from './http-reply.js';
 import { parseMultipart } from './parse-api-args.js';
 import { readRequestBody } from './read-request-body.js';
-import { type WaitOptions, waitUntil } from './wait-until.js';
 
 export interface FakeSlackOptions extends DirectoryOptions, Partial<SlackIdentity> {
   botToken: string;
@@ -59,7 +59,7 @@ export interface FakeSlack extends Pick<FaultInjector, 'failNext' | 'stormRateLi
   rateLimitedCount(method?: string): number;
   waitFor<T>(
     probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-    options?: WaitOptions,
+    options?: WaitForOptions & { readonly description?: string },
   ): Promise<T>;
   /** A response_url on this server for a slash command or a click; the driver calls it. */
   createResponseUrl(target: ResponseUrlFor): string;
@@ -224,7 +224,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     },
     rateLimitedCount: (method) =>
       (method === undefined ? state.calls : callsTo(method)).filter((c) => c.rateLimited).length,
-    waitFor: (probe, waitOptions) => waitUntil(probe, waitOptions),
+    waitFor: (probe, waitOptions = {}) => waitFor(waitOptions.description ?? 'condition', probe, waitOptions),
     createResponseUrl(target) {
       const id = state.newId('R');
       state.responseUrls.set(id, { ...target, id, createdAt: now(), uses: 0 });

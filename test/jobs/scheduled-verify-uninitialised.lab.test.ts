@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSlackGateAlerts } from '../../src/bot/create-slack-gate-alerts.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
@@ -9,6 +9,7 @@ import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
+import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { answerK3sServer } from '../support/k3s-server-replies.js';
 import { createInstantClock } from '../support/manual-clock.js';
@@ -21,10 +22,7 @@ beforeAll(async () => {
   world = await loadExampleWorld();
 });
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = cleanupAfterEach();
 
 function setup(kube: () => KubeGateway) {
   const { prefix, cleanup } = uniquePrefix('uninitialised');

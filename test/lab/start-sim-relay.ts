@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { KubeSimHandle } from '../lab/kube-sim/start-kube-sim.js';
+import type { KubeSimHandle } from './kube-sim/start-kube-sim.js';
 
 export interface SimRelay {
   /** http://127.0.0.1:PORT: what the lab playbooks get as lab_kube_sim_url. */

@@ -3,10 +3,10 @@ import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js'
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
-import { waitFor } from '../ssh/wait-for.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
 import type { ScriptedReply, ShellCall } from '../support/scripted-shell.js';
 import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** A mutating prod command: its one playbook step asks for approval (every prod step does). */
 const PACKAGES_PROD: LifecycleCommand = { verb: 'packages', cluster: 'prod', node: 'k3s-prod-1' };
@@ -41,15 +41,21 @@ async function submit(command: LifecycleCommand, requestedBy = 'U0ALICE', queueI
 }
 
 const outcomeOf = (jobId: string) =>
-  waitFor(`the outcome of ${jobId}`, async () => (await lab!.records.get(jobId))?.outcome, 15_000);
+  waitFor(`the outcome of ${jobId}`, async () => (await lab!.records.get(jobId))?.outcome, {
+    timeoutMs: 15_000,
+  });
 
 const stateOf = async (jobId: string) => (await lab!.queue.queue.getJob(jobId))?.getState();
 
 const delayed = (jobId: string) =>
-  waitFor(`${jobId} delayed`, async () => ((await stateOf(jobId)) === 'delayed' ? true : undefined), 15_000);
+  waitFor(`${jobId} delayed`, async () => ((await stateOf(jobId)) === 'delayed' ? true : undefined), {
+    timeoutMs: 15_000,
+  });
 
 const posted = (prefix: string) =>
-  waitFor(`a post "${prefix}…"`, async () => lab!.texts().find((text) => text.startsWith(prefix)), 15_000);
+  waitFor(`a post "${prefix}…"`, async () => lab!.texts().find((text) => text.startsWith(prefix)), {
+    timeoutMs: 15_000,
+  });
 
 async function approvalOf(jobId: string): Promise<StoredApproval> {
   const [raw] = Object.values(await lab!.redis.hgetall(lab!.keys.approvals(jobId)));

@@ -1,0 +1,124 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { WorldConfig } from '../../src/config/world-config.js';
+import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
+import { createKubeGateway } from '../../src/kube/create-kube-gateway.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
+import { type EngineResult, runPlan } from '../../src/lifecycle/engine/run-plan.js';
+import type { Plan } from '../../src/lifecycle/plan/plan.js';
+import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
+import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
+import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
+import { systemClock } from '../../src/system-clock.js';
+import { type CrashableCheckpoints, createCrashableCheckpoints } from './crashable-checkpoints.js';
+import { type LabWorld, type LabWorldOptions, startLabWorld } from './lab-world.js';
+import { createMemoryApprovalDesk } from './memory-approval-desk.js';
+import { createRecordingReporter } from './recording-reporter.js';
+
+export interface JobOptions {
+  readonly world?: WorldConfig;
+  /** Sees every event as the engine emits it, before runPlan goes on (e.g. to crash the worker there). */
+  readonly onEvent?: (event: LifecycleEvent) => void;
+}
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface RunUntilDoneOptions extends RunOptions {
+  /** Approve each step the plan waits on, as an approver clicking would (default false: return "waiting"). */
+  readonly approve?: boolean;
+  /** Called when the plan waits on a step, before it is approved (e.g. to change the world meanwhile). */
+  readonly onWaiting?: (stepId: string) => Promise<void>;
+}
+
+/** One job of the job layer, faked: its approvals, checkpoints and thread are in memory. */
+export interface LabJob {
+  readonly plan: Plan;
+  readonly approvals: ReturnType<typeof createMemoryApprovalDesk>;
+  readonly checkpoints: CrashableCheckpoints;
+  readonly reporter: ReturnType<typeof createRecordingReporter>;
+  /** One pass of runPlan, as one worker attempt. */
+  run(options?: RunOptions): Promise<EngineResult>;
+  /** Re-enters runPlan after each approval, as the job layer does, until the plan finishes or waits. */
+  runUntilDone(options?: RunUntilDoneOptions): Promise<EngineResult>;
+  /** Every event as one line of text (the job log's wording). */
+  texts(): string[];
+}
+
+export interface LifecycleLab extends LabWorld {
+  /** The dev cluster's API through the real gateway, for a test to set the stage or tidy up. */
+  readonly devKube: KubeGateway;
+  /** A job for command text, parsed as the bot would (unknown names are refused here). */
+  startJob(text: string, options?: JobOptions): LabJob;
+}
+
+const MAX_PASSES = 20;
+
+/**
+ * The lab world wired to the real adapters in the test's own process: the engine runs plans over
+ * real SSH, the real ansible-playbook and the real client-node gateway, with the system clock; only
+ * the job layer (approvals, checkpoints, the thread) is in memory.
+ */
+export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<LifecycleLab> {
+  const lab = await startLabWorld(options);
+  const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
+  // As the worker has them: one gateway per cluster, switching to a kubeconfig adopted under DATA_DIR.
+  const kubes = createClusterKubes(lab.world, lab.dataDir, { rewatchDelayMs: 200 });
+  const devKubeConfig = new KubeConfig();
+  devKubeConfig.loadFromFile(lab.devKubeconfigPath);
+
+  function startJob(text: string, jobOptions: JobOptions = {}): LabJob {
+    const jobWorld = jobOptions.world ?? lab.world;
+    // `plan <command>` wraps the command as the bot does: a read-only job that checks it.
+    const planned = text.startsWith('plan ');
+    const parsed = parseLifecycleCommand(planned ? text.slice(5) : text, jobWorld);
+    if (!parsed.ok) throw new Error(`command refused: ${parsed.error}`);
+    const command = parsed.command;
+    const plan = buildPlan(
+      planned ? { verb: 'plan', cluster: command.cluster, of: command } : command,
+      jobWorld,
+    );
+    const cluster = jobWorld.clusters[plan.cluster]!;
+    const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
+    const checkpoints = createCrashableCheckpoints();
+    const reporter = createRecordingReporter();
+    const record = reporter.emit.bind(reporter);
+    reporter.emit = async (event) => {
+      await record(event);
+      jobOptions.onEvent?.(event);
+    };
+    const run = (runOptions: RunOptions = {}) =>
+      runPlan(plan, {
+        jobId: `job-${plan.command.verb}`,
+        world: jobWorld,
+        shell,
+        kube: kubes.kubeFor(cluster.name),
+        kubeconfigs: kubes,
+        clock: systemClock,
+        checkpoints,
+        approvals: approvals.desk,
+        reporter,
+        signal: runOptions.signal ?? new AbortController().signal,
+      });
+    return {
+      plan,
+      approvals,
+      checkpoints,
+      reporter,
+      run,
+      async runUntilDone(runOptions = {}) {
+        for (let pass = 1; ; pass++) {
+          const result = await run(runOptions);
+          if (result.status !== 'waiting' || !runOptions.approve) return result;
+          if (pass === MAX_PASSES) throw new Error(`still waiting after ${pass} approvals: ${result.stepId}`);
+          await runOptions.onWaiting?.(result.stepId);
+          approvals.approve(result.stepId);
+        }
+      },
+      texts: () => reporter.texts(),
+    };
+  }
+
+  return { ...lab, devKube: createKubeGateway(devKubeConfig, { rewatchDelayMs: 200 }), startJob };
+}

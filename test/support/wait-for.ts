@@ -1,0 +1,33 @@
+export interface WaitForOptions {
+  readonly timeoutMs?: number;
+  readonly intervalMs?: number;
+}
+
+type Falsy = undefined | null | false;
+
+/**
+ * Polls `probe` until it returns something truthy and returns that, or rejects at the deadline naming
+ * `what` never happened. A probe that throws is tried again (the thing it reads may not exist yet);
+ * its last error is the timeout's cause.
+ */
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | Falsy | Promise<T | Falsy>,
+  options: WaitForOptions = {},
+): Promise<T> {
+  const { timeoutMs = 5_000, intervalMs = 20 } = options;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() >= deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`, { cause: lastError });
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
