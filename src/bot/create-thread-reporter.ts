@@ -66,9 +66,14 @@ export function createThreadReporter(
     outbox,
     deps.updateIntervalMs ?? 2_000,
   );
+  // A reply sent before the thread has its root message (a cancel noticed before the plan started)
+  // waits for the root instead of being lost.
+  const early: string[] = [];
+  const post = (text: string) => poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
   const reply = (text: string) =>
     outbox.send('thread reply', async () => {
-      if (thread.threadTs) await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
+      if (thread.threadTs) await post(text);
+      else early.push(text);
     });
   const setStep = (stepId: string, patch: Partial<BoardStep>) => {
     thread.board = {
@@ -77,7 +82,10 @@ export function createThreadReporter(
     };
     live.boardChanged();
   };
-  const render = createEventRenderer({ ...deps, outbox, live, reply, setStep });
+  const sendEarlyReplies = async () => {
+    for (const text of early.splice(0)) await post(text);
+  };
+  const render = createEventRenderer({ ...deps, outbox, live, reply, setStep, sendEarlyReplies });
 
   return {
     async flush() {
@@ -106,11 +114,13 @@ interface EventRendererDeps extends ThreadReporterDeps {
   readonly live: ReturnType<typeof createLiveUpdates>;
   reply(text: string): void;
   setStep(stepId: string, patch: Partial<BoardStep>): void;
+  /** Right after the root message: the replies that came before it. */
+  sendEarlyReplies(): Promise<void>;
 }
 
 /** What each lifecycle event changes in the thread: the board, a reply, an alert, the final report. */
 function createEventRenderer(deps: EventRendererDeps) {
-  const { poster, thread, outbox, live, reply, setStep } = deps;
+  const { poster, thread, outbox, live, reply, setStep, sendEarlyReplies } = deps;
   return (event: LifecycleEvent) => {
     switch (event.type) {
       case 'plan-started':
@@ -123,6 +133,7 @@ function createEventRenderer(deps: EventRendererDeps) {
         if (!thread.threadTs) {
           outbox.send('root message', async () => {
             thread.threadTs = await poster.post({ channel: thread.channel, ...renderBoard(thread.board) });
+            await sendEarlyReplies();
           });
         } else if (event.resumed) live.boardChanged();
         return;

@@ -105,6 +105,29 @@ describe('thread reporter', () => {
     expect(saved.at(-1)).toBe('100.1');
   });
 
+  it('keeps a notice sent before the thread exists and posts it under the root message', async () => {
+    const slack = heldPoster();
+    const { reporter } = reporterWith(slack.poster);
+
+    // A cancel noticed as the worker takes the job up, before the plan has started.
+    await reporter.notice('🛑 cancelled by <@U0BOB>');
+    await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
+    await reporter.emit({
+      type: 'plan-finished',
+      outcome: 'cancelled',
+      summary: 'cancelled before this step',
+    });
+    const flushed = reporter.flush();
+    await slack.release();
+    await flushed;
+    expect(slack.sent.map((s) => [s.call, s.text.split('\n')[0], s.threadTs])).toEqual([
+      ['post', expect.stringContaining('verify dev'), undefined],
+      ['post', '🛑 cancelled by <@U0BOB>', '100.1'],
+      ['update', expect.stringContaining('verify dev'), undefined],
+      ['upload', '❌ job #7 cancelled: cancelled before this step', '100.1'],
+    ]);
+  });
+
   it('coalesces live output into one edit per interval', async () => {
     const slack = heldPoster();
     const { reporter } = reporterWith(slack.poster, 20);

@@ -228,8 +228,9 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect(await lab.lock.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot cancelled: /)]);
     await posted('❌ job #1 cancelled: cancelled before this step');
-    // The board shows no step run. (The "cancelled by" notice comes before the thread has a root
-    // message, so it reaches only the job's log.)
+    // Who cancelled it is said in the thread, though the cancel came before its root message.
+    expect(lab.texts()).toContain('🛑 cancelled by <@U0BOB>');
+    // The board shows no step run.
     expect(lab.texts()).toContainEqual(
       expect.stringMatching(/Status: 🛑 cancelled\n.*\n⏭ 1\. .* not run\n⏭ 2\. .* not run$/),
     );

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { appendFile, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
 import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
+import { createPortPicker } from './pick-port.js';
 
 const run = promisify(execFile);
 const SSHD = '/usr/sbin/sshd';
@@ -316,31 +317,8 @@ function unwrapCommand(line: string): string {
 }
 
 /** A port free on every address: bind 0 on the first, then check the others can take it too. */
-async function freePort(addresses: readonly string[]): Promise<number> {
-  for (;;) {
-    const port = await listenAndClose(addresses[0] ?? '127.0.0.1', 0);
-    const taken = await Promise.all(
-      addresses.slice(1).map((address) =>
-        listenAndClose(address, port).then(
-          () => false,
-          () => true,
-        ),
-      ),
-    );
-    if (!taken.includes(true)) return port;
-  }
-}
-
-async function listenAndClose(host: string, port: number): Promise<number> {
-  const server = createServer();
-  server.listen(port, host);
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-  return address.port;
-}
+/** sshd binds its port after the lab picked it: see pick-port.ts. */
+const freePort = createPortPicker(10_000);
 
 /** Polls the address for the SSH banner until a deadline; fails early if sshd exits. */
 async function waitForBanner(child: ChildProcess, address: string, port: number, logPath: string) {

@@ -1,12 +1,4 @@
-import { createServer } from 'node:net';
+import { createPortPicker } from '../lab/pick-port.js';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+/** A port on 127.0.0.1 for a process the test starts (a bot, a Redis); see pick-port.ts. */
+export const freePort: () => Promise<number> = createPortPicker(20_000);

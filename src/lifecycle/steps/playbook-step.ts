@@ -87,8 +87,17 @@ async function runWatched(
 ): Promise<string> {
   const done = new AbortController();
   const watched = { ...ctx, signal: AbortSignal.any([ctx.signal, done.signal]) };
+  // The watcher's alert goes out only when its verdict fails the step: one that lands as the playbook
+  // ends is dropped with its verdict (the rollout step after it looks again), never alerted twice.
+  let alert: [gate: string, observed: string] | undefined;
+  const watcher = {
+    ...watched,
+    gateFailed: async (gate: string, observed: string) => {
+      alert = [gate, observed];
+    },
+  };
   let verdict: { readonly error: unknown } | undefined;
-  const watching = watch(watched).catch((error: unknown) => {
+  const watching = watch(watcher).catch((error: unknown) => {
     if (done.signal.aborted || ctx.signal.aborted) return;
     verdict = { error };
     done.abort(error);
@@ -96,7 +105,9 @@ async function runWatched(
   try {
     return await runPlaybook(watched, invocation);
   } catch (error) {
-    throw verdict ? verdict.error : error;
+    if (!verdict) throw error;
+    if (alert) await ctx.gateFailed(...alert);
+    throw verdict.error;
   } finally {
     done.abort();
     await watching;
