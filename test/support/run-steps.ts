@@ -3,6 +3,8 @@ import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-st
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
+import type { ApprovalDesk } from '../../src/lifecycle/ports/approval-desk.js';
+import type { CheckpointStore } from '../../src/lifecycle/ports/checkpoint-store.js';
 import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../../src/lifecycle/ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
@@ -22,6 +24,9 @@ export interface StepsRun {
   /** Default: a healthy three-node dev cluster. */
   readonly kube?: KubeGateway;
   readonly kubeconfigs?: KubeconfigKeeper;
+  /** Default: a new desk. Pass one (with the checkpoints) to run the same job again after a decision. */
+  readonly approvals?: ApprovalDesk;
+  readonly checkpoints?: CheckpointStore;
 }
 
 /** A few steps through the real engine with in-memory fakes of every other port and an instant clock. */
@@ -37,8 +42,8 @@ export async function runSteps(run: StepsRun) {
       kube: run.kube ?? createMemoryKube().kube,
       kubeconfigs: run.kubeconfigs,
       clock: createInstantClock(),
-      checkpoints: createMemoryCheckpointStore(),
-      approvals: createMemoryApprovalDesk().desk,
+      checkpoints: run.checkpoints ?? createMemoryCheckpointStore(),
+      approvals: run.approvals ?? createMemoryApprovalDesk().desk,
       reporter,
       signal: new AbortController().signal,
     },

@@ -48,6 +48,8 @@ export async function passApproval(
     return { kind: 'wait', approvalId: id, until: expiresAt };
   };
 
+  const end = (outcome: PlanOutcome, summary: string) => endUnrun(step, ctx, outcome, summary);
+
   const state = await desk.state(step.id);
   switch (state.status) {
     case 'none':
@@ -56,13 +58,13 @@ export async function passApproval(
     case 'pending':
       if (ctx.clock.now() >= state.expiresAt) {
         await desk.expire(state.id);
-        return { kind: 'end', outcome: 'expired', summary: `approval for ${step.title} expired` };
+        return end('expired', `approval for ${step.title} expired`);
       }
       return { kind: 'wait', approvalId: state.id, until: state.expiresAt };
     case 'rejected':
-      return { kind: 'end', outcome: 'rejected', summary: `${step.title} rejected by ${state.by}` };
+      return end('rejected', `${step.title} rejected by ${state.by}`);
     case 'expired':
-      return { kind: 'end', outcome: 'expired', summary: `approval for ${step.title} expired` };
+      return end('expired', `approval for ${step.title} expired`);
     case 'approved': {
       if (record?.data?.approvalId === state.id) {
         const what = record.status === 'running' ? 'was interrupted while running' : `ended ${record.status}`;
@@ -87,6 +89,21 @@ export async function passApproval(
       return { kind: 'go', approvalId: state.id };
     }
   }
+}
+
+/** The step will not run: what its binding left on the ops host goes (a failure to is said, not fatal). */
+async function endUnrun(
+  step: Step,
+  ctx: StepContext,
+  outcome: PlanOutcome,
+  summary: string,
+): Promise<ApprovalVerdict> {
+  await step.approval
+    ?.release?.(ctx)
+    .catch((error: unknown) =>
+      ctx.note(`${step.title}: could not remove what its approval left behind: ${(error as Error).message}`),
+    );
+  return { kind: 'end', outcome, summary };
 }
 
 function describeChanges(approved: BindingIdentity, now: BindingIdentity): string[] {

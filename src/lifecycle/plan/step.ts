@@ -48,6 +48,8 @@ export interface ApprovalPolicy {
    * runs: any difference voids the approval. Absent when the step is not bound to the repo.
    */
   current?(ctx: StepContext): Promise<BindingIdentity>;
+  /** Removes what `bind` left on the ops host, once the approval is rejected or expires. */
+  release?(ctx: StepContext): Promise<void>;
 }
 
 /** The part of a binding that says what would run: an approval covers exactly this fingerprint. */

@@ -39,6 +39,8 @@ export function tofuRebuildApproval(
         fingerprint: bindingFingerprint(commit, [...argv, JSON.stringify(changes)]),
       };
     },
+    // A rejected or expired rebuild leaves no saved plan behind on the ops host.
+    release: (ctx) => plan.remove(ctx, plan.fileOf(ctx.jobId)),
     async bind(ctx) {
       const commit = await readRepoCommit(ctx);
       const planFile = plan.fileOf(ctx.jobId);

@@ -2,7 +2,6 @@ import type { NodeEntry, WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
-import { captureRemote } from './capture-remote.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { tofuRebuildApproval } from './tofu-rebuild-approval.js';
 import { tofuReplacePlan } from './tofu-replace-plan.js';
@@ -39,10 +38,7 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
           });
         }
       } finally {
-        // A saved plan can hold sensitive values, and is stale once applied (or tried).
-        await captureRemote(ctx, opsTarget(world), ['rm', '-f', '--', planFile], { cwd }).catch(
-          () => undefined,
-        );
+        await plan.remove(ctx, planFile).catch(() => undefined);
       }
       return { status: 'succeeded', summary: `VM of ${node.name} re-created from the approved plan` };
     },

@@ -20,6 +20,8 @@ export interface TofuReplacePlan {
   checked(changes: TofuResourceChange[]): TofuResourceChange[];
   /** The saved plan's changes (`tofu show -json`), checked. */
   show(ctx: StepContext, planFile: string): Promise<TofuResourceChange[]>;
+  /** Deletes the saved plan: it can hold sensitive values, and is stale once applied or refused. */
+  remove(ctx: StepContext, planFile: string): Promise<void>;
 }
 
 export function tofuReplacePlan(world: WorldConfig, resource: string): TofuReplacePlan {
@@ -59,5 +61,8 @@ export function tofuReplacePlan(world: WorldConfig, resource: string): TofuRepla
           await captureRemoteOrFail(ctx, opsTarget(world), ['tofu', 'show', '-json', planFile], { cwd }),
         ),
       ),
+    async remove(ctx, planFile) {
+      await captureRemoteOrFail(ctx, opsTarget(world), ['rm', '-f', '--', planFile], { cwd });
+    },
   };
 }
