@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
 /**
@@ -11,7 +12,8 @@ const WORKERS = 10;
 
 export function createPortPicker(area: number): (addresses?: readonly string[]) => Promise<number> {
   const base = area + (Number(process.env.VITEST_POOL_ID ?? 0) % WORKERS) * BLOCK;
-  let next = 0;
+  // A random start: two processes given the same block (a worker's next file) rarely start alike.
+  let next = randomInt(BLOCK);
   return async (addresses = ['127.0.0.1']) => {
     for (let tried = 0; tried < BLOCK; tried += 1) {
       const port = base + (next++ % BLOCK);

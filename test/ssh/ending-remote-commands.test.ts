@@ -63,7 +63,8 @@ describe('ending remote commands', () => {
     controller.abort(new Error('operator pressed cancel'));
     expect(await outcome).toMatchObject({ code: 'CANCELLED', details: { remoteEnded: true } });
     expect(Date.now() - cancelledAt).toBeLessThan(3000);
-    expect(await processIsRunning(sleeper)).toBe(false);
+    // The kill has been sent and seen; on a loaded machine the kernel may take a moment to reap it.
+    await expectEnded(sleeper);
   });
 
   it('rejects at once when cancelled before it starts', async () => {

@@ -25,6 +25,20 @@ export async function startBotProcess(
   env: Record<string, string>,
   options: { readonly built?: boolean } = {},
 ): Promise<BotProcess> {
+  // A port picked free can still be taken before the bot binds it (a neighbour test's process): try others.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePorts(env, options);
+    } catch (error) {
+      if (attempt === 3 || !String((error as Error).message).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(
+  env: Record<string, string>,
+  options: { readonly built?: boolean },
+): Promise<BotProcess> {
   const port = await freePort();
   const opsPort = await freePort();
   const entry = options.built ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
