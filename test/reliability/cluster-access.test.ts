@@ -6,6 +6,7 @@ import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { startInProcessWorker } from '../support/start-in-process-worker.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** The world as configured: dev for its own group in its own channel, prod for Bob in #prod. */
 function worldWith(
@@ -118,14 +119,19 @@ describe('per-cluster operators and command channels', { timeout: 60_000 }, () =
     expect(await bot.outcomeOf('job-2')).toBe('cancelled');
     const thread = (jobNumber: number) =>
       bot!.posts.filter((post) => post.text.includes(`job #${jobNumber} `));
+    // The outcome is settled before the final report leaves (by design): wait for the report.
+    for (const number of [1, 2]) {
+      const report = `❌ job #${number} cancelled: refused when the job started`;
+      await waitFor(`job #${number}'s final report`, () =>
+        thread(number).some((post) => post.text === report),
+      );
+    }
     // The reason keeps its live mention and channel links (the bot's own words, not escaped).
     const texts = bot.posts.map((post) => post.text);
     expect(texts).toContain(
       '⛔ <@U0DAVE> is not an operator of dev (clusters.dev.operators, else access.operators in its config), so nothing was run.',
     );
     expect(texts).toContain('⛔ /cluster commands for prod are not accepted in <#C0OPS>. Use <#C0PROD>.');
-    expect(thread(1).map((post) => post.text)).toContain('❌ job #1 cancelled: refused when the job started');
-    expect(thread(2).map((post) => post.text)).toContain('❌ job #2 cancelled: refused when the job started');
     // Nothing ran anywhere, the lease of dev is free again, and the audit trail says why.
     expect(bot.shell.calls).toEqual([]);
     expect(await bot.lock.holder('dev')).toBeNull();
