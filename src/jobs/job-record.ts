@@ -14,7 +14,14 @@ export interface JobRecord {
   readonly finishedAt?: number | undefined;
 }
 
+/** How many job ids the recent list keeps: what `jobs` and `status` can look back on. */
+export const RECENT_KEPT = 200;
+
 export function createJobRecords(redis: Redis, keys: RedisKeys) {
+  const get = async (id: string): Promise<JobRecord | undefined> => {
+    const raw = await redis.get(keys.job(id));
+    return raw ? (JSON.parse(raw) as JobRecord) : undefined;
+  };
   return {
     /** The next job number; numbers refused before a job existed are simply never shown. */
     async allocate(): Promise<{ id: string; number: number }> {
@@ -26,12 +33,15 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
         .multi()
         .set(keys.job(record.id), JSON.stringify(record))
         .lpush(keys.recentJobs, record.id)
-        .ltrim(keys.recentJobs, 0, 199)
+        .ltrim(keys.recentJobs, 0, RECENT_KEPT - 1)
         .exec();
     },
-    async get(id: string): Promise<JobRecord | undefined> {
-      const raw = await redis.get(keys.job(id));
-      return raw ? (JSON.parse(raw) as JobRecord) : undefined;
+    get,
+    /** The newest `count` jobs (at most RECENT_KEPT), newest first; records already retired are left out. */
+    async recent(count: number): Promise<JobRecord[]> {
+      const ids = await redis.lrange(keys.recentJobs, 0, count - 1);
+      const records = await Promise.all(ids.map(get));
+      return records.filter((record) => record !== undefined);
     },
     /**
      * A record the caller already holds, rewritten on its transaction: the worker running a job is

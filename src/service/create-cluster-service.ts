@@ -8,7 +8,7 @@ import type { ClusterService } from './cluster-service.js';
 import { decideClick } from './decide-click.js';
 import { enqueueCommand } from './enqueue-command.js';
 import { summariseJob } from './job-summary.js';
-import { readClusterOverviews, recentRecords } from './read-cluster-overview.js';
+import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHome } from './read-home.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -72,7 +72,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     async jobs(actor) {
       const denied = await admit(actor);
       if (denied) return denied;
-      const records = await recentRecords(deps, RECENT_JOBS);
+      const records = await deps.records.recent(RECENT_JOBS);
       return { kind: 'jobs', jobs: await Promise.all(records.map((r) => summariseJob(r, deps.threads))) };
     },
     async audit(actor, count) {

@@ -1,17 +1,15 @@
-import type { JobRecord } from '../jobs/job-record.js';
+import { RECENT_KEPT } from '../jobs/job-record.js';
 import type { ClusterOverview, LastVerify } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import type { ServiceDeps } from './service-deps.js';
-
-/** How far back `status` looks for unfinished jobs (the records keep the last 200). */
-const LOOK_BACK = 200;
 
 /** Lease holder, waiting line, unfinished jobs and last verify of each named cluster. */
 export async function readClusterOverviews(
   deps: ServiceDeps,
   clusters: readonly string[],
 ): Promise<ClusterOverview[]> {
-  const recent = await recentRecords(deps, LOOK_BACK);
+  // As far back as the records keep: an unfinished job older than that is not listed.
+  const recent = await deps.records.recent(RECENT_KEPT);
   const overviews: ClusterOverview[] = [];
   for (const cluster of clusters) {
     const holderId = await deps.lock.holder(cluster);
@@ -34,10 +32,4 @@ export async function readClusterOverviews(
     });
   }
   return overviews;
-}
-
-export async function recentRecords(deps: ServiceDeps, count: number): Promise<JobRecord[]> {
-  const ids = await deps.redis.lrange(deps.keys.recentJobs, 0, count - 1);
-  const records = await Promise.all(ids.map((id) => deps.records.get(id)));
-  return records.filter((record) => record !== undefined);
 }
