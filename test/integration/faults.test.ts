@@ -4,7 +4,17 @@ import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle
 
 let lab: LifecycleLab;
 beforeAll(async () => {
-  lab = await startLifecycleLab({ sim: { scenario: { brokenAgentOn: 'k3s-dev-2', pdbBlocks: true } } });
+  lab = await startLifecycleLab({
+    sim: {
+      scenario: { brokenAgentOn: 'k3s-dev-2', pdbBlocks: true },
+      // cilium.yml here does not wait on the rollout (lab_rollout_wait_seconds 0): the first new agent
+      // takes 2.5 s to be Ready, so k3s-dev-2's broken one appears after the playbook has ended and
+      // the rollout step, not the watcher beside the playbook, is the one that stops at it. The watcher
+      // path is cilium-stuck-agent.test.ts. Within agentReady (5 s), so k3s-dev-1 is not called stuck.
+      agentReadyDelayMs: 2_500,
+      podReadyDelayMs: 300,
+    },
+  });
 });
 afterAll(async () => {
   await lab?.stop();
