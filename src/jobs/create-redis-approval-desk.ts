@@ -34,10 +34,6 @@ export function createRedisApprovalDesk(
   announcer: ApprovalAnnouncer,
 ): RedisApprovalDesk {
   const key = keys.approvals(jobId);
-  const read = async (stepId: string): Promise<StoredApproval | undefined> => {
-    const raw = await redis.hget(key, stepId);
-    return raw ? (JSON.parse(raw) as StoredApproval) : undefined;
-  };
   const findById = async (id: string): Promise<[string, string, StoredApproval] | undefined> => {
     const all = await redis.hgetall(key);
     for (const [stepId, raw] of Object.entries(all)) {
@@ -60,10 +56,20 @@ export function createRedisApprovalDesk(
       }
     }
   };
+  // A run that died between saving a request and saving its message's ts left a pending approval
+  // nobody was shown: the job would wait for a click that cannot come. Its next run shows it.
+  const showIfNeverShown = async (stepId: string): Promise<ApprovalState> => {
+    const raw = await redis.hget(key, stepId);
+    const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
+    if (!raw || !stored) return { status: 'none' };
+    const { state, request } = stored;
+    if (state.status !== 'pending' || stored.messageTs !== undefined || !request) return state;
+    const messageTs = await announcer.announce(jobId, state.id, request, state.expiresAt);
+    await replaceHashField(redis, key, stepId, raw, JSON.stringify({ ...stored, messageTs }));
+    return state;
+  };
   return {
-    async state(stepId) {
-      return (await read(stepId))?.state ?? { status: 'none' };
-    },
+    state: showIfNeverShown,
     async request(request) {
       const id = approvalId(jobId, request.stepId, now());
       const expiresAt = now() + timeoutMs;

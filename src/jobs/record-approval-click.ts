@@ -19,6 +19,10 @@ export interface ClickTarget {
 
 // Each lost race means another click changed the record; only a crowd of approvers gets this far.
 const MAX_TRIES = 10;
+// The request is saved, then posted, then its message's ts is saved: a click that comes as the
+// message appears (a quick approver, a slow Redis write) waits this long for the ts to be known.
+const ANNOUNCE_WAIT_MS = 5_000;
+const ANNOUNCE_POLL_MS = 20;
 
 /**
  * Applies one click to the stored approval atomically: the rules decide on the record as read, and
@@ -36,7 +40,7 @@ export async function recordApprovalClick(
 ): Promise<{ verdict: ClickVerdict; stored?: StoredApproval }> {
   const key = keys.approvals(target.jobId);
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    const raw = await redis.hget(key, target.stepId);
+    const raw = await readAnnounced(redis, key, target.stepId);
     const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
     if (!raw || !stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
       return { verdict: { kind: 'refused', reason: 'this button does not match a pending approval' } };
@@ -52,6 +56,18 @@ export async function recordApprovalClick(
     }
   }
   return { verdict: { kind: 'refused', reason: 'too many simultaneous clicks, please click again' } };
+}
+
+/** The stored approval, once a pending one has its message's ts (or the wait is over). */
+async function readAnnounced(redis: Redis, key: string, stepId: string): Promise<string | null> {
+  const deadline = Date.now() + ANNOUNCE_WAIT_MS;
+  for (;;) {
+    const raw = await redis.hget(key, stepId);
+    const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
+    const announcing = stored?.state.status === 'pending' && stored.messageTs === undefined;
+    if (!announcing || Date.now() >= deadline) return raw;
+    await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_POLL_MS));
+  }
 }
 
 function nextRecord(stored: StoredApproval, verdict: ClickVerdict, now: number): StoredApproval | undefined {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
@@ -72,14 +73,15 @@ const playbooksRun = () =>
 
 /** An approver's click on the job's pending approval, as the click handler records it. */
 async function approve(jobId: string, userId: string) {
+  const verdict = await clickAsPosted(jobId, userId, (await approvalOf(jobId)).messageTs!);
+  expect(verdict.kind).not.toBe('refused');
+}
+
+/** A click on the job's pending approval, on the message with that ts. */
+async function clickAsPosted(jobId: string, userId: string, messageTs: string): Promise<ClickVerdict> {
   const stored = await approvalOf(jobId);
   if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
-  const target = {
-    jobId,
-    stepId: stored.request!.stepId,
-    approvalId: stored.state.id,
-    messageTs: stored.messageTs!,
-  };
+  const target = { jobId, stepId: stored.request!.stepId, approvalId: stored.state.id, messageTs };
   const click = {
     userId,
     decision: 'approve',
@@ -94,7 +96,7 @@ async function approve(jobId: string, userId: string) {
     click,
     lab!.world.clusters.prod!,
   );
-  expect(verdict.kind).not.toBe('refused');
+  return verdict;
 }
 
 const outcomesAudited = async (jobId: string) =>
@@ -188,6 +190,26 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect(decided).toBe(true);
     expect(playbooksRun()).toHaveLength(1);
     expect(await lab.lock.holder('prod')).toBeNull();
+  });
+
+  it('a click that comes as the approval message appears, before its ts is saved, is counted, not refused', async () => {
+    let id: string | undefined;
+    let early: Promise<ClickVerdict> | undefined;
+    lab = await startInProcessWorker('processor-click-at-post', {
+      replies: healthyHosts,
+      // Slack has the message (and shows the buttons) before the bot has its ts back and saved.
+      async onMessage(message) {
+        if (early || !id || !message.text.startsWith('⏸ approval needed')) return;
+        early = clickAsPosted(id, 'U0BOB', `1700000000.${String(lab!.posts.length).padStart(6, '0')}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      },
+    });
+    id = await submit(PACKAGES_PROD);
+    lab.startWorker();
+    await delayed(id);
+
+    expect(await early).toMatchObject({ kind: 'counted' });
+    expect((await approvalOf(id)).approvals).toEqual(['U0BOB']);
   });
 
   it('a mutating job queued behind another waits, delayed, until the lease is free, then takes it', async () => {

@@ -1,0 +1,75 @@
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
+import type { ApprovalAnnouncer, StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
+import type { ApprovalRequest } from '../../src/lifecycle/ports/approval-desk.js';
+import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+
+const REQUEST: ApprovalRequest = {
+  stepId: '2-cilium',
+  stepTitle: 'cilium.yml',
+  cluster: 'dev',
+  reason: 'rolls the Cilium agents node by node',
+  binding: { commandLine: 'ansible-playbook playbooks/cilium.yml', targets: 'dev', fingerprint: 'f1' },
+};
+
+let redis: Redis;
+let prefix: ReturnType<typeof uniquePrefix>;
+beforeEach(() => {
+  redis = new Redis(REDIS_URL);
+  prefix = uniquePrefix('approval-desk');
+});
+afterEach(async () => {
+  redis.disconnect();
+  await prefix.cleanup();
+});
+
+function deskShowingIn(shown: string[]) {
+  let posts = 0;
+  const announcer: ApprovalAnnouncer = {
+    async announce(_jobId, approvalId) {
+      shown.push(approvalId);
+      posts += 1;
+      return `1700000000.00000${posts}`;
+    },
+    async close() {},
+  };
+  return createRedisApprovalDesk(redis, redisKeys(prefix.prefix), 'job-7', 60_000, Date.now, announcer);
+}
+
+describe('the Redis approval desk', () => {
+  it('a pending approval whose message was never posted (the run died in between) is shown on the next look, once', async () => {
+    const keys = redisKeys(prefix.prefix);
+    // What a run that died after saving the request, before Slack answered, leaves behind.
+    const pending = {
+      status: 'pending',
+      id: 'job-7.2-cilium.abc',
+      fingerprint: 'f1',
+      expiresAt: Date.now() + 60_000,
+    };
+    await redis.hset(
+      keys.approvals('job-7'),
+      '2-cilium',
+      JSON.stringify({ state: pending, request: REQUEST, approvals: [] }),
+    );
+    const shown: string[] = [];
+    const desk = deskShowingIn(shown);
+
+    expect(await desk.state('2-cilium')).toEqual(pending);
+    expect(await desk.state('2-cilium')).toEqual(pending);
+
+    expect(shown).toEqual(['job-7.2-cilium.abc']);
+    const stored = JSON.parse((await redis.hget(keys.approvals('job-7'), '2-cilium'))!) as StoredApproval;
+    expect(stored.messageTs).toBe('1700000000.000001');
+  });
+
+  it('a request is shown once and its message remembered', async () => {
+    const shown: string[] = [];
+    const desk = deskShowingIn(shown);
+    const { id } = await desk.request(REQUEST);
+
+    expect(await desk.state('2-cilium')).toMatchObject({ status: 'pending', id });
+    expect(shown).toEqual([id]);
+  });
+});
