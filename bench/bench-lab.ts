@@ -1,4 +1,4 @@
-import type { DriverResponse, FakeSlack } from '../test/lab/fake-slack/index.js';
+import { type DriverResponse, type FakeSlack, findButton } from '../test/lab/fake-slack/index.js';
 import type { BotProcess } from '../test/support/start-bot-process.js';
 import { type SlackLab, type SlackLabOptions, startSlackLab } from '../test/support/start-slack-lab.js';
 
@@ -41,12 +41,22 @@ export async function startBenchLab(options: SlackLabOptions = {}): Promise<Benc
     env: { COMMANDS_PER_USER_PER_MINUTE: '10000', ...options.env },
   });
   const readLog = createLogReader([lab.bot, ...lab.workers]);
-  const outcome = (jobId: string, timeoutMs = 600_000) =>
-    lab.slack.waitFor(() => readLog().find((entry) => entry.jobId === jobId && entry.outcome), {
-      timeoutMs,
-      intervalMs: 10,
-      description: `the outcome of ${jobId}`,
-    });
+  const outcome = async (jobId: string, timeoutMs = OUTCOME_DEADLINE_MS) => {
+    try {
+      return await lab.slack.waitFor(
+        () => readLog().find((entry) => entry.jobId === jobId && entry.outcome),
+        {
+          timeoutMs,
+          intervalMs: 10,
+          description: `the outcome of ${jobId}`,
+        },
+      );
+    } catch {
+      throw new Error(
+        `${jobId} had no outcome after ${timeoutMs / 1000} s: ${whatItWaitsFor(lab.slack, readLog(), jobId)}`,
+      );
+    }
+  };
   const command = async (text: string) => {
     const sentAt = Date.now();
     const response = await lab.driver.slash(text, { userId: 'U0ALICE', channelId: 'C0OPS' });
@@ -64,6 +74,27 @@ export async function startBenchLab(options: SlackLabOptions = {}): Promise<Benc
       return (lab.workers[0] ?? lab.bot).child.pid!;
     },
   };
+}
+
+/** Far beyond any one job of the benchmark (an `up dev` takes about 20 s): a job past it is stuck. */
+const OUTCOME_DEADLINE_MS = 180_000;
+
+/** A stuck job's last words and any approval in #ops nobody answered: what a reader needs to look at. */
+function whatItWaitsFor(slack: FakeSlack, log: readonly LogEntry[], jobId: string): string {
+  const last = log
+    .filter((entry) => entry.jobId === jobId)
+    .slice(-3)
+    .map((entry) => `${entry.msg}${entry.stepId ? ` (${entry.stepId})` : ''}`);
+  const open = slack
+    .allMessages('C0OPS')
+    .filter((message) => findButton(message, { text: 'Approve' }))
+    .map((message) => `"${message.text}" (ts ${message.ts})`);
+  return [
+    `its last log lines: ${last.join('; ') || 'none'}`,
+    open.length > 0
+      ? `approval messages still showing buttons: ${open.join(', ')}`
+      : 'no approval message shows buttons',
+  ].join('; ');
 }
 
 async function queuedJobId(slack: FakeSlack, response: DriverResponse): Promise<string> {

@@ -16,4 +16,8 @@ export type BenchResult = Partial<
     MemoryFigures &
     ThroughputFigures &
     VerifyAlertFigures & { approvalResume: { p50: number; n: number } }
-> & { machine: Machine };
+> & {
+  machine: Machine;
+  /** Sections that did not finish, with why (a stuck job names what it was waiting for). */
+  failed?: Record<string, string>;
+};

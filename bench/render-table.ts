@@ -101,6 +101,13 @@ export function benchRows(result: BenchResult): Row[] {
       target: 'p50 < 250 ms',
       met: approvalResume.p50 < 250,
     });
+  for (const [section, reason] of Object.entries(result.failed ?? {}))
+    rows.push({
+      figure: `section \`${section}\``,
+      measured: `did not finish: ${reason}`,
+      target: 'finishes',
+      met: false,
+    });
   return rows;
 }
 

@@ -54,13 +54,24 @@ async function main(): Promise<void> {
 
   const result: BenchResult = { machine: describeMachine() };
   const resumeMs: number[] = [];
+  const failed: Record<string, string> = {};
   for (const name of sections) {
     const started = performance.now();
     process.stderr.write(`bench: ${name}…\n`);
-    const { resumeMs: clicks = [], ...figures } = await SECTIONS[name]!();
-    Object.assign(result, figures);
-    resumeMs.push(...clicks);
+    try {
+      const { resumeMs: clicks = [], ...figures } = await SECTIONS[name]!();
+      Object.assign(result, figures);
+      resumeMs.push(...clicks);
+    } catch (error) {
+      // One stuck or broken section is reported, and the others still measure.
+      failed[name] = (error as Error).message;
+      process.stderr.write(`bench: ${name} FAILED: ${failed[name]}\n`);
+    }
     process.stderr.write(`bench: ${name} took ${round((performance.now() - started) / 1000)} s\n`);
+  }
+  if (Object.keys(failed).length > 0) {
+    result.failed = failed;
+    process.exitCode = 1;
   }
   if (resumeMs.length > 0)
     result.approvalResume = { p50: round(percentile(resumeMs, 50)), n: resumeMs.length };

@@ -19,6 +19,22 @@ describe('benchmark report', () => {
     expect(percentile([], 50)).toBeNaN();
   });
 
+  it('shows a section that did not finish as missed, with the reason it gave', () => {
+    const rows = benchRows({
+      machine,
+      failed: {
+        overhead: 'job-5 had no outcome after 180 s: its last log lines: waiting for approval (3-cilium)',
+      },
+    });
+    expect(rows).toEqual([
+      expect.objectContaining({
+        figure: 'section `overhead`',
+        met: false,
+        measured: expect.stringContaining('job-5 had no outcome'),
+      }),
+    ]);
+  });
+
   it('marks each figure against its target, and names the machine', () => {
     const result: BenchResult = {
       machine,
