@@ -11,6 +11,9 @@ const PAIRS = 5;
 export interface OverheadFigures {
   readonly overhead: {
     ratio: number;
+    /** The smallest and largest ratio of one pair: how much the figure moves between runs. */
+    ratioMin: number;
+    ratioMax: number;
     botSeconds: number;
     scriptSeconds: number;
     pairs: number;
@@ -41,9 +44,12 @@ export async function measureOverhead(): Promise<OverheadFigures> {
       resumeMs.push(...run.resumeMs);
       plain.push(await timeScript(script));
     }
+    const ratios = bot.map((seconds, i) => seconds / plain[i]!);
     return {
       overhead: {
-        ratio: round(median(bot.map((seconds, i) => seconds / plain[i]!)), 3),
+        ratio: round(median(ratios), 3),
+        ratioMin: round(Math.min(...ratios), 3),
+        ratioMax: round(Math.max(...ratios), 3),
         botSeconds: round(median(bot), 2),
         scriptSeconds: round(median(plain), 2),
         pairs: PAIRS,
