@@ -40,16 +40,28 @@ const envSchema = z
       .string()
       .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'expected host:port[,host:port…]')
       .optional(),
+    /**
+     * `host:port,host:port`: the seed nodes of a Redis Cluster (REDIS_URL then gives password/TLS).
+     * Every key then carries REDIS_PREFIX's hash tag, so each transaction stays in one slot.
+     */
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+:\d{1,5}(,[A-Za-z0-9.-]+:\d{1,5})*$/, 'expected host:port[,host:port…]')
+      .optional(),
     /** PEM file of the CA that signed Redis's TLS certificate (rediss://), for private CAs. */
     REDIS_CA_FILE: z.string().min(1).optional(),
     REDIS_SENTINEL_NAME: z
       .string()
       .regex(/^[A-Za-z0-9_.-]+$/, 'expected a master name')
       .default('mymaster'),
+    /** Default `cluster-bot`, or `{cluster-bot}` on a Redis Cluster. */
     REDIS_PREFIX: z
       .string()
-      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected letters, digits, _ . - (no colon)')
-      .default('cluster-bot'),
+      .regex(
+        /^([A-Za-z0-9_.-]{1,64}|\{[A-Za-z0-9_.-]{1,62}\})$/,
+        'expected letters, digits, _ . - (no colon), or those in braces as a hash tag: {cluster-bot}',
+      )
+      .optional(),
     PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(3000),
     /** `/healthz`, `/readyz` and `/metrics` for probes and Prometheus, apart from Slack's port. */
     OPS_PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(9090),
@@ -90,6 +102,20 @@ const envSchema = z
       .default(30),
   })
   .superRefine((env, ctx) => {
+    if (env.REDIS_CLUSTER_NODES && env.REDIS_SENTINELS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_CLUSTER_NODES'],
+        message: 'set either REDIS_CLUSTER_NODES or REDIS_SENTINELS, not both',
+      });
+    }
+    if (env.REDIS_CLUSTER_NODES && env.REDIS_PREFIX && !env.REDIS_PREFIX.startsWith('{')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_PREFIX'],
+        message: `on a Redis Cluster it must be a hash tag, e.g. {${env.REDIS_PREFIX}}, so a job's keys, its lease and BullMQ's queue share one slot`,
+      });
+    }
     if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -104,7 +130,11 @@ const envSchema = z
         message: 'required when Slack is configured',
       });
     }
-  });
+  })
+  .transform((env) => ({
+    ...env,
+    REDIS_PREFIX: env.REDIS_PREFIX ?? (env.REDIS_CLUSTER_NODES ? '{cluster-bot}' : 'cluster-bot'),
+  }));
 
 export type Env = z.output<typeof envSchema>;
 

@@ -19,6 +19,22 @@ describe('environment', () => {
     );
   });
 
+  it('on a Redis Cluster the key prefix is a hash tag: {cluster-bot} by default, refused without braces', () => {
+    expect(readEnv({}).REDIS_PREFIX).toBe('cluster-bot');
+    const nodes = '10.0.0.21:6379,10.0.0.22:6379';
+    expect(readEnv({ REDIS_CLUSTER_NODES: nodes }).REDIS_PREFIX).toBe('{cluster-bot}');
+    expect(readEnv({ REDIS_CLUSTER_NODES: nodes, REDIS_PREFIX: '{homelab}' }).REDIS_PREFIX).toBe('{homelab}');
+    expect(() => readEnv({ REDIS_CLUSTER_NODES: nodes, REDIS_PREFIX: 'homelab' })).toThrow(
+      "REDIS_PREFIX: on a Redis Cluster it must be a hash tag, e.g. {homelab}, so a job's keys, its lease and BullMQ's queue share one slot",
+    );
+    expect(() => readEnv({ REDIS_CLUSTER_NODES: nodes, REDIS_SENTINELS: '10.0.0.21:26379' })).toThrow(
+      'REDIS_CLUSTER_NODES: set either REDIS_CLUSTER_NODES or REDIS_SENTINELS, not both',
+    );
+    expect(() => readEnv({ REDIS_CLUSTER_NODES: '10.0.0.21' })).toThrow(
+      'REDIS_CLUSTER_NODES: expected host:port[,host:port…]',
+    );
+  });
+
   it('sends the bot token in clear only to a loopback Slack', () => {
     for (const url of ['http://slack.example.com/api/', 'http://10.0.0.5:3000/api/', 'ftp://127.0.0.1/']) {
       expect(() => readEnv({ SLACK_API_URL: url }), url).toThrow(

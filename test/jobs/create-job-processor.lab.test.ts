@@ -4,29 +4,13 @@ import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js'
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
-import { listHostsOutput } from '../support/list-hosts-output.js';
-import type { ScriptedReply, ShellCall } from '../support/scripted-shell.js';
+import { healthyHosts } from '../support/healthy-hosts.js';
 import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
 import { waitFor } from '../support/wait-for.js';
 
 /** A mutating prod command: its one playbook step asks for approval (every prod step does). */
 const PACKAGES_PROD: LifecycleCommand = { verb: 'packages', cluster: 'prod', node: 'k3s-prod-1' };
 const APPROVAL_TIMEOUT_MS = 30 * 60_000;
-
-/**
- * A healthy homelab as far as these jobs look: each k3s server runs without kube-proxy, and
- * ansible names k3s-prod-1 in the packages play. Anything else succeeds, printing nothing.
- */
-const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
-  if (call.argv.includes('/etc/rancher/k3s/config.yaml')) return { stdout: ['disable-kube-proxy: true'] };
-  if (call.argv.includes('--list-hosts'))
-    return {
-      stdout: listHostsOutput('node-baseline.yml', [
-        { pattern: 'k3s_prod', name: 'node baseline', hosts: ['k3s-prod-1'] },
-      ]),
-    };
-  return undefined;
-};
 
 let lab: InProcessWorker | undefined;
 

@@ -24,7 +24,7 @@ export function createPortPicker(area: number): (addresses?: readonly string[]) 
   };
 }
 
-function canListen(address: string, port: number): Promise<boolean> {
+export function canListen(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));

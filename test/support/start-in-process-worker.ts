@@ -24,6 +24,11 @@ export interface InProcessWorkerOptions {
   readonly groups?: Map<string, string[]>;
   /** Runs as each message is posted or updated, before Slack answers (the worker waits for it). */
   readonly onMessage?: (message: SlackMessage) => Promise<void>;
+  /**
+   * Another Redis than the shared one (a Redis Cluster of the test's own), with the key prefix to
+   * use there; the test stops that Redis, so nothing is cleaned up key by key.
+   */
+  readonly redis?: { readonly connect: () => Redis; readonly prefix: string };
 }
 
 /**
@@ -33,8 +38,12 @@ export interface InProcessWorkerOptions {
  */
 export async function startInProcessWorker(name: string, options: InProcessWorkerOptions = {}) {
   const world = options.world ?? (await loadExampleWorld());
-  const { prefix, cleanup } = uniquePrefix(name);
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const shared = uniquePrefix(name);
+  const { prefix, cleanup } = options.redis
+    ? { prefix: options.redis.prefix, cleanup: async () => {} }
+    : shared;
+  const connect = options.redis?.connect ?? (() => new Redis(REDIS_URL, { maxRetriesPerRequest: null }));
+  const redis = connect();
   const keys = redisKeys(prefix);
   const logger = pino({ level: 'silent' });
   const stores = createJobStores(redis, keys, world, logger, Date.now);
@@ -74,7 +83,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     startWorker(loaded: WorldConfig = world) {
       const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
       const processor = createInProcessProcessor({ ...parts, world: loaded });
-      const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+      const connection = connect();
       workers.push(new Worker(QUEUE_NAME, processor, { connection, prefix: keys.bullPrefix }));
     },
     async stop() {

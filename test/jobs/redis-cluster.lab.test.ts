@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/app/connect-redis.js';
+import { readEnv } from '../../src/config/read-env.js';
+import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
+import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
+import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
+import { type RedisCluster, startRedisCluster } from '../lab/start-redis-cluster.js';
+import { healthyHosts } from '../support/healthy-hosts.js';
+import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
+import { waitFor } from '../support/wait-for.js';
+
+const PACKAGES_PROD: LifecycleCommand = { verb: 'packages', cluster: 'prod', node: 'k3s-prod-1' };
+
+let cluster: RedisCluster;
+let lab: InProcessWorker | undefined;
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+}, 30_000);
+afterEach(async () => {
+  await lab?.stop();
+  lab = undefined;
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** The bot's own connection and prefix, as REDIS_CLUSTER_NODES alone gives them (a tag per test here). */
+function clusterRedis() {
+  const env = readEnv({
+    REDIS_CLUSTER_NODES: cluster.nodes,
+    REDIS_PREFIX: `{cbtest-${randomBytes(4).toString('hex')}}`,
+  });
+  return { connect: () => connectRedis(env), prefix: env.REDIS_PREFIX };
+}
+
+async function approvalOf(jobId: string): Promise<StoredApproval> {
+  const [raw] = Object.values(await lab!.redis.hgetall(lab!.keys.approvals(jobId)));
+  return JSON.parse(raw!) as StoredApproval;
+}
+
+async function approve(jobId: string, userId: string) {
+  const stored = await approvalOf(jobId);
+  if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
+  const target = {
+    jobId,
+    stepId: stored.request!.stepId,
+    approvalId: stored.state.id,
+    messageTs: stored.messageTs!,
+  };
+  const click = {
+    userId,
+    decision: 'approve',
+    isApprover: true,
+    requestedBy: 'U0ALICE',
+    at: Date.now(),
+  } as const;
+  return (await recordApprovalClick(lab!.redis, lab!.keys, target, click, lab!.world.clusters.prod!)).verdict;
+}
+
+describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_000 }, () => {
+  it('a job takes its lease, parks for approval, is approved by two, runs, settles and is audited', async () => {
+    lab = await startInProcessWorker('cluster-job', { replies: healthyHosts, redis: clusterRedis() });
+    const first = await lab.queue.enqueue({
+      command: PACKAGES_PROD,
+      requestedBy: 'U0ALICE',
+      channel: 'C0OPS',
+      queueIfBusy: false,
+    });
+    if (first.kind !== 'queued') throw new Error('the first packages prod was refused');
+    const id = first.record.id;
+    // The lease: a second mutating command on prod is refused, naming the holder.
+    const second = await lab.queue.enqueue({
+      command: PACKAGES_PROD,
+      requestedBy: 'U0BOB',
+      channel: 'C0OPS',
+      queueIfBusy: false,
+    });
+    expect(second).toEqual({ kind: 'busy', holderJobId: id });
+
+    lab.startWorker();
+    await waitFor(`${id} parked`, async () => (await lab!.queue.queue.getJob(id))?.isDelayed(), {
+      timeoutMs: 15_000,
+    });
+    expect(await approve(id, 'U0BOB')).toMatchObject({ kind: 'counted' });
+    expect(await approve(id, 'U0CAROL')).toMatchObject({ kind: 'approved' });
+    await lab.queue.promote(id);
+
+    const outcome = await waitFor(`the outcome of ${id}`, async () => (await lab!.records.get(id))?.outcome, {
+      timeoutMs: 15_000,
+    });
+    expect(outcome).toBe('succeeded');
+    expect(await lab.lock.holder('prod')).toBeNull();
+    const audited = (await lab.audit.recent(20))
+      .filter((entry) => entry.jobId === id)
+      .map((entry) => entry.action);
+    expect(audited).toContain('outcome');
+  });
+
+  it('keeps every key of the bot and of its queue in one slot, which is what makes its transactions legal there', async () => {
+    lab = await startInProcessWorker('cluster-slots', { redis: clusterRedis() });
+    const { keys } = lab;
+    const redis = lab.redis as Redis;
+    const slotOf = async (key: string) => Number(await redis.call('CLUSTER', 'KEYSLOT', key));
+    const slots = new Set(
+      await Promise.all(
+        [
+          keys.job('job-1'),
+          keys.lock('prod'),
+          keys.audit,
+          keys.approvals('job-1'),
+          `${keys.bullPrefix}:cluster-jobs:wait`,
+        ].map(slotOf),
+      ),
+    );
+    expect(slots.size).toBe(1);
+    // Without the tag the same keys would land in different slots (and a MULTI over them fail).
+    expect(await slotOf('cluster-bot:job:job-1')).not.toBe(await slotOf('cluster-bot:lock:prod'));
+  });
+});
