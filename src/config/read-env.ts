@@ -113,7 +113,7 @@ const envSchema = z
         code: 'custom',
         path: ['JOB_PAGE_SECRET'],
         message:
-          'required when PUBLIC_URL is set and there is no SLACK_SIGNING_SECRET to derive the job page links\' key from (Socket Mode, console mode)',
+          "required when PUBLIC_URL is set and there is no SLACK_SIGNING_SECRET to derive the job page links' key from (Socket Mode, console mode)",
       });
     }
     if ((env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET) && !env.SLACK_BOT_TOKEN) {

@@ -7,6 +7,8 @@ import type { ServiceDeps } from './service-deps.js';
 /** Everything a job's page shows but the log: who, what, its steps, its events in time, its approvals. */
 export interface JobPage {
   readonly record: JobRecord;
+  /** The command in words, as the thread's board names it. */
+  readonly title: string;
   readonly steps: readonly BoardStep[];
   readonly events: readonly FeedEvent[];
   readonly approvals: readonly StoredApproval[];
@@ -34,7 +36,7 @@ export async function readJobPage(deps: ServiceDeps, jobId: string): Promise<Job
     deps.redis.hgetall(deps.keys.approvals(jobId)),
   ]);
   const approvals = Object.values(stored).map((raw) => JSON.parse(raw) as StoredApproval);
-  return { record, steps: thread.board.steps, events, approvals };
+  return { record, title: thread.board.title, steps: thread.board.steps, events, approvals };
 }
 
 /** The next lines of a job's log after the stream id `after`; undefined when there is no such job. */

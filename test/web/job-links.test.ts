@@ -30,7 +30,9 @@ describe('job page links', () => {
     const [exp, sig] = parts(links.url('job-7'));
     expect(links.check('job-8', exp, sig)).toBe('invalid');
     expect(links.check('job-7', String(Number(exp) + 86_400), sig)).toBe('invalid');
-    expect(links.check('job-7', exp, `${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`)).toBe('invalid');
+    expect(links.check('job-7', exp, `${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`)).toBe(
+      'invalid',
+    );
     expect(links.check('job-7', exp, null)).toBe('invalid');
     expect(links.check('job-7', null, sig)).toBe('invalid');
   });
