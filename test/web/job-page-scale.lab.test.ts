@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
 import { startPageLab } from '../support/start-page-lab.js';
