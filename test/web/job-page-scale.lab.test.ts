@@ -74,4 +74,29 @@ describe('a 100k-line job page', () => {
     expect(await page.evaluate(() => document.body.dataset.ended)).toBeUndefined();
     await page.close();
   });
+
+  it('resumes the log stream after Last-Event-ID, and ends it once the log is complete', async () => {
+    const job = await lab.startJob([STEP]);
+    for (let i = 1; i <= 10; i += 1) job.feed.line(`line ${i}`);
+    job.feed.end();
+    await job.feed.flush();
+    const logUrl = lab.links.url(job.id).replace('?', '/log?');
+    const whole = await (await fetch(logUrl)).text();
+    const ids = [...whole.matchAll(/^id: (\S+)$/gm)].map((match) => match[1]!);
+    expect(whole).toMatch(/^event: lines\ndata: line 1\n(?:data: line \d+\n){9}\n/m);
+    expect(whole.trimEnd().endsWith('event: end\ndata:')).toBe(true);
+
+    const fifth = (await lab.redis.xrange(lab.keys.feedLog(job.id), '-', '+', 'COUNT', 5)).at(-1)![0];
+    const resumed = await fetch(logUrl, { headers: { 'last-event-id': fifth } });
+    expect(resumed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const rest = await resumed.text();
+    expect([...rest.matchAll(/^data: (line \d+)$/gm)].map((match) => match[1])).toEqual([
+      'line 6',
+      'line 7',
+      'line 8',
+      'line 9',
+      'line 10',
+    ]);
+    expect(ids.at(-1)).toBe((await lab.redis.xrange(lab.keys.feedLog(job.id), '-', '+')).at(-2)![0]);
+  });
 });

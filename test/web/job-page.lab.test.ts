@@ -33,7 +33,7 @@ afterAll(async () => {
 /** What of a job a refused page shows: the page's own elements, or any word of the job. */
 const jobDataIn = (page: Awaited<ReturnType<LabBrowser['open']>>['page']) =>
   page.evaluate(() => {
-    const text = document.body.innerText;
+    const text = document.body.textContent ?? '';
     const words = ['packages', 'k3s-dev', 'TASK', 'U0ALICE'].filter((word) => text.includes(word));
     return document.getElementById('log') || document.getElementById('facts')
       ? ['the page', ...words]
@@ -99,7 +99,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     );
     // The playbook printed secrets: the page, like the thread, shows them redacted.
     const everything = await page.evaluate(
-      () => JSON.stringify(performance.getEntries()) + document.body.innerText,
+      () => JSON.stringify(performance.getEntries()) + document.body.textContent,
     );
     const log = await (await fetch(`${local(link).replace('?', '/log?')}`)).text();
     for (const secret of SECRETS) expect(everything + log).not.toContain(secret);
