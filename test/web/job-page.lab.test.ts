@@ -105,10 +105,6 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     for (const secret of SECRETS) expect(everything + log).not.toContain(secret);
     expect(log).toContain('[REDACTED]');
 
-    if (process.env.JOB_PAGE_SCREENSHOT) {
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: process.env.JOB_PAGE_SCREENSHOT as `${string}.png`, fullPage: false });
-    }
     await page.close();
   });
 
@@ -150,5 +146,52 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('a cilium job: the approval wait is shaded with who approved and when, each agent shows Ready', async () => {
+    const { slack, driver } = lab;
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await slack.waitFor(
+      () =>
+        slack
+          .allMessages('C0OPS')
+          .find((m) => m.thread_ts !== undefined && m.text.includes('approval needed for cilium.yml')),
+      { timeoutMs: 60_000, description: 'the approval request' },
+    );
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0BOB',
+    });
+    const board = await slack.waitFor(
+      () =>
+        slack.messages('C0OPS').find((m) => m.text.includes('cilium dev') && m.text.includes('succeeded')),
+      { timeoutMs: 90_000, description: 'the cilium job succeeded' },
+    );
+    const { page } = await chromium.open(local(LINK.exec(board.text)![1]!.replaceAll('&amp;', '&')));
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
+      {
+        timeout: 5_000,
+      },
+    );
+    const waits = await page.$$eval('#timeline rect.wait title', (titles) =>
+      titles.map((t) => t.textContent),
+    );
+    expect(waits).toEqual([expect.stringMatching(/^approval approved by U0BOB at \d\d:\d\d:\d\d UTC/)]);
+    const facts = await page.$eval('#facts', (dl) => dl.textContent ?? '');
+    expect(facts).toMatch(/Infra repo commit[0-9a-f]{12}/);
+    const agents = await page.$$eval('#cilium tbody tr', (rows) =>
+      rows.map((row) => [...row.children].map((cell) => cell.textContent)),
+    );
+    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.every((cells) => cells[3] === 'Ready')).toBe(true);
+
+    if (process.env.JOB_PAGE_SCREENSHOT) {
+      await page.screenshot({ path: process.env.JOB_PAGE_SCREENSHOT as `${string}.png`, fullPage: false });
+    }
+    await page.close();
   });
 });
