@@ -194,4 +194,42 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     }
     await page.close();
   });
+
+  it('a failed job: its step is marked failed, and "failed tasks only" shows just the failure', async () => {
+    const { slack, driver } = lab;
+    await lab.setLab({
+      lab_fail: [{ task: 'Install base packages', host: 'k3s-dev-2', msg: 'apt is broken' }],
+    });
+    await driver.slash('packages k3s-dev-2', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const board = await slack.waitFor(
+      () =>
+        slack
+          .messages('C0OPS')
+          .find((m) => m.text.includes('packages k3s-dev-2') && m.text.includes('failed')),
+      { timeoutMs: 60_000, description: 'the failed packages job' },
+    );
+    const { page } = await chromium.open(local(LINK.exec(board.text)![1]!.replaceAll('&amp;', '&')));
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#timeline g.step.failed') !== null, {
+      timeout: 5_000,
+    });
+    expect(await page.$eval('#timeline g.step.failed', (g) => g.textContent)).toContain('✗ failed');
+
+    await page.select('#filter', 'failed');
+    await page.waitForFunction(
+      () => !document.querySelector('#log-rows .row')?.textContent?.startsWith('#'),
+      {
+        timeout: 5_000,
+      },
+    );
+    const shown = await page.$$eval('#log-rows .row', (rows) => rows.map((row) => row.textContent ?? ''));
+    expect(shown[0]).toMatch(/^TASK \[.*Install base packages/);
+    expect(shown.some((line) => /^fatal: \[k3s-dev-2\]: FAILED!.*apt is broken/.test(line))).toBe(true);
+    expect(shown.every((line) => /^TASK \[|^fatal:|^failed:|failed=[1-9]/.test(line))).toBe(true);
+    const recap = await page.$$eval('#recap tbody tr', (rows) =>
+      rows.map((row) => [...row.children].map((cell) => cell.textContent)),
+    );
+    expect(recap.find((cells) => cells[0] === 'k3s-dev-2')?.[4]).toBe('1');
+    await page.close();
+  });
 });
