@@ -36,15 +36,10 @@ export function createRedisJobFeed(
     const pipeline = redis.pipeline();
     for (const [key, field, value, cap] of batch) pipeline.xadd(key, 'MAXLEN', '~', cap, '*', field, value);
     // Pipelines on one connection run in the order they are sent, so each batch lands after the last.
-    const sent = pipeline.exec().then(
-      (results) => {
-        const failed = results?.find(([error]) => error);
-        if (failed) throw failed[0];
-      },
-      (error: unknown) => {
-        throw error;
-      },
-    );
+    const sent = pipeline.exec().then((results) => {
+      const failed = results?.find(([error]) => error);
+      if (failed) throw failed[0];
+    });
     last = sent.catch((error: unknown) => {
       if (!warned) logger.warn({ err: error, jobId }, 'job page feed: write failed (the page misses lines)');
       warned = true;
