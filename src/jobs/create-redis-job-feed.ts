@@ -6,10 +6,16 @@ import type { RedisKeys } from './redis-keys.js';
 /** Lines a job's page keeps (the oldest go first beyond it): about 20 MB of Redis for a runaway playbook. */
 export const FEED_MAX_LINES = 200_000;
 const FEED_MAX_EVENTS = 20_000;
-/** Past this many unsent writes the writer waits for Redis: a flood of output cannot swell the worker. */
+/** Past this many unsent lines the writer waits for Redis: a flood of output cannot swell the worker. */
 const HIGH_WATER = 5_000;
+/** Lines per script call: Redis is busy for a few milliseconds at most per call. */
+const LINES_PER_CALL = 1_000;
 
-type Write = readonly [key: string, field: string, value: string, cap: number];
+/**
+ * Each line its own stream entry (its id is the page's SSE id), added inside Redis: one command per
+ * batch instead of one per line, so a flood of output costs the worker almost nothing.
+ */
+const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'l', ARGV[i]) end`;
 
 /**
  * The job page's feed in Redis: the log as a stream of lines, the events as another. Writes queue
@@ -24,17 +30,31 @@ export function createRedisJobFeed(
   now: () => number,
   logger: Logger,
 ): JobFeed {
-  let queued: Write[] = [];
+  let lines: string[] = [];
+  let events: string[] = [];
+  let ended = false;
   let scheduled = false;
   let last: Promise<void> = Promise.resolve();
   let warned = false;
   const send = (): Promise<void> => {
     scheduled = false;
-    const batch = queued;
-    queued = [];
-    if (batch.length === 0) return last;
+    if (lines.length === 0 && events.length === 0 && !ended) return last;
     const pipeline = redis.pipeline();
-    for (const [key, field, value, cap] of batch) pipeline.xadd(key, 'MAXLEN', '~', cap, '*', field, value);
+    for (let at = 0; at < lines.length; at += LINES_PER_CALL) {
+      pipeline.eval(
+        ADD_LINES,
+        1,
+        keys.feedLog(jobId),
+        FEED_MAX_LINES,
+        ...lines.slice(at, at + LINES_PER_CALL),
+      );
+    }
+    for (const event of events)
+      pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', event);
+    if (ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
+    lines = [];
+    events = [];
+    ended = false;
     // Pipelines on one connection run in the order they are sent, so each batch lands after the last.
     const sent = pipeline.exec().then((results) => {
       const failed = results?.find(([error]) => error);
@@ -46,21 +66,25 @@ export function createRedisJobFeed(
     });
     return last;
   };
-  const queue = (write: Write): void | Promise<void> => {
-    queued.push(write);
-    if (queued.length >= HIGH_WATER) return send();
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(send);
-    }
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(send);
   };
   return {
-    line: (text) => queue([keys.feedLog(jobId), 'l', text, FEED_MAX_LINES]),
+    line(text) {
+      lines.push(text);
+      if (lines.length >= HIGH_WATER) return send();
+      schedule();
+      return undefined;
+    },
     event(event) {
-      void queue([keys.feedEvents(jobId), 'e', JSON.stringify({ at: now(), event }), FEED_MAX_EVENTS]);
+      events.push(JSON.stringify({ at: now(), event }));
+      schedule();
     },
     end() {
-      void queue([keys.feedLog(jobId), 'end', '1', FEED_MAX_LINES]);
+      ended = true;
+      schedule();
     },
     flush: send,
   };

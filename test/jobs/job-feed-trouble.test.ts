@@ -5,7 +5,7 @@ import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { captureLogger } from '../support/capture-logger.js';
 
-/** A Redis whose every pipeline fails, counting the pipelines and what they carried. */
+/** A Redis whose every pipeline fails, counting the pipelines and the entries they carried. */
 function brokenRedis() {
   const sent: number[] = [];
   const redis = {
@@ -14,6 +14,11 @@ function brokenRedis() {
       const pipeline = {
         xadd() {
           commands += 1;
+          return pipeline;
+        },
+        // The lines' script: script, key count, key, cap, then one argument per line.
+        eval(...args: unknown[]) {
+          commands += args.length - 4;
           return pipeline;
         },
         exec() {
