@@ -352,7 +352,9 @@ function start() {
       schedule();
     });
   }
-  loadPage().then(followLog);
+  // The log and the page's data load side by side: the log is most of the bytes.
+  loadPage();
+  followLog();
   // The timeline and the steps change while the job runs: read them again until it ends.
   const timer = setInterval(() => {
     if (log.ended) clearInterval(timer);

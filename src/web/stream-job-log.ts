@@ -10,7 +10,7 @@ export interface LogStreamTiming {
   readonly stop?: AbortSignal | undefined;
 }
 
-const BATCH = 2_000;
+const BATCH = 10_000;
 
 /**
  * A job's log as Server-Sent Events: each event carries a batch of lines (one `data:` line each)
