@@ -31,6 +31,8 @@ COPY package.json package-lock.json ./
 # ssh2 falls back to its pure JS implementation, which is what the tests exercise too.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# The job page's HTML, script and style, served by the bot itself (src/web/read-assets.ts).
+COPY web ./web
 # The default world when CLUSTER_BOT_CONFIG is unset (console mode, first run).
 COPY config/example.yaml ./config/example.yaml
 

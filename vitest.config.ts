@@ -12,10 +12,11 @@ import { defineConfig } from 'vitest/config';
 const LAB_FOLDERS = ['integration', 'e2e', 'reliability', 'lab', 'ssh', 'kube'];
 const LAB_TESTS = [`test/{${LAB_FOLDERS.join(',')}}/**/*.test.ts`, 'test/**/*.lab.test.ts'];
 /**
- * Lab files that time the bot under a burst (200 commands acked within 3 s): run alone, after the
- * others, since a neighbour's ansible run on the same two cores would be measured too.
+ * Lab files that time the bot under a burst (200 commands acked within 3 s) or time a browser (a
+ * 100k-line job page interactive within 2 s): run alone, after the others, since a neighbour's
+ * ansible run on the same two cores would be measured too.
  */
-const LAB_ALONE = ['test/reliability/slack-requests.test.ts'];
+const LAB_ALONE = ['test/reliability/slack-requests.test.ts', 'test/web/job-page-scale.lab.test.ts'];
 
 export default defineConfig({
   test: {

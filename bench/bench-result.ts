@@ -1,5 +1,6 @@
 import type { Machine } from './machine.js';
 import type { AckFigures, measureAckUnderLoad } from './measure-acks.js';
+import type { JobPageFigures } from './measure-job-page.js';
 import type { MemoryFigures } from './measure-memory.js';
 import type { OverheadFigures } from './measure-overhead.js';
 import type { SlackCallFigures } from './measure-slack-calls.js';
@@ -15,6 +16,7 @@ export type BenchResult = Partial<
     Pick<OverheadFigures, 'overhead'> &
     MemoryFigures &
     ThroughputFigures &
+    JobPageFigures &
     VerifyAlertFigures & { approvalResume: { p50: number; n: number } }
 > & {
   machine: Machine;

@@ -9,6 +9,7 @@ import type { BenchResult } from './bench-result.js';
 import { describeMachine } from './machine.js';
 import { measureAcks, measureAckUnderLoad } from './measure-acks.js';
 import { measureFirstPost } from './measure-first-post.js';
+import { measureJobPage } from './measure-job-page.js';
 import { measureMemory } from './measure-memory.js';
 import { measureOverhead } from './measure-overhead.js';
 import { measureSlackCalls } from './measure-slack-calls.js';
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, Section> = {
   overhead: measureOverhead,
   memory: measureMemory,
   throughput: measureThroughput,
+  jobPage: measureJobPage,
 };
 
 function chosenSections(argv: readonly string[]): string[] {

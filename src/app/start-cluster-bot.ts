@@ -6,6 +6,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
+import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.js';
 import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
@@ -33,7 +34,22 @@ export async function startClusterBot(
     metrics,
   );
   const members = slackGroupMembers(client, logger);
-  const core = await startCore({ env, world, logger, redact, metrics, poster, members });
+  const links = jobLinksFromEnv(env, systemClock.now);
+  const core = await startCore({
+    env,
+    world,
+    logger,
+    redact,
+    metrics,
+    poster,
+    members,
+    jobPageUrl: links?.url,
+  });
+  // Served where Slack's requests are taken (a worker serves nothing); the page reads what workers wrote.
+  const pages =
+    links && env.CLUSTER_BOT_ROLE !== 'worker'
+      ? await createJobPages(links, core.service, logger)
+      : undefined;
   const endpoints: OpsEndpoints = {
     async readiness() {
       const problems: string[] = [];
@@ -58,13 +74,17 @@ export async function startClusterBot(
           logger,
           poster,
           service: core.service,
+          pages: pages?.routes,
         });
   await app?.start(env.PORT);
+  // Socket Mode opens no listener of its own: the pages get one on PORT.
+  const pageServer = pages && env.SLACK_APP_TOKEN ? await startPageServer(env.PORT, pages.routes) : undefined;
   const ops = await startOpsServer(env.OPS_PORT, endpoints, logger);
   logger.info(
     {
       role: env.CLUSTER_BOT_ROLE,
-      port: app && !env.SLACK_APP_TOKEN ? env.PORT : undefined,
+      port: (app && !env.SLACK_APP_TOKEN) || pageServer ? env.PORT : undefined,
+      jobPages: pages ? env.PUBLIC_URL : undefined,
       opsPort: env.OPS_PORT,
       socketMode: Boolean(env.SLACK_APP_TOKEN),
     },
@@ -73,7 +93,9 @@ export async function startClusterBot(
 
   return {
     async stop() {
+      pages?.stop();
       await app?.stop();
+      pageServer?.close();
       await core.stop();
       ops.close();
     },

@@ -6,6 +6,8 @@ import { runConsole } from '../console/run-console.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
+import { systemClock } from '../system-clock.js';
+import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.js';
 import { startCore } from './start-core.js';
 
 export interface ConsoleProcessOptions {
@@ -24,10 +26,22 @@ export interface ConsoleProcessOptions {
  */
 export async function startConsole(options: ConsoleProcessOptions): Promise<void> {
   const { poster, approval } = createConsolePoster(options.output, options.redact);
-  const core = await startCore({ ...options, metrics: createMetrics(), poster, members: async () => [] });
+  const links = jobLinksFromEnv(options.env, systemClock.now);
+  const core = await startCore({
+    ...options,
+    metrics: createMetrics(),
+    poster,
+    members: async () => [],
+    jobPageUrl: links?.url,
+  });
+  // With PUBLIC_URL set, the console serves the job pages on PORT too (no Slack listener to share).
+  const pages = links && (await createJobPages(links, core.service, options.logger));
+  const server = pages && (await startPageServer(options.env.PORT, pages.routes));
   try {
     await runConsole({ ...options, service: core.service, poster, approval });
   } finally {
+    pages?.stop();
+    server?.close();
     await core.stop();
   }
 }

@@ -27,6 +27,8 @@ export interface CoreOptions {
   /** Where threads, approvals and alerts go: Slack's Web API, or the console. */
   readonly poster: SlackPoster;
   readonly members: GroupMembers;
+  /** A job's page link (PUBLIC_URL set): the boards link to it. */
+  readonly jobPageUrl?: ((jobId: string) => string | undefined) | undefined;
 }
 
 export interface Core {
@@ -97,6 +99,7 @@ function createProcessor(options: CoreOptions, stores: JobStores) {
       threadOf,
       alertsChannel: world.slack.alertsChannel,
       approvalTimeoutMs: (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
+      jobPageUrl: options.jobPageUrl,
     }),
     world,
     members: options.members,

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type BlockAction, type ButtonAction, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
@@ -16,6 +17,8 @@ export interface SlackAppDeps {
   readonly service: ClusterService;
   readonly poster: SlackPoster;
   readonly logger: Logger;
+  /** The job pages' routes (PUBLIC_URL set): served on Slack's listener in HTTP mode; true when handled. */
+  readonly pages?: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined;
 }
 
 /** Slack's payloads are a few kB; Bolt refuses a larger body (413) while reading it, before the signature. */
@@ -23,7 +26,8 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * Bolt over HTTP (signature checked, 401 on bad, stale or future-dated; 413 on a body larger than
- * Slack sends; only `/healthz` beside `/slack/events`) or Socket Mode when an app token is set.
+ * Slack sends; only `/healthz` and the job pages beside `/slack/events`) or Socket Mode when an app
+ * token is set.
  * The ack goes out first; the answer follows through response_url. A delivery Slack repeats (a
  * retry, or the same body replayed) is recognised by its trigger_id and creates nothing.
  */
@@ -50,7 +54,13 @@ export function createSlackApp(deps: SlackAppDeps): App {
         ],
         logger,
       });
-  if (receiver) receiver.requestListener = refuseFutureRequests(receiver.requestListener, Date.now);
+  if (receiver) {
+    const slack = refuseFutureRequests(receiver.requestListener, Date.now);
+    // The job pages first: their GETs carry no Slack signature and never reach Bolt.
+    receiver.requestListener = (request, response) => {
+      if (!deps.pages?.(request, response)) slack(request, response);
+    };
+  }
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     appToken: env.SLACK_APP_TOKEN,

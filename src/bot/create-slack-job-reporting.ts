@@ -13,6 +13,8 @@ export interface SlackJobReportingDeps {
   readonly threadOf: JobThreadOf;
   readonly alertsChannel: string;
   readonly approvalTimeoutMs: (cluster: string) => number;
+  /** A job's page link, when the page is served (PUBLIC_URL set). */
+  readonly jobPageUrl?: ((jobId: string) => string | undefined) | undefined;
 }
 
 export interface SlackJobReporting {
@@ -35,6 +37,7 @@ export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobRe
         save: deps.threads.save,
         appendLog: log.append,
         readLog: log.read,
+        pageUrl: deps.jobPageUrl?.(record.id),
       });
       return { ...reporter, resumed, describeRefusal: describeAccessRefusal };
     },

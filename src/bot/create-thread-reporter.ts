@@ -19,6 +19,8 @@ export interface ThreadReporterDeps {
   appendLog(line: string): void | Promise<void>;
   /** The full log's text for the final upload. */
   readLog(): Promise<string>;
+  /** The job's page (signed link), when PUBLIC_URL is set: the board links to it. */
+  readonly pageUrl?: string | undefined;
   /** Minimum time between two live updates (board or output tail) of this job's messages. */
   readonly updateIntervalMs?: number;
 }
@@ -53,7 +55,11 @@ export function createThreadReporter(
     {
       async board() {
         if (thread.threadTs)
-          await poster.update({ channel: thread.channel, ts: thread.threadTs, ...renderBoard(thread.board) });
+          await poster.update({
+            channel: thread.channel,
+            ts: thread.threadTs,
+            ...renderBoard(thread.board, deps.pageUrl),
+          });
       },
       async tail(lines, ts) {
         if (!thread.threadTs) return ts;
@@ -132,7 +138,10 @@ function createEventRenderer(deps: EventRendererDeps) {
         }
         if (!thread.threadTs) {
           outbox.send('root message', async () => {
-            thread.threadTs = await poster.post({ channel: thread.channel, ...renderBoard(thread.board) });
+            thread.threadTs = await poster.post({
+              channel: thread.channel,
+              ...renderBoard(thread.board, deps.pageUrl),
+            });
             await sendEarlyReplies();
           });
         } else if (event.resumed) live.boardChanged();

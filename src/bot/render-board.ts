@@ -19,9 +19,11 @@ const OUTCOME: Readonly<Record<string, string>> = {
   cancelled: '🛑 cancelled',
 };
 
-/** The root message of a job's thread: one line per step, updated in place. */
-export function renderBoard(board: BoardState): { text: string; blocks: unknown[] } {
-  const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>`;
+/** The root message of a job's thread: one line per step, updated in place; `pageUrl` links the job's page. */
+export function renderBoard(board: BoardState, pageUrl?: string): { text: string; blocks: unknown[] } {
+  // The link's `&` is escaped as Slack wants inside <…>; the URL holds no `<`, `>` or `|`.
+  const page = pageUrl ? ` · <${pageUrl.replaceAll('&', '&amp;')}|job page: whole log and timeline>` : '';
+  const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>${page}`;
   const status = board.outcome ? OUTCOME[board.outcome] : 'running';
   const lines = board.steps.map((step, index) => {
     const duration =

@@ -73,17 +73,28 @@ const envSchema = z
       .max(10_000)
       .default(10),
     /** How long a finished job's record, steps, approvals and thread state (and its log file) are kept. */
-    JOB_RETENTION: z
-      .string()
-      .default('30d')
-      .transform((text, ctx) => {
-        const ms = parseDuration(text);
-        if (ms === undefined || ms === 0) {
-          ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30d or 12h' });
-          return z.NEVER;
-        }
-        return ms;
-      }),
+    JOB_RETENTION: duration('30d'),
+    /**
+     * The base URL people reach this process's HTTP listener at (e.g. https://bot.example.org): when
+     * set, each job's board links to its page there; unset, there is no link and no page.
+     */
+    PUBLIC_URL: optionalText.superRefine((value, ctx) => {
+      if (value === undefined) return;
+      const url = URL.canParse(value) ? new URL(value) : undefined;
+      if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected an http(s):// base URL without query, fragment or credentials',
+        });
+      }
+    }),
+    /** The key of the job pages' signed links; unset, it is derived (HKDF) from SLACK_SIGNING_SECRET. */
+    JOB_PAGE_SECRET: optionalText.refine(
+      (v) => v === undefined || v.length >= 32,
+      'expected at least 32 characters (e.g. openssl rand -hex 32)',
+    ),
+    /** How long a job page link opens its page. */
+    JOB_PAGE_TTL: duration('7d'),
     /** The job logs under DATA_DIR are pruned, oldest first, to stay within this total. */
     JOB_LOGS_MAX_MB: z.coerce.number({ error: 'expected megabytes' }).int().min(1).default(1_024),
     CLUSTER_BOT_CONFIG: z.string().min(1).optional(),
@@ -123,6 +134,14 @@ const envSchema = z
         message: 'required for the HTTP transport (or set SLACK_APP_TOKEN for Socket Mode)',
       });
     }
+    if (env.PUBLIC_URL && !env.JOB_PAGE_SECRET && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOB_PAGE_SECRET'],
+        message:
+          "required when PUBLIC_URL is set and there is no SLACK_SIGNING_SECRET to derive the job page links' key from (Socket Mode, console mode)",
+      });
+    }
     if ((env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET) && !env.SLACK_BOT_TOKEN) {
       ctx.addIssue({
         code: 'custom',
@@ -154,8 +173,24 @@ export function secretsOf(env: Env): string[] {
     env.SLACK_BOT_TOKEN,
     env.SLACK_SIGNING_SECRET,
     env.SLACK_APP_TOKEN,
+    env.JOB_PAGE_SECRET,
     passwordOf(env.REDIS_URL),
   ].filter((value): value is string => value !== undefined && value.length >= 6);
+}
+
+/** A duration such as `30d` or `12h`, in milliseconds; zero is refused. */
+function duration(fallback: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms === undefined || ms === 0) {
+        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30d or 12h' });
+        return z.NEVER;
+      }
+      return ms;
+    });
 }
 
 function isLoopback(hostname: string): boolean {

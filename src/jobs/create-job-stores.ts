@@ -5,6 +5,7 @@ import { createAuditLog } from './audit-log.js';
 import { createClusterLock } from './cluster-lock.js';
 import { createJobQueue } from './create-job-queue.js';
 import { createJobRecords } from './job-record.js';
+import { createJobFeedReader } from './read-job-feed.js';
 import type { RedisKeys } from './redis-keys.js';
 import { createThreadStore } from './thread-store.js';
 
@@ -26,6 +27,7 @@ export function createJobStores(
     audit: createAuditLog(redis, keys, logger),
     queue: createJobQueue(redis, keys, records, lock, now),
     threads: createThreadStore(redis, keys, world.slack.alertsChannel),
+    feed: createJobFeedReader(redis, keys),
   };
 }
 

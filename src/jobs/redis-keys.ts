@@ -19,6 +19,10 @@ export function redisKeys(prefix: string) {
     /** Set once a verify has seen the cluster's nodes: from then on, an empty or silent API is an incident. */
     clusterFormed: (cluster: string) => `${prefix}:verify:${cluster}:formed`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
+    /** The job page's copy of the log: a stream of redacted lines, readable by any process. */
+    feedLog: (id: string) => `${prefix}:job:${id}:feed:log`,
+    /** The job page's timeline: a stream of the job's lifecycle events with their times. */
+    feedEvents: (id: string) => `${prefix}:job:${id}:feed:events`,
   };
 }
 

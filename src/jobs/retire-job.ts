@@ -2,7 +2,7 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
 /**
- * A finished job's record, steps, approvals and thread state expire after the retention; the audit
+ * A finished job's record, steps, approvals, thread state and page feed expire after the retention; the audit
  * stream (capped) and the recent-jobs list (capped) keep their own bounds. Writes after this keep
  * the expiry (SET … KEEPTTL, HSET).
  */
@@ -22,7 +22,9 @@ export function queueRetireJob(
   jobId: string,
   retentionMs: number,
 ): ChainableCommander {
-  for (const key of [keys.job(jobId), keys.steps(jobId), keys.board(jobId), keys.approvals(jobId)])
-    multi.pexpire(key, retentionMs);
+  const owned = [keys.job(jobId), keys.steps(jobId), keys.board(jobId), keys.approvals(jobId)];
+  // The job page's log and timeline live as long as the record they describe: a page link can be
+  // issued again (from the board) for any job still recorded, and it must then show the whole job.
+  for (const key of [...owned, keys.feedLog(jobId), keys.feedEvents(jobId)]) multi.pexpire(key, retentionMs);
   return multi;
 }

@@ -3,6 +3,7 @@ import type { AuditEntry } from '../jobs/audit-log.js';
 import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 import type { PlannedCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobSummary } from './job-summary.js';
+import type { JobLogChunk, JobPage } from './read-job-page.js';
 import type { Refusal } from './refusal.js';
 
 /** Who asks, and from where: every operation is checked against both. */
@@ -111,6 +112,13 @@ export interface ClusterService {
     count: number,
   ): Promise<{ readonly kind: 'audit'; readonly entries: readonly AuditEntry[] } | Refusal>;
   decide(actor: Actor, click: ApprovalClick, show: ShowDecision): Promise<Decision | Refusal>;
+  /**
+   * A job's page data. No actor: whoever holds the job's signed link may read it (the edge checks
+   * the link before asking); undefined when the job is not (or no longer) recorded.
+   */
+  jobPage(jobId: string): Promise<JobPage | undefined>;
+  /** Up to `count` lines of a job's log after the stream id `after` ('0': from the start). */
+  jobLog(jobId: string, after: string, count: number): Promise<JobLogChunk | undefined>;
   /** Per cluster: the overview, and the approvals waiting (saying which the actor may decide). */
   home(actor: Actor): Promise<
     | {

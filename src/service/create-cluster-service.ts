@@ -10,6 +10,7 @@ import { enqueueCommand } from './enqueue-command.js';
 import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHome } from './read-home.js';
+import { readJobLog, readJobPage } from './read-job-page.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -82,5 +83,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     },
     decide: (actor, click, show) => decideClick(deps, actor, click, show),
     home: (actor) => readHome(deps, actor),
+    jobPage: (jobId) => readJobPage(deps, jobId),
+    jobLog: (jobId, after, count) => readJobLog(deps, jobId, after, count),
   };
 }

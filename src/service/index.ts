@@ -3,6 +3,7 @@ export type { AccessRefusal, GroupMembers } from '../access/access-policy.js';
 export type { AuditAction, AuditEntry } from '../jobs/audit-log.js';
 export type { JobRecord } from '../jobs/job-record.js';
 export type { StoredApproval } from '../jobs/ports/approval-announcer.js';
+export type { FeedEvent, FeedLine } from '../jobs/ports/job-feed.js';
 export type {
   Actor,
   ApprovalClick,
@@ -17,5 +18,6 @@ export type {
 } from './cluster-service.js';
 export { createClusterService } from './create-cluster-service.js';
 export type { JobProgress, JobSummary } from './job-summary.js';
+export type { JobLogChunk, JobPage } from './read-job-page.js';
 export { isRefusal, type Refusal, type RefusalCode } from './refusal.js';
 export type { ServiceDeps } from './service-deps.js';

@@ -7,6 +7,7 @@ import type { CommandRateLimit } from '../jobs/command-rate-limit.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import type { JobRecords } from '../jobs/job-record.js';
 import type { ThreadStore } from '../jobs/ports/job-thread.js';
+import type { JobFeedReader } from '../jobs/read-job-feed.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 
@@ -17,6 +18,8 @@ export interface ServiceDeps {
   readonly keys: RedisKeys;
   readonly records: JobRecords;
   readonly threads: ThreadStore;
+  /** The job page's log and events, as the workers wrote them. */
+  readonly feed: JobFeedReader;
   readonly lock: ClusterLock;
   readonly queue: Pick<JobQueue, 'enqueue' | 'promote'>;
   readonly audit: AuditLog;

@@ -73,4 +73,11 @@ describe('benchmark report', () => {
     });
     expect(rows[0]?.met).toBe(false);
   });
+
+  it('holds the job page to p99 < 1 s from a printed line to the open page', () => {
+    const jobPage = { p50: 100, p99: 1_200, n: 100, lines: 100_000, seconds: 10, domElements: 132 };
+    const [row] = benchRows({ machine, jobPage });
+    expect(row).toMatchObject({ measured: 'p50 100 ms, p99 1200 ms', target: 'p99 < 1 s', met: false });
+    expect(row?.figure).toContain('line printed → visible on an open job page');
+  });
 });

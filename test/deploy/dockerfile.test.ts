@@ -49,13 +49,13 @@ describe('Dockerfile', () => {
     expect(runtime.name).toBe('runtime');
   });
 
-  it('ships only dist/, config/example.yaml and the package files: no sources, tests or local node_modules', () => {
+  it('ships only dist/, web/ (the job page), config/example.yaml and the package files: no sources, tests or local node_modules', () => {
     const copies = all(runtime, 'COPY');
     expect(copies).toContain(`--from=${stages[0]!.name} /app/dist ./dist`);
     const fromContext = copies
       .filter((c) => !c.startsWith('--from'))
       .flatMap((c) => c.split(' ').slice(0, -1));
-    expect(fromContext.sort()).toEqual(['config/example.yaml', 'package-lock.json', 'package.json']);
+    expect(fromContext.sort()).toEqual(['config/example.yaml', 'package-lock.json', 'package.json', 'web']);
   });
 
   it('runs as the non-root uid 10001, the uid the Kubernetes pods declare', async () => {

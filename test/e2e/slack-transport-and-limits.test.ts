@@ -9,17 +9,30 @@ afterEach(async () => {
 });
 
 describe('Slack transport and rate limits', { timeout: 180_000 }, () => {
-  it('Socket Mode: a command arrives over the WebSocket, is acked, and runs as a job', async () => {
-    lab = await startSlackLab({ socketMode: true });
-    const { slack, driver } = lab;
+  it('Socket Mode: a command arrives over the WebSocket, is acked, and runs as a job; its page is served on PORT', async () => {
+    lab = await startSlackLab({
+      socketMode: true,
+      // No signing secret in Socket Mode: the job page's key must be given.
+      env: {
+        PUBLIC_URL: 'https://bot.example.test',
+        JOB_PAGE_SECRET: 'socket-mode-job-page-secret-0123456789',
+      },
+    });
+    const { slack, driver, bot } = lab;
     const sent = await driver.slash('verify dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     expect(sent.status).toBe(200);
     expect(slack.socketAcks.length).toBeGreaterThan(0);
-    await slack.waitFor(
+    const board = await slack.waitFor(
       () =>
         slack.messages('C0OPS').find((m) => m.text.includes('*verify dev*') && m.text.includes('succeeded')),
       { timeoutMs: 30_000 },
     );
+    const link = /<https:\/\/bot\.example\.test(\/jobs\/[^|>]+)\|/
+      .exec(board.text)![1]!
+      .replaceAll('&amp;', '&');
+    const data = await fetch(`http://127.0.0.1:${bot.port}${link.replace('?', '/data?')}`);
+    expect(data.status).toBe(200);
+    expect(await data.json()).toMatchObject({ title: 'verify dev', record: { outcome: 'succeeded' } });
   });
 
   it('a 429 storm during a long playbook: the job succeeds, the final status and log arrive, no call per line', async () => {

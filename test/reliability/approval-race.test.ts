@@ -13,6 +13,7 @@ import { createJobQueue } from '../../src/jobs/create-job-queue.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
+import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
@@ -72,6 +73,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     keys,
     records,
     threads: createThreadStore(redis, keys, 'C0ALERTS'),
+    feed: createJobFeedReader(redis, keys),
     lock,
     queue,
     audit,

@@ -75,7 +75,7 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
     expect(await (await fetch(`${opsPort}/metrics`)).text()).toContain('cluster_bot_');
   });
 
-  it("a finished job's record, steps and thread state expire after JOB_RETENTION; the audit stays", async () => {
+  it("a finished job's record, steps, thread state and page feed expire after JOB_RETENTION; the audit stays", async () => {
     // A slow Slack: the job ends before its thread's root message (and so its saved thread state)
     // exists, so that key is first written after the job settled, and must get the retention too.
     lab.slack.setLatency(5_000);
@@ -90,8 +90,9 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
     try {
       const prefix = lab.processEnv.REDIS_PREFIX;
       const keys = await redis.keys(`${prefix}:job:${jobId}*`);
+      const job = `${prefix}:job:${jobId}`;
       expect(keys.sort()).toEqual(
-        [`${prefix}:job:${jobId}`, `${prefix}:job:${jobId}:board`, `${prefix}:job:${jobId}:steps`].sort(),
+        [job, `${job}:board`, `${job}:steps`, `${job}:feed:log`, `${job}:feed:events`].sort(),
       );
       for (const key of keys) {
         const ttl = await redis.pttl(key);

@@ -29,6 +29,8 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     audit: async () => ({ kind: 'audit', entries: [] }),
     decide: async () => ({ kind: 'already-counted', missing: 1 }),
     home: async () => ({ kind: 'home', clusters: [] }),
+    jobPage: async () => undefined,
+    jobLog: async () => undefined,
   };
   const implementation = { ...defaults, ...overrides };
   const service = Object.fromEntries(

@@ -4,9 +4,11 @@ import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
 import type { Logger } from '../../log/create-logger.js';
 import { meterEvent } from '../../metrics/meter-event.js';
 import { createRedisApprovalDesk, type RedisApprovalDesk } from '../create-redis-approval-desk.js';
+import { createRedisJobFeed } from '../create-redis-job-feed.js';
 import { openJobLog } from '../job-log.js';
 import type { JobRecord } from '../job-record.js';
-import type { JobReporter } from '../ports/job-reporting.js';
+import type { JobFeed } from '../ports/job-feed.js';
+import type { JobLogSink, JobReporter } from '../ports/job-reporting.js';
 import { retireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import { settleJob } from './settle-job.js';
@@ -68,7 +70,10 @@ export async function openRun(
   const controller = new AbortController();
   start.signal?.addEventListener('abort', () => controller.abort(start.signal?.reason), { once: true });
   await start.pruneLogs();
-  const log = await openJobLog(deps.dataDir, record.id);
+  const file = await openJobLog(deps.dataDir, record.id);
+  // The job page reads the log and the events from Redis: its server may be another process than this worker.
+  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger);
+  const log = teeLog(file, feed);
   const thread = await deps.reporterFor(record, log, logger);
   const approvals = threadApprovals(deps, record, cluster, thread);
   const mutating = isMutating(record.command);
@@ -90,18 +95,21 @@ export async function openRun(
         meterEvent(deps.metrics, record.command.verb, cluster.name, event);
         // Step boundaries in the JSON logs let an operator (and the benchmark) time a job without Slack.
         if (event.type === 'step-started') logger.info({ stepId: event.stepId }, 'step started');
+        feed.event(event);
         if (event.type === 'plan-finished') await settleJob(deps, run, event.outcome, event.summary);
         await thread.emit(event);
       },
     },
     async close() {
+      if (run.finished) feed.end();
+      await feed.flush();
       // A finished job's keys first written after it settled (the thread's, if its root message
       // was late) get the retention too.
       if (run.finished) await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
       stopWatching();
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
       if (mutating && !run.parked) await deps.lock.release(cluster.name, record.id);
-      await log.close();
+      await file.close();
     },
   };
   stopWatching = await watchRun(deps, run, controller, start.cancelBy);
@@ -129,4 +137,15 @@ function threadApprovals(
       },
     },
   );
+}
+
+/** Every line of the log goes to the file (the thread's upload) and to the page's feed alike. */
+function teeLog(file: JobLogSink, feed: JobFeed): JobLogSink {
+  return {
+    append(line) {
+      const written = [file.append(line), feed.line(line)].filter((result) => result instanceof Promise);
+      return written.length > 0 ? Promise.all(written).then(() => undefined) : undefined;
+    },
+    read: file.read,
+  };
 }

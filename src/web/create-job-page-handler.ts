@@ -1,0 +1,103 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log/create-logger.js';
+import type { ClusterService } from '../service/index.js';
+import type { JobLinks } from './job-links.js';
+import type { PageAssets } from './read-assets.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+import { type LogStreamTiming, streamJobLog } from './stream-job-log.js';
+
+/** Handles a request if it is the job page's (true), else leaves it to the next listener (false). */
+export type PageRoutes = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export interface JobPageDeps {
+  readonly service: Pick<ClusterService, 'jobPage' | 'jobLog'>;
+  readonly links: JobLinks;
+  readonly assets: PageAssets;
+  readonly logger: Logger;
+  readonly timing: LogStreamTiming;
+}
+
+const PAGE = /^\/jobs\/([^/]+)(\/data|\/log)?$/;
+const ASSET = /^\/assets\/([a-z.-]+)$/;
+
+/**
+ * The job page's routes: `/jobs/<id>` (the page), `/jobs/<id>/data` (its JSON), `/jobs/<id>/log`
+ * (the log as Server-Sent Events), each opened only by the job's signed link (401 without it, 403
+ * when tampered with or expired, and no data either way); `/assets/…` (script and style, no data).
+ */
+export function createJobPageHandler(deps: JobPageDeps): PageRoutes {
+  return (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://page.invalid');
+    const asset = ASSET.exec(url.pathname);
+    const page = PAGE.exec(url.pathname);
+    if (!asset && !page) return false;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      send(response, 405);
+      return true;
+    }
+    if (asset) {
+      const file = deps.assets.files.get(asset[1]!);
+      if (file) response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': file.type }).end(file.body);
+      else send(response, 404);
+      return true;
+    }
+    const jobId = decodeURIComponent(page![1]!);
+    const exp = url.searchParams.get('exp');
+    const sig = url.searchParams.get('sig');
+    if (!exp && !sig) {
+      send(response, 401);
+      return true;
+    }
+    if (deps.links.check(jobId, exp, sig) !== 'ok') {
+      send(response, 403);
+      return true;
+    }
+    serve(deps, jobId, page![2], request, response).catch((error: unknown) => {
+      deps.logger.warn({ err: error, jobId }, 'job page: request failed');
+      if (!response.headersSent) send(response, 500);
+      else response.end();
+    });
+    return true;
+  };
+}
+
+async function serve(
+  deps: JobPageDeps,
+  jobId: string,
+  part: string | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (part === '/log') {
+    if (!(await deps.service.jobLog(jobId, '0', 1))) return send(response, 404);
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'x-accel-buffering': 'no',
+    });
+    const last = request.headers['last-event-id'];
+    return streamJobLog(
+      deps.service,
+      jobId,
+      typeof last === 'string' ? last : undefined,
+      response,
+      deps.timing,
+    );
+  }
+  const data = await deps.service.jobPage(jobId);
+  if (!data) return send(response, 404);
+  if (part === '/data') {
+    response
+      .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json' })
+      .end(JSON.stringify(data));
+    return;
+  }
+  response
+    .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
+    .end(deps.assets.html);
+}
+
+/** A status and nothing else: refusals and misses carry no data. */
+function send(response: ServerResponse, status: number): void {
+  response.writeHead(status, SECURITY_HEADERS).end();
+}

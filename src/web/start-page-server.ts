@@ -1,0 +1,17 @@
+import { createServer, type Server } from 'node:http';
+import type { PageRoutes } from './create-job-page-handler.js';
+
+/**
+ * The job pages' own listener, where Bolt's HTTP receiver is not there to carry them: Socket Mode
+ * and the console (in HTTP mode they share Slack's port, see create-slack-app.ts).
+ */
+export async function startPageServer(port: number, routes: PageRoutes): Promise<Server> {
+  const server = createServer((request, response) => {
+    if (!routes(request, response)) response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, resolve);
+  });
+  return server;
+}

@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
+import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { retireJob } from '../../src/jobs/retire-job.js';
+import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+
+const { prefix, cleanup } = uniquePrefix('feed');
+const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+const keys = redisKeys(prefix);
+const reader = createJobFeedReader(redis, keys);
+const silent = pino({ level: 'silent' });
+
+afterAll(async () => {
+  redis.disconnect();
+  await cleanup();
+});
+
+describe('the job page feed in Redis', () => {
+  it('stores 100k lines in a few dozen pipelines, in order, and reads them back after any id', async () => {
+    const pipelines = vi.spyOn(redis, 'pipeline');
+    const feed = createRedisJobFeed(redis, keys, 'job-big', Date.now, silent);
+    const started = performance.now();
+    for (let i = 1; i <= 100_000; i += 1) {
+      const written = feed.line(`ok: [node-${i % 3}] => line ${i} ${'x'.repeat(60)}`);
+      if (written) await written;
+    }
+    feed.end();
+    await feed.flush();
+    const tookMs = performance.now() - started;
+    expect(pipelines.mock.calls.length).toBeLessThan(100);
+    pipelines.mockRestore();
+
+    const first = await reader.lines('job-big', '0', 3);
+    expect(first.lines.map((line) => line.text.split(' ')[4])).toEqual(['1', '2', '3']);
+    const next = await reader.lines('job-big', first.lines[2]!.id, 1);
+    expect(next.lines[0]!.text).toContain('line 4 ');
+    let after = '0';
+    let count = 0;
+    let ended = false;
+    while (!ended) {
+      const chunk = await reader.lines('job-big', after, 10_000);
+      count += chunk.lines.length;
+      ended = chunk.ended;
+      after = chunk.lines.at(-1)?.id ?? after;
+      if (chunk.lines.length === 0 && !ended) throw new Error('the end marker is missing');
+    }
+    expect(count).toBe(100_000);
+    const bytes = await redis.memory('USAGE', keys.feedLog('job-big'));
+    console.info(`feed: 100k lines written in ${tookMs.toFixed(0)} ms, ${bytes} bytes of Redis`);
+  });
+
+  it('keeps the events with their times, and expires with the job record', async () => {
+    const feed = createRedisJobFeed(redis, keys, 'job-small', () => 1_700_000_000_000, silent);
+    feed.event({ type: 'step-started', stepId: 'packages' });
+    feed.line('TASK [apt] ***');
+    await feed.flush();
+    expect(await reader.events('job-small')).toMatchObject([
+      { at: 1_700_000_000_000, event: { type: 'step-started', stepId: 'packages' } },
+    ]);
+    await retireJob(redis, keys, 'job-small', 60_000);
+    for (const key of [keys.feedLog('job-small'), keys.feedEvents('job-small')]) {
+      expect(await redis.pttl(key)).toBeGreaterThan(50_000);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { pino } from 'pino';
+import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
+import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
+import type { StepView } from '../../src/lifecycle/ports/reporter.js';
+import { createJobPages, startPageServer } from '../../src/web/index.js';
+import { createJobLinks } from '../../src/web/job-links.js';
+import { startServiceOnRedis } from './cluster-service-on-redis.js';
+import { loadExampleWorld } from './example-world.js';
+import { freePort } from './free-port.js';
+
+const silent = pino({ level: 'silent' });
+
+/**
+ * The job page's server in this process over the real service and Redis, with the worker's real
+ * feed writer: a test (or the benchmark) writes a job's log at whatever pace it likes and watches
+ * the page, without a playbook behind it.
+ */
+export async function startPageLab() {
+  const world = await loadExampleWorld();
+  const store = startServiceOnRedis(world);
+  const port = await freePort();
+  const links = createJobLinks({
+    baseUrl: `http://127.0.0.1:${port}`,
+    key: Buffer.alloc(32, 7),
+    ttlMs: 3_600_000,
+    now: Date.now,
+  });
+  const pages = await createJobPages(links, store.service, silent);
+  const server = await startPageServer(port, pages.routes);
+  return {
+    links,
+    redis: store.redis,
+    keys: store.keys,
+    /** A recorded job whose plan has started (its steps on the board), and the feed its worker writes. */
+    async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed }> {
+      const { id, number } = await store.records.allocate();
+      const record = {
+        id,
+        number,
+        command: { verb: 'verify', cluster: 'dev' } as const,
+        requestedBy: 'U0ALICE',
+        channel: 'C0OPS',
+        createdAt: Date.now(),
+      };
+      await store.records.save(record);
+      const thread = await store.threads.load(record);
+      await store.threads.save({
+        ...thread,
+        board: { ...thread.board, steps: steps.map((step) => ({ ...step, status: 'running' })) },
+      });
+      const feed = createRedisJobFeed(store.redis, store.keys, id, Date.now, silent);
+      feed.event({ type: 'plan-started', steps, resumed: false });
+      for (const step of steps) feed.event({ type: 'step-started', stepId: step.id });
+      return { id, feed };
+    },
+    async stop() {
+      pages.stop();
+      server.close();
+      await store.stop();
+    },
+  };
+}

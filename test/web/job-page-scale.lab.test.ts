@@ -1,0 +1,107 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LabBrowser, startBrowser } from '../support/start-browser.js';
+import { startPageLab } from '../support/start-page-lab.js';
+
+const LINES = 100_000;
+const STEP = { id: '1-verify', title: 'verify gates', target: 'dev', disruptive: false };
+
+let lab: Awaited<ReturnType<typeof startPageLab>>;
+let chromium: LabBrowser;
+
+beforeAll(async () => {
+  [lab, chromium] = await Promise.all([startPageLab(), startBrowser()]);
+});
+
+afterAll(async () => {
+  await chromium?.browser.close();
+  await lab?.stop();
+});
+
+/** The job page with a job of 100k lines, in a real browser: the page's server over real Redis. */
+describe('a 100k-line job page', () => {
+  it('is interactive within 2 s: scrolled to the end it shows the last line, with few DOM nodes', async () => {
+    const job = await lab.startJob([STEP]);
+    for (let i = 1; i <= LINES; i += 1) {
+      const written = job.feed.line(`ok: [k3s-dev-${i % 3}] => line ${i} of the long job`);
+      if (written) await written;
+    }
+    job.feed.end();
+    await job.feed.flush();
+
+    const started = performance.now();
+    const { page } = await chromium.open(lab.links.url(job.id));
+    await page.waitForFunction((n) => document.body.dataset.lines === String(n), { timeout: 10_000 }, LINES);
+    await page.evaluate(() => {
+      const box = document.getElementById('log')!;
+      box.scrollTop = box.scrollHeight;
+    });
+    await page.waitForFunction(
+      (n) =>
+        [...document.querySelectorAll('#log-rows .row')].some((row) =>
+          row.textContent?.endsWith(`line ${n} of the long job`),
+        ),
+      { timeout: 5_000 },
+      LINES,
+    );
+    const interactiveMs = performance.now() - started;
+    const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+    console.info(`100k-line page: interactive in ${interactiveMs.toFixed(0)} ms, ${nodes} DOM elements`);
+    expect(interactiveMs).toBeLessThan(2_000);
+    expect(nodes).toBeLessThan(500);
+
+    // Filtering to one host keeps the window small too, and shows only that host's lines.
+    await page.select('#host', 'k3s-dev-1');
+    await page.waitForFunction(
+      () => {
+        const rows = [...document.querySelectorAll('#log-rows .row')];
+        return rows.length > 0 && rows.every((row) => row.textContent?.includes('[k3s-dev-1]'));
+      },
+      { timeout: 5_000 },
+    );
+    expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(500);
+    await page.close();
+  });
+
+  it('shows a line written while the page is open, before the job ends', async () => {
+    const job = await lab.startJob([STEP]);
+    job.feed.line('TASK [first] ***');
+    await job.feed.flush();
+    const { page } = await chromium.open(lab.links.url(job.id));
+    await page.waitForFunction(() => document.body.dataset.lines === '1', { timeout: 5_000 });
+    const printed = performance.now();
+    job.feed.line('ok: [k3s-dev-1] => the line printed later');
+    await page.waitForFunction(
+      () => document.getElementById('log-rows')?.textContent?.includes('the line printed later'),
+      { timeout: 5_000 },
+    );
+    console.info(`line written → visible on the open page: ${(performance.now() - printed).toFixed(0)} ms`);
+    expect(await page.evaluate(() => document.body.dataset.ended)).toBeUndefined();
+    await page.close();
+  });
+
+  it('resumes the log stream after Last-Event-ID, and ends it once the log is complete', async () => {
+    const job = await lab.startJob([STEP]);
+    for (let i = 1; i <= 10; i += 1) job.feed.line(`line ${i}`);
+    job.feed.end();
+    await job.feed.flush();
+    const logUrl = lab.links.url(job.id).replace('?', '/log?');
+    const whole = await (await fetch(logUrl)).text();
+    const ids = [...whole.matchAll(/^id: (\S+)$/gm)].map((match) => match[1]!);
+    expect(whole).toMatch(/^event: lines\ndata: line 1\n(?:data: line \d+\n){9}\n/m);
+    expect(whole.trimEnd().endsWith('event: end\ndata:')).toBe(true);
+
+    const fifth = (await lab.redis.xrange(lab.keys.feedLog(job.id), '-', '+', 'COUNT', 5)).at(-1)![0];
+    const resumed = await fetch(logUrl, { headers: { 'last-event-id': fifth } });
+    expect(resumed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const rest = await resumed.text();
+    expect([...rest.matchAll(/^data: (line \d+)$/gm)].map((match) => match[1])).toEqual([
+      'line 6',
+      'line 7',
+      'line 8',
+      'line 9',
+      'line 10',
+    ]);
+    expect(ids.at(-1)).toBe((await lab.redis.xrange(lab.keys.feedLog(job.id), '-', '+')).at(-2)![0]);
+  });
+});

@@ -1,0 +1,235 @@
+/// <reference lib="dom" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobLinks } from '../../src/web/job-links.js';
+import { jobPageKey } from '../../src/web/job-page-key.js';
+import { type LabBrowser, startBrowser } from '../support/start-browser.js';
+import { SIGNING_SECRET, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+
+const PUBLIC_URL = 'https://cluster-bot.example.test/ops';
+const LINK = /<(https:\/\/cluster-bot\.example\.test\/ops\/jobs\/[^|>]+)\|job page/;
+const SECRETS = ['LabFakeSlackTokenNotReal', 'hunter2-lab-not-a-real-password', 'LabFakeWebhookSecret'];
+
+let lab: SlackLab;
+let chromium: LabBrowser;
+/** Where the reverse proxy in front of the bot would send PUBLIC_URL: the bot's own port. */
+let local: (link: string) => string;
+
+beforeAll(async () => {
+  [lab, chromium] = await Promise.all([
+    startSlackLab({
+      labVars: { lab_sleep_seconds: 3, lab_output_lines: 20, lab_print_secrets: true },
+      env: { PUBLIC_URL },
+    }),
+    startBrowser(),
+  ]);
+  local = (link) => link.replace(PUBLIC_URL, `http://127.0.0.1:${lab.bot.port}`);
+}, 90_000);
+
+afterAll(async () => {
+  await chromium?.browser.close();
+  await lab?.stop();
+});
+
+/** What of a job a refused page shows: the page's own elements, or any word of the job. */
+const jobDataIn = (page: Awaited<ReturnType<LabBrowser['open']>>['page']) =>
+  page.evaluate(() => {
+    const text = document.body.textContent ?? '';
+    const words = ['packages', 'k3s-dev', 'TASK', 'U0ALICE'].filter((word) => text.includes(word));
+    return document.getElementById('log') || document.getElementById('facts')
+      ? ['the page', ...words]
+      : words;
+  });
+
+describe('the job page of a real job (bot process, worker, ansible on the lab, fake Slack, Chromium)', () => {
+  it("a packages job's board links to its page under PUBLIC_URL: live log, whole log, timeline, no secret", async () => {
+    const { slack, driver } = lab;
+    await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const board = await slack.waitFor(() => slack.messages('C0OPS').find((m) => LINK.test(m.text)), {
+      timeoutMs: 30_000,
+      description: 'the board with its page link',
+    });
+    const link = LINK.exec(board.text)![1]!.replaceAll('&amp;', '&');
+    expect(link).toMatch(/^https:\/\/cluster-bot\.example\.test\/ops\/jobs\/job-\d+\?exp=\d+&sig=/);
+
+    const { page, status } = await chromium.open(local(link));
+    expect(status).toBe(200);
+    // A line ansible prints shows while the job still runs (the report step sleeps 3 s after it).
+    await page.waitForFunction(() => document.getElementById('log-rows')?.textContent?.includes('TASK ['), {
+      timeout: 20_000,
+    });
+    expect(await page.evaluate(() => document.body.dataset.ended)).toBeUndefined();
+
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 60_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
+      { timeout: 5_000 },
+    );
+    // The whole log: as many lines as the log file the thread uploaded, its last line at the end.
+    const file = await slack.waitFor(() => slack.files.find((f) => f.thread_ts === board.ts), {
+      timeoutMs: 20_000,
+    });
+    const fileLines = file.content.replace(/\n$/, '').split('\n');
+    expect(await page.evaluate(() => Number(document.body.dataset.lines))).toBe(fileLines.length);
+    await page.evaluate(() => {
+      const box = document.getElementById('log')!;
+      box.scrollTop = box.scrollHeight;
+    });
+    await page.waitForFunction(
+      (last) => [...document.querySelectorAll('#log-rows .row')].some((row) => row.textContent === last),
+      { timeout: 5_000 },
+      fileLines.at(-1)!,
+    );
+    // Every step of the board is a row of the timeline, with a bar once it ran.
+    const steps = await page.$$eval('#steps li', (items) => items.length);
+    const rows = await page.$$eval('#timeline g.step', (groups) =>
+      groups.map((g) => ({
+        label: g.querySelector('text')?.textContent,
+        bar: g.querySelector('rect.bar') !== null,
+      })),
+    );
+    expect(steps).toBeGreaterThan(0);
+    expect(rows).toHaveLength(steps);
+    expect(rows.every((row) => row.bar && row.label)).toBe(true);
+    // The per-host recap and the argv of the playbook step.
+    expect(
+      await page.$$eval('#recap tbody tr', (trs) => trs.map((tr) => tr.firstChild?.textContent)),
+    ).toContain('k3s-dev-1');
+    expect(await page.$$eval('#steps code', (codes) => codes.map((c) => c.textContent).join('\n'))).toContain(
+      'ansible-playbook',
+    );
+    // The playbook printed secrets: the page, like the thread, shows them redacted.
+    const everything = await page.evaluate(
+      () => JSON.stringify(performance.getEntries()) + document.body.textContent,
+    );
+    const log = await (await fetch(`${local(link).replace('?', '/log?')}`)).text();
+    for (const secret of SECRETS) expect(everything + log).not.toContain(secret);
+    expect(log).toContain('[REDACTED]');
+
+    await page.close();
+  });
+
+  it('a tampered, expired or missing token shows nothing: 403 or 401, no data in the page', async () => {
+    const key = jobPageKey({ JOB_PAGE_SECRET: undefined, SLACK_SIGNING_SECRET: SIGNING_SECRET });
+    const linksAt = (now: number) =>
+      createJobLinks({
+        baseUrl: `http://127.0.0.1:${lab.bot.port}`,
+        key,
+        ttlMs: 7 * 86_400_000,
+        now: () => now,
+      });
+    const valid = linksAt(Date.now()).url('job-1');
+    const expired = linksAt(Date.now() - 8 * 86_400_000).url('job-1');
+    const tampered = valid.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    const otherJob = valid.replace('/jobs/job-1?', '/jobs/job-2?');
+    const missing = valid.replace(/\?.*$/, '');
+
+    // The test derives the key as the bot does: a fresh link of its own opens the page.
+    expect((await fetch(valid)).status).toBe(200);
+    for (const [url, expected] of [
+      [tampered, 403],
+      [expired, 403],
+      [otherJob, 403],
+      [missing, 401],
+    ] as const) {
+      const { page, status } = await chromium.open(url);
+      expect(status, url).toBe(expected);
+      // Chromium shows its own error page for the empty answer: nothing of the job is in it.
+      expect(await jobDataIn(page), url).toEqual([]);
+      await page.close();
+      for (const part of ['/data', '/log']) {
+        const response = await fetch(url.replace(/(\/jobs\/job-\d+)/, `$1${part}`));
+        expect(response.status, `${part} ${url}`).toBe(expected);
+        expect(await response.text()).toBe('');
+      }
+    }
+    const page = await fetch(valid);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('a cilium job: the approval wait is shaded with who approved and when, each agent shows Ready', async () => {
+    const { slack, driver } = lab;
+    await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const request = await slack.waitFor(
+      () =>
+        slack
+          .allMessages('C0OPS')
+          .find((m) => m.thread_ts !== undefined && m.text.includes('approval needed for cilium.yml')),
+      { timeoutMs: 60_000, description: 'the approval request' },
+    );
+    await driver.click({
+      channel: 'C0OPS',
+      where: { ts: request.ts },
+      button: { text: 'Approve' },
+      userId: 'U0BOB',
+    });
+    const board = await slack.waitFor(
+      () =>
+        slack.messages('C0OPS').find((m) => m.text.includes('cilium dev') && m.text.includes('succeeded')),
+      { timeoutMs: 90_000, description: 'the cilium job succeeded' },
+    );
+    const { page } = await chromium.open(local(LINK.exec(board.text)![1]!.replaceAll('&amp;', '&')));
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
+      {
+        timeout: 5_000,
+      },
+    );
+    const waits = await page.$$eval('#timeline rect.wait title', (titles) =>
+      titles.map((t) => t.textContent),
+    );
+    expect(waits).toEqual([expect.stringMatching(/^approval approved by U0BOB at \d\d:\d\d:\d\d UTC/)]);
+    const facts = await page.$eval('#facts', (dl) => dl.textContent ?? '');
+    expect(facts).toMatch(/Infra repo commit[0-9a-f]{12}/);
+    const agents = await page.$$eval('#cilium tbody tr', (rows) =>
+      rows.map((row) => [...row.children].map((cell) => cell.textContent)),
+    );
+    expect(agents.length).toBeGreaterThan(0);
+    expect(agents.every((cells) => cells[3] === 'Ready')).toBe(true);
+
+    if (process.env.JOB_PAGE_SCREENSHOT) {
+      await page.screenshot({ path: process.env.JOB_PAGE_SCREENSHOT as `${string}.png`, fullPage: false });
+    }
+    await page.close();
+  });
+
+  it('a failed job: its step is marked failed, and "failed tasks only" shows just the failure', async () => {
+    const { slack, driver } = lab;
+    await lab.setLab({
+      lab_fail: [{ task: 'Install base packages', host: 'k3s-dev-2', msg: 'apt is broken' }],
+    });
+    await driver.slash('packages k3s-dev-2', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const board = await slack.waitFor(
+      () =>
+        slack
+          .messages('C0OPS')
+          .find((m) => m.text.includes('packages k3s-dev-2') && m.text.includes('failed')),
+      { timeoutMs: 60_000, description: 'the failed packages job' },
+    );
+    const { page } = await chromium.open(local(LINK.exec(board.text)![1]!.replaceAll('&amp;', '&')));
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('#timeline g.step.failed') !== null, {
+      timeout: 5_000,
+    });
+    expect(await page.$eval('#timeline g.step.failed', (g) => g.textContent)).toContain('✗ failed');
+
+    await page.select('#filter', 'failed');
+    await page.waitForFunction(
+      () => !document.querySelector('#log-rows .row')?.textContent?.startsWith('#'),
+      {
+        timeout: 5_000,
+      },
+    );
+    const shown = await page.$$eval('#log-rows .row', (rows) => rows.map((row) => row.textContent ?? ''));
+    expect(shown[0]).toMatch(/^TASK \[.*Install base packages/);
+    expect(shown.some((line) => /^fatal: \[k3s-dev-2\]: FAILED!.*apt is broken/.test(line))).toBe(true);
+    expect(shown.every((line) => /^TASK \[|^fatal:|^failed:|failed=[1-9]/.test(line))).toBe(true);
+    const recap = await page.$$eval('#recap tbody tr', (rows) =>
+      rows.map((row) => [...row.children].map((cell) => cell.textContent)),
+    );
+    expect(recap.find((cells) => cells[0] === 'k3s-dev-2')?.[4]).toBe('1');
+    await page.close();
+  });
+});

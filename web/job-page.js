@@ -1,0 +1,365 @@
+// The job page: plain script, no framework, nothing loaded from elsewhere. Every text from the job goes
+// into the DOM as textContent, never as markup. The log is virtualised: only the rows in view exist.
+
+const ROW_PX = 18;
+const OVERSCAN = 20;
+const RECAP =
+  /^(\S+)\s+:\s+ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s+failed=(\d+)(?:\s+skipped=(\d+))?(?:\s+rescued=(\d+))?(?:\s+ignored=(\d+))?/;
+const HOST = /^(?:ok|changed|fatal|failed|skipping|included|unreachable): \[([^\]\s]+)/;
+const FAILURE = /^(?:fatal|failed): \[|^\S+\s+:\s+ok=\d+.*\sfailed=[1-9]/;
+const TASK = /^(?:TASK|RUNNING HANDLER) \[/;
+const AGENT = /^agent (\S+) on (\S+) (.*)$/;
+const SVG = 'http://www.w3.org/2000/svg';
+
+const base = location.pathname.replace(/\/+$/, '');
+const query = location.search;
+const $ = (id) => document.getElementById(id);
+
+const log = {
+  lines: [],
+  hosts: new Set(),
+  recap: new Map(),
+  recapVersion: 0,
+  recapShown: -1,
+  shown: null,
+  lastTask: -1,
+  ended: false,
+};
+let data = null;
+let scheduled = false;
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+function clock(at) {
+  return `${new Date(at).toISOString().slice(11, 19)} UTC`;
+}
+
+function duration(ms) {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+// --- header, steps, timeline, Cilium ------------------------------------------------------------
+
+function statusOf(page) {
+  if (page.record.outcome) return page.record.outcome;
+  if (page.steps.some((step) => step.status === 'waiting')) return 'waiting for approval';
+  return page.steps.length === 0 ? 'queued' : 'running';
+}
+
+function renderHeader(page) {
+  document.title = `job #${page.record.number} · ${page.title}`;
+  $('title').textContent = `${page.title} · job #${page.record.number}`;
+  const commit = page.approvals.map((a) => a.request?.binding.commit).find(Boolean);
+  const facts = [
+    ['Command', page.title],
+    ['Cluster', page.record.command.cluster],
+    ['Asked by', page.record.requestedBy],
+    ['Status', statusOf(page)],
+    ['Started', clock(page.record.createdAt)],
+    ['Infra repo commit', commit || 'not recorded (no approval bound one)'],
+  ];
+  const list = $('facts');
+  list.replaceChildren();
+  for (const [name, value] of facts) {
+    list.append(el('dt', name));
+    list.append(el('dd', value, name === 'Status' ? `status-${value}` : undefined));
+  }
+  list.dataset.status = statusOf(page);
+}
+
+function renderSteps(page) {
+  const list = $('steps');
+  list.replaceChildren();
+  for (const step of page.steps) {
+    const item = el('li');
+    item.append(el('span', `${step.title} → ${step.target} (${step.status})`, `status-${step.status}`));
+    if (step.commandLine) item.append(el('code', step.commandLine, 'argv'));
+    list.append(item);
+  }
+}
+
+/** Each step's span, its approval waits and who decided them, from the events and the approvals. */
+function spansOf(page) {
+  const now = Date.now();
+  const spans = new Map(page.steps.map((step) => [step.id, { step, start: 0, end: 0, waits: [] }]));
+  for (const { at, event } of page.events) {
+    const span = spans.get(event.stepId);
+    if (!span) continue;
+    if (event.type === 'step-started' && !span.start) span.start = at;
+    if (event.type === 'step-waiting') {
+      if (!span.start) span.start = at;
+      const approval = page.approvals.find((a) => a.state.id === event.approvalId) || {};
+      const state = approval.state || {};
+      const by = Array.isArray(state.by) ? state.by.join(', ') : state.by;
+      span.waits.push({ start: at, end: approval.decidedAt || 0, status: state.status || 'pending', by });
+    }
+    if (event.type === 'step-finished') span.end = at;
+  }
+  for (const span of spans.values()) {
+    const open = !page.record.outcome;
+    if (span.start && !span.end) span.end = open ? now : page.record.finishedAt || now;
+    for (const wait of span.waits) if (!wait.end) wait.end = open ? now : span.end;
+  }
+  return [...spans.values()];
+}
+
+function renderTimeline(page) {
+  const svg = $('timeline');
+  const spans = spansOf(page);
+  const started = spans.filter((span) => span.start);
+  const t0 = Math.min(...started.map((span) => span.start), page.record.createdAt);
+  const t1 = Math.max(...started.map((span) => span.end), t0 + 1000);
+  const width = 1000;
+  const labelWidth = 260;
+  const scale = (width - labelWidth - 90) / (t1 - t0);
+  const x = (t) => labelWidth + (t - t0) * scale;
+  svg.setAttribute('viewBox', `0 0 ${width} ${spans.length * 26 + 8}`);
+  svg.replaceChildren();
+  spans.forEach((span, index) => {
+    const y = 4 + index * 26;
+    const group = document.createElementNS(SVG, 'g');
+    group.setAttribute('class', `step ${span.step.status}`);
+    group.dataset.step = span.step.id;
+    const label = document.createElementNS(SVG, 'text');
+    label.setAttribute('x', '0');
+    label.setAttribute('y', String(y + 14));
+    label.textContent = `${index + 1}. ${span.step.title}`.slice(0, 40);
+    group.append(label);
+    if (span.start) {
+      const bar = document.createElementNS(SVG, 'rect');
+      bar.setAttribute('class', `bar ${span.step.status}`);
+      bar.setAttribute('x', String(x(span.start)));
+      bar.setAttribute('y', String(y));
+      bar.setAttribute('width', String(Math.max(2, (span.end - span.start) * scale)));
+      bar.setAttribute('height', '18');
+      const tip = document.createElementNS(SVG, 'title');
+      tip.textContent = `${span.step.title}: ${span.step.status}, ${duration(span.end - span.start)}`;
+      bar.append(tip);
+      group.append(bar);
+      for (const wait of span.waits) {
+        const shade = document.createElementNS(SVG, 'rect');
+        shade.setAttribute('class', `wait ${wait.status}`);
+        shade.setAttribute('x', String(x(wait.start)));
+        shade.setAttribute('y', String(y - 2));
+        shade.setAttribute('width', String(Math.max(2, (wait.end - wait.start) * scale)));
+        shade.setAttribute('height', '22');
+        const who = wait.by ? ` by ${wait.by}` : '';
+        const note = document.createElementNS(SVG, 'title');
+        note.textContent = `approval ${wait.status}${who} at ${clock(wait.end)} (waited ${duration(wait.end - wait.start)})`;
+        shade.append(note);
+        group.append(shade);
+      }
+    }
+    const after = document.createElementNS(SVG, 'text');
+    after.setAttribute('x', String(span.start ? x(span.end) + 6 : labelWidth));
+    after.setAttribute('y', String(y + 14));
+    const mark = span.step.status === 'failed' ? '✗ failed ' : '';
+    after.textContent = span.start ? `${mark}${duration(span.end - span.start)}` : span.step.status;
+    group.append(after);
+    svg.append(group);
+  });
+}
+
+function renderCilium(page) {
+  const agents = new Map();
+  for (const { event } of page.events) {
+    const match = event.type === 'step-progress' ? AGENT.exec(event.text) : null;
+    if (!match) continue;
+    const revision = /(\S+) → (\S+)/.exec(match[3]);
+    agents.set(match[2], {
+      node: match[2],
+      agent: match[1],
+      revision: revision ? `${revision[1]} → ${revision[2]}` : '',
+      state: /\bReady\b/.test(match[3]) ? 'Ready' : match[3],
+    });
+  }
+  $('cilium-section').hidden = agents.size === 0;
+  const body = $('cilium').tBodies[0];
+  body.replaceChildren();
+  for (const agent of agents.values()) {
+    const row = el('tr');
+    for (const value of [agent.node, agent.agent, agent.revision, agent.state]) row.append(el('td', value));
+    body.append(row);
+  }
+}
+
+async function loadPage() {
+  const response = await fetch(`${base}/data${query}`, { cache: 'no-store' });
+  if (!response.ok) {
+    $('title').textContent = `This job page cannot be shown (${response.status}).`;
+    return;
+  }
+  data = await response.json();
+  renderHeader(data);
+  renderSteps(data);
+  renderTimeline(data);
+  renderCilium(data);
+}
+
+// --- the log ----------------------------------------------------------------------------------------
+
+function matches(index) {
+  const line = log.lines[index];
+  const host = $('host').value;
+  if (host && !(line.includes(`[${host}]`) || line.startsWith(`${host} `))) return false;
+  if ($('filter').value === 'failed') return FAILURE.test(line);
+  return true;
+}
+
+function refilter() {
+  const active = $('filter').value !== 'all' || $('host').value !== '';
+  log.shown = null;
+  if (!active) return;
+  const shown = [];
+  let task = -1;
+  for (let i = 0; i < log.lines.length; i += 1) {
+    if (TASK.test(log.lines[i])) task = i;
+    else if (matches(i)) {
+      if ($('filter').value === 'failed' && task >= 0 && shown[shown.length - 1] !== task) shown.push(task);
+      shown.push(i);
+    }
+  }
+  log.shown = shown;
+  log.lastTask = task;
+}
+
+function append(lines) {
+  const from = log.lines.length;
+  for (const line of lines) {
+    log.lines.push(line);
+    const host = HOST.exec(line);
+    if (host && !log.hosts.has(host[1])) addHost(host[1]);
+    const recap = RECAP.exec(line);
+    if (recap) {
+      if (!log.hosts.has(recap[1])) addHost(recap[1]);
+      log.recap.set(
+        recap[1],
+        recap.slice(2).map((n) => n || '0'),
+      );
+      log.recapVersion += 1;
+    }
+  }
+  if (log.shown) {
+    for (let i = from; i < log.lines.length; i += 1) {
+      if (TASK.test(log.lines[i])) log.lastTask = i;
+      else if (matches(i)) {
+        const failedOnly = $('filter').value === 'failed';
+        if (failedOnly && log.lastTask >= 0 && log.shown[log.shown.length - 1] !== log.lastTask) {
+          log.shown.push(log.lastTask);
+        }
+        log.shown.push(i);
+      }
+    }
+  }
+  schedule();
+}
+
+function addHost(name) {
+  log.hosts.add(name);
+  const option = el('option', name);
+  option.value = name;
+  $('host').append(option);
+}
+
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    renderLog();
+  });
+}
+
+function rowClass(line) {
+  if (FAILURE.test(line) || line.startsWith('fatal:')) return 'row bad';
+  if (line.startsWith('changed:')) return 'row changed';
+  if (TASK.test(line) || line.startsWith('PLAY ')) return 'row task';
+  return 'row';
+}
+
+function renderLog() {
+  const box = $('log');
+  const total = log.shown ? log.shown.length : log.lines.length;
+  $('log-spacer').style.height = `${total * ROW_PX}px`;
+  if ($('follow').checked) box.scrollTop = box.scrollHeight;
+  const first = Math.max(0, Math.floor(box.scrollTop / ROW_PX) - OVERSCAN);
+  const last = Math.min(total, Math.ceil((box.scrollTop + box.clientHeight) / ROW_PX) + OVERSCAN);
+  const rows = $('log-rows');
+  rows.style.transform = `translateY(${first * ROW_PX}px)`;
+  const children = [];
+  for (let i = first; i < last; i += 1) {
+    const line = log.lines[log.shown ? log.shown[i] : i];
+    children.push(el('div', line, rowClass(line)));
+  }
+  rows.replaceChildren(...children);
+  $('log-count').textContent = `(${log.lines.length.toLocaleString('en')} lines)`;
+  document.body.dataset.lines = String(log.lines.length);
+  renderRecap();
+}
+
+function renderRecap() {
+  const body = $('recap').tBodies[0];
+  if (log.recapShown === log.recapVersion) return;
+  log.recapShown = log.recapVersion;
+  body.replaceChildren();
+  for (const [host, counts] of log.recap) {
+    const row = el('tr');
+    row.append(el('td', host));
+    counts.forEach((count, i) => {
+      row.append(el('td', count, (i === 2 || i === 3) && count !== '0' ? 'bad' : ''));
+    });
+    body.append(row);
+  }
+}
+
+function followLog() {
+  const state = $('stream-state');
+  const source = new EventSource(`${base}/log${query}`);
+  source.addEventListener('lines', (message) => {
+    append(message.data.split('\n'));
+    state.textContent = 'live';
+  });
+  source.addEventListener('end', () => {
+    source.close();
+    log.ended = true;
+    state.textContent = 'complete';
+    document.body.dataset.ended = 'true';
+    loadPage();
+  });
+  source.onerror = () => {
+    state.textContent = source.readyState === EventSource.CLOSED ? 'stopped' : 'reconnecting…';
+  };
+}
+
+function start() {
+  const box = $('log');
+  box.addEventListener('scroll', () => {
+    const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - ROW_PX;
+    if (!atEnd && $('follow').checked) $('follow').checked = false;
+    schedule();
+  });
+  $('follow').addEventListener('change', schedule);
+  for (const id of ['filter', 'host']) {
+    $(id).addEventListener('change', () => {
+      refilter();
+      schedule();
+    });
+  }
+  // The log and the page's data load side by side: the log is most of the bytes.
+  loadPage();
+  followLog();
+  // The timeline and the steps change while the job runs: read them again until it ends.
+  const timer = setInterval(() => {
+    if (log.ended) clearInterval(timer);
+    else loadPage();
+  }, 2000);
+}
+
+start();
