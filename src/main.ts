@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { startClusterBot } from './app/start-cluster-bot.js';
 import { startConsole } from './app/start-console.js';
+import type { JobPageUrl } from './bot/job-page-url.js';
 import { checkSecretFiles } from './config/check-secret-files.js';
 import { loadWorldConfig } from './config/load-world-config.js';
 import { readEnv, secretsOf } from './config/read-env.js';
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
     process.exit(EXIT_BAD_CONFIG);
   }
   const redact = createRedactor([...secretsOf(env), ...(await secretFileValues(world))]);
+  // No job page yet (issue #14's page lands separately): no links anywhere until it does.
+  const jobPageUrl: JobPageUrl = () => undefined;
 
   if (!env.SLACK_BOT_TOKEN) {
     // Console mode: no Slack tokens, a terminal instead; logs go to stderr, out of the way.
@@ -41,12 +44,22 @@ async function main(): Promise<void> {
       redact,
       destination: pino.destination({ fd: 2, sync: false }),
     });
-    await startConsole({ env, world, logger, redact, user, input: process.stdin, output: process.stdout });
+    await startConsole({
+      env,
+      world,
+      logger,
+      redact,
+      user,
+      input: process.stdin,
+      output: process.stdout,
+      tty: process.stdout.isTTY === true,
+      jobPageUrl,
+    });
     process.exit(0);
   }
 
   const logger = createLogger({ level: env.LOG_LEVEL, redact });
-  const bot = await startClusterBot(env, world, logger, redact);
+  const bot = await startClusterBot(env, world, logger, redact, jobPageUrl);
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     bot.stop().then(

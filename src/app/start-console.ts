@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { JobPageUrl } from '../bot/job-page-url.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createConsolePoster } from '../console/create-console-poster.js';
@@ -16,6 +17,9 @@ export interface ConsoleProcessOptions {
   readonly user: string;
   readonly input: Readable;
   readonly output: Writable;
+  /** Whether the output is a terminal (bold and colour) rather than a pipe or a file (plain text). */
+  readonly tty: boolean;
+  readonly jobPageUrl: JobPageUrl;
 }
 
 /**
@@ -23,10 +27,11 @@ export interface ConsoleProcessOptions {
  * terminal as its poster. No user groups: the console user is named in the config, never resolved.
  */
 export async function startConsole(options: ConsoleProcessOptions): Promise<void> {
-  const { poster, approval } = createConsolePoster(options.output, options.redact);
+  const style = { tty: options.tty };
+  const { poster, approval } = createConsolePoster(options.output, options.redact, style);
   const core = await startCore({ ...options, metrics: createMetrics(), poster, members: async () => [] });
   try {
-    await runConsole({ ...options, service: core.service, poster, approval });
+    await runConsole({ ...options, service: core.service, poster, approval, style });
   } finally {
     await core.stop();
   }

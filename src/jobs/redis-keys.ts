@@ -19,6 +19,9 @@ export function redisKeys(prefix: string) {
     /** Set once a verify has seen the cluster's nodes: from then on, an empty or silent API is an incident. */
     clusterFormed: (cluster: string) => `${prefix}:verify:${cluster}:formed`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
+    /** Who opened the App Home lately (sorted set, scored by when), and a hash of what each was last shown. */
+    homeWatchers: `${prefix}:home:watchers`,
+    homeShown: `${prefix}:home:shown`,
   };
 }
 

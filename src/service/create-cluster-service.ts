@@ -7,6 +7,7 @@ import { cancelJob } from './cancel-job.js';
 import type { ClusterService } from './cluster-service.js';
 import { decideClick } from './decide-click.js';
 import { enqueueCommand } from './enqueue-command.js';
+import { homeWatchers } from './home-watchers.js';
 import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHome } from './read-home.js';
@@ -82,5 +83,6 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     },
     decide: (actor, click, show) => decideClick(deps, actor, click, show),
     home: (actor) => readHome(deps, actor),
+    ...homeWatchers(deps),
   };
 }

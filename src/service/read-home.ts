@@ -1,5 +1,7 @@
 import { checkAccess } from '../access/access-policy.js';
-import type { Actor, ClusterService } from './cluster-service.js';
+import type { AlertState } from '../jobs/compare-gate-alerts.js';
+import type { Actor, ClusterService, OpenAlert } from './cluster-service.js';
+import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readPendingApprovals } from './read-pending-approvals.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -13,10 +15,30 @@ export async function readHome(deps: ServiceDeps, actor: Actor): ReturnType<Clus
   return {
     kind: 'home',
     clusters: await Promise.all(
-      overviews.map(async (overview) => ({
-        ...overview,
-        approvals: await readPendingApprovals(deps, overview, actor.userId),
-      })),
+      overviews.map(async (overview) => {
+        const cluster = world.clusters[overview.cluster]!;
+        const queued = await Promise.all(
+          overview.waiting.map(async (id) => {
+            const record = await deps.records.get(id);
+            return record ? summariseJob(record, deps.threads) : { id };
+          }),
+        );
+        return {
+          ...overview,
+          approvals: await readPendingApprovals(deps, overview, actor.userId),
+          queued,
+          alerts: await readOpenAlerts(deps, overview.cluster),
+          approvers: cluster.approvers,
+          requiredApprovals: cluster.requiredApprovals,
+        };
+      }),
     ),
   };
+}
+
+/** The gates the scheduled verify alerted on and has not yet seen pass again. */
+async function readOpenAlerts(deps: ServiceDeps, cluster: string): Promise<OpenAlert[]> {
+  const raw = await deps.redis.get(deps.keys.verifyAlerts(cluster));
+  const state = raw ? (JSON.parse(raw) as AlertState) : {};
+  return Object.entries(state).map(([gate, alert]) => ({ gate, ...alert }));
 }

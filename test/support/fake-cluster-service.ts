@@ -17,6 +17,7 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     admit: async () => undefined,
     submit: async (_actor, command) => ({
       kind: 'queued',
+      jobId: 'job-1',
       number: 1,
       cluster: command.cluster,
       command: command.verb,
@@ -29,6 +30,9 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     audit: async () => ({ kind: 'audit', entries: [] }),
     decide: async () => ({ kind: 'already-counted', missing: 1 }),
     home: async () => ({ kind: 'home', clusters: [] }),
+    watchHome: async () => undefined,
+    homeWatchers: async () => [],
+    markHomeShown: async () => true,
   };
   const implementation = { ...defaults, ...overrides };
   const service = Object.fromEntries(
