@@ -53,6 +53,8 @@ export interface HomeClickOptions {
   index?: number;
   /** Tamper with the button's value before sending, as a forged click would. */
   editValue?: (value: string) => string;
+  /** Take the button from this person's Home instead: a forged click by someone shown no button. */
+  buttonFrom?: string;
 }
 
 export interface SentRequest {
@@ -207,8 +209,9 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   }
 
   function homeButton(click: HomeClickOptions) {
-    const view = slack.homeViews(click.userId).at(-1);
-    if (!view) throw new Error(`No Home view was published to ${click.userId}`);
+    const owner = click.buttonFrom ?? click.userId;
+    const view = slack.homeViews(owner).at(-1);
+    if (!view) throw new Error(`No Home view was published to ${owner}`);
     const selector = click.button;
     const matching = listButtons(view).filter((button) =>
       'actionId' in selector
@@ -218,7 +221,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     const found = matching[click.index ?? 0];
     if (!found) {
       throw new Error(
-        `No button ${JSON.stringify(click.button)} on ${click.userId}'s Home; it has ${describeButtons(view)}`,
+        `No button ${JSON.stringify(click.button)} on ${owner}'s Home; it has ${describeButtons(view)}`,
       );
     }
     return { view, button: found };
