@@ -1,7 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Delivery, EnvelopeType } from './create-socket-mode-server.js';
 import type { SlackMessage, SocketAck } from './fake-slack-types.js';
-import { type ButtonSelector, describeButtons, findButton, listButtons, visibleText } from './find-button.js';
+import {
+  type ButtonSelector,
+  describeButtons,
+  type FoundButton,
+  findButton,
+  listButtons,
+  visibleText,
+} from './find-button.js';
 import { signSlackRequest } from './sign-slack-request.js';
 import type { FakeSlack } from './start-fake-slack.js';
 
@@ -208,6 +215,39 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     return { ...(await post(body, headers)), request: { body, headers } };
   }
 
+  /** A block_actions payload for a button click; `where` says what it was on (a message, a Home view). */
+  function blockActions(
+    userId: string,
+    userName: string | undefined,
+    button: FoundButton,
+    value: string | undefined,
+    where: Record<string, unknown>,
+  ) {
+    const name = userName ?? slack.userName(userId);
+    return {
+      type: 'block_actions',
+      user: { id: userId, username: name, name, team_id: teamId },
+      api_app_id: apiAppId,
+      token,
+      trigger_id: triggerId(),
+      team: { id: teamId, domain: slack.identity.teamDomain },
+      enterprise: null,
+      is_enterprise_install: false,
+      ...where,
+      actions: [
+        {
+          type: 'button',
+          block_id: button.blockId,
+          action_id: button.actionId,
+          text: { type: 'plain_text', text: button.text, emoji: true },
+          ...(value !== undefined && { value }),
+          ...(button.style !== undefined && { style: button.style }),
+          action_ts: (Date.now() / 1000).toFixed(6),
+        },
+      ],
+    };
+  }
+
   function homeButton(click: HomeClickOptions) {
     const owner = click.buttonFrom ?? click.userId;
     const view = slack.homeViews(owner).at(-1);
@@ -250,30 +290,11 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     },
     async clickHome(click) {
       const { view, button } = homeButton(click);
-      const userName = slack.userName(click.userId);
       const value = click.editValue ? click.editValue(button.value ?? '') : button.value;
-      const payload = {
-        type: 'block_actions',
-        user: { id: click.userId, username: userName, name: userName, team_id: teamId },
-        api_app_id: apiAppId,
-        token,
+      const payload = blockActions(click.userId, undefined, button, value, {
         container: { type: 'view', view_id: view.id },
-        trigger_id: triggerId(),
-        team: { id: teamId, domain: slack.identity.teamDomain },
-        enterprise: null,
-        is_enterprise_install: false,
         view: { id: view.id, type: 'home', team_id: teamId, blocks: view.blocks, state: { values: {} } },
-        actions: [
-          {
-            type: 'button',
-            block_id: button.blockId,
-            action_id: button.actionId,
-            text: { type: 'plain_text', text: button.text, emoji: true },
-            ...(value !== undefined && { value }),
-            action_ts: (Date.now() / 1000).toFixed(6),
-          },
-        ],
-      };
+      });
       const { responseUrl: _none, ...response } = await send(
         'interactive',
         { payload: JSON.stringify(payload) },
@@ -323,14 +344,9 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         userId: click.userId,
         messageTs: message.ts,
       });
-      const userName = click.userName ?? slack.userName(click.userId);
       const { channel: _channel, ...messageFields } = message;
       const value = click.editValue ? click.editValue(button.value ?? '') : button.value;
-      const payload = {
-        type: 'block_actions',
-        user: { id: click.userId, username: userName, name: userName, team_id: teamId },
-        api_app_id: apiAppId,
-        token,
+      const payload = blockActions(click.userId, click.userName, button, value, {
         container: {
           type: 'message',
           message_ts: message.ts,
@@ -338,26 +354,11 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
           is_ephemeral: false,
           ...(message.thread_ts !== undefined && { thread_ts: message.thread_ts }),
         },
-        trigger_id: triggerId(),
-        team: { id: teamId, domain: slack.identity.teamDomain },
-        enterprise: null,
-        is_enterprise_install: false,
         channel: { id: click.channel, name: slack.channelName(click.channel) },
         message: messageFields,
         state: { values: {} },
         response_url: responseUrl,
-        actions: [
-          {
-            type: 'button',
-            block_id: button.blockId,
-            action_id: button.actionId,
-            text: { type: 'plain_text', text: button.text, emoji: true },
-            ...(value !== undefined && { value }),
-            ...(button.style !== undefined && { style: button.style }),
-            action_ts: (Date.now() / 1000).toFixed(6),
-          },
-        ],
-      };
+      });
       return send('interactive', { payload: JSON.stringify(payload) }, payload, click, responseUrl);
     },
     async resend(previous) {
