@@ -76,13 +76,22 @@ describe('the App Home, against the real bot and worker processes', { timeout: 2
 
   it('"Verify now" runs verify as the clicker, its thread in the command channel', async () => {
     const { slack, driver } = lab;
-    await driver.clickHome({ userId: 'U0BOB', button: { text: 'Verify now' }, index: 0 });
+    const click = await driver.clickHome({ userId: 'U0BOB', button: { text: 'Verify now' }, index: 0 });
     await homeShowing(slack, 'U0BOB', /\*Verify now \(dev\):\* Queued as job #\d+: `verify dev`/, 15_000);
-    await slack.waitFor(
-      () =>
-        slack.messages('C0OPS').find((m) => m.text.includes('*verify dev*') && m.text.includes('<@U0BOB>')),
-      { timeoutMs: 60_000, description: 'the verify board in C0OPS' },
+    const verifyBoards = () =>
+      slack.messages('C0OPS').filter((m) => m.text.includes('*verify dev*') && m.text.includes('<@U0BOB>'));
+    await slack.waitFor(() => verifyBoards().length > 0 || undefined, {
+      timeoutMs: 60_000,
+      description: 'the verify board in C0OPS',
+    });
+    // Slack delivering the same click again (a retry) runs nothing more: no second job, no second answer.
+    expect((await driver.resend({ ...click, responseUrl: '' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const answers = new Set(
+      slack.homeViews('U0BOB').flatMap((view) => textOf(view).match(/Verify now \(dev\):\* [^\n]*/g) ?? []),
     );
+    expect([...answers]).toEqual([expect.stringMatching(/Queued as job #\d+: `verify dev`/)]);
+    expect(verifyBoards()).toHaveLength(1);
   });
 
   it('someone who is not an operator sees no cluster data, and a forged "Verify now" click changes nothing', async () => {
