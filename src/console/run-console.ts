@@ -5,6 +5,7 @@ import { handleClusterCommand } from '../bot/handle-cluster-command.js';
 import type { JobPageUrl } from '../bot/job-page-url.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { WorldConfig } from '../config/world-config.js';
+import type { Redact } from '../log/create-redactor.js';
 import type { ClusterService } from '../service/index.js';
 import type { ConsoleApproval } from './create-console-poster.js';
 import { describeHome } from './describe-home.js';
@@ -22,6 +23,8 @@ export interface ConsoleOptions {
   readonly output: Writable;
   readonly style: TerminalStyle;
   readonly jobPageUrl: JobPageUrl;
+  /** Answers carry stored text (a verify's summary, an alert's observation): redacted like the poster's lines. */
+  readonly redact: Redact;
 }
 
 const ANSWER = /^(approve|reject)\s+(\d+)$/;
@@ -34,7 +37,7 @@ const ANSWER = /^(approve|reject)\s+(\d+)$/;
 export async function runConsole(options: ConsoleOptions): Promise<void> {
   const { world, output, user, service, poster, approval } = options;
   const channel = world.slack.commandChannels[0] ?? 'C0CONSOLE';
-  const say = (text: string) => output.write(`${renderForTerminal(text, options.style)}\n`);
+  const say = (text: string) => output.write(`${options.redact(renderForTerminal(text, options.style))}\n`);
   say(`cluster-bot console as ${user}. Type /cluster help, home, or quit.`);
   const lines = createInterface({ input: options.input, output, prompt: 'cluster-bot> ', terminal: false });
   lines.prompt();
