@@ -19,6 +19,9 @@ export interface HomeTabDeps {
   readonly logger: Logger;
 }
 
+/** Never a view's hash: what a failed publish records, so the next round publishes again. */
+const NOT_SHOWN = 'not shown';
+
 /** How long after opening the Home a person's view keeps being refreshed. */
 export const HOME_WATCH_MS = 30 * 60_000;
 
@@ -66,14 +69,22 @@ export function createHomeTab(deps: HomeTabDeps) {
       await show(userId, await read(userId), notice);
     },
 
-    /** One round: re-render each watcher's Home, publish only those that changed. Returns how many were published. */
+    /**
+     * One round: re-render each watcher's Home, publish only those that changed. A failed publish
+     * gives its claim back, so the next round tries again; the others go on. Returns how many went out.
+     */
     async refresh(): Promise<number> {
       let published = 0;
       for (const userId of await service.homeWatchers(HOME_WATCH_MS)) {
         const view = viewOf(await read(userId));
         if (!(await service.markHomeShown(userId, hashOf(view)))) continue;
-        await publisher.publish(userId, view);
-        published += 1;
+        try {
+          await publisher.publish(userId, view);
+          published += 1;
+        } catch (error) {
+          await service.markHomeShown(userId, NOT_SHOWN);
+          deps.logger.warn({ err: error, userId }, 'App Home publish failed');
+        }
       }
       return published;
     },

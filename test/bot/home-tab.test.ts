@@ -20,7 +20,7 @@ const free = (cluster: string): HomeCluster => ({
 });
 
 /** The service's home state as the test sets it, and markHomeShown as Redis would answer. */
-async function homeTabLab(watchers: string[] = ['U0BOB']) {
+async function homeTabLab(watchers: string[] = ['U0BOB'], failFor: ReadonlySet<string> = new Set()) {
   let clusters = [free('dev'), free('prod')];
   const shown = new Map<string, string>();
   const fake = createFakeClusterService({
@@ -33,7 +33,12 @@ async function homeTabLab(watchers: string[] = ['U0BOB']) {
     },
   });
   const published: { user: string; view: HomeView }[] = [];
-  const publisher: HomePublisher = { publish: async (user, view) => void published.push({ user, view }) };
+  const publisher: HomePublisher = {
+    async publish(user, view) {
+      if (failFor.has(user)) throw new Error('user_not_found');
+      published.push({ user, view });
+    },
+  };
   const tab = createHomeTab({
     world: await loadExampleWorld(),
     service: fake.service,
@@ -69,6 +74,17 @@ describe('the App Home tab', () => {
     expect(await tab.refresh()).toBe(2);
     expect(published.map((p) => p.user)).toEqual(['U0BOB', 'U0ALICE']);
     expect(textOf(published[0]!.view)).toContain('job job-7');
+    expect(await tab.refresh()).toBe(0);
+  });
+
+  it('a failed publish is tried again next round, and does not stop the others', async () => {
+    const failFor = new Set(['U0GONE']);
+    const { tab, published } = await homeTabLab(['U0GONE', 'U0BOB'], failFor);
+    expect(await tab.refresh()).toBe(1);
+    expect(published.map((p) => p.user)).toEqual(['U0BOB']);
+    failFor.clear();
+    expect(await tab.refresh()).toBe(1);
+    expect(published.map((p) => p.user)).toEqual(['U0BOB', 'U0GONE']);
     expect(await tab.refresh()).toBe(0);
   });
 
