@@ -42,10 +42,20 @@ export function createHomeTab(deps: HomeTabDeps) {
       notice,
     });
 
+  /** Publishes a view whose hash was just recorded; on failure the record is given back, so it is tried again. */
+  const publish = async (userId: string, view: HomeView) => {
+    try {
+      await publisher.publish(userId, view);
+    } catch (error) {
+      await service.markHomeShown(userId, NOT_SHOWN);
+      throw error;
+    }
+  };
+
   /** Publishes the Home, recording the hash of what it shows without the notice (a notice alone is no change). */
   const show = async (userId: string, data: HomeData, notice?: string) => {
     await service.markHomeShown(userId, hashOf(viewOf(data)));
-    await publisher.publish(userId, viewOf(data, notice));
+    await publish(userId, viewOf(data, notice));
   };
 
   return {
@@ -79,10 +89,9 @@ export function createHomeTab(deps: HomeTabDeps) {
         const view = viewOf(await read(userId));
         if (!(await service.markHomeShown(userId, hashOf(view)))) continue;
         try {
-          await publisher.publish(userId, view);
+          await publish(userId, view);
           published += 1;
         } catch (error) {
-          await service.markHomeShown(userId, NOT_SHOWN);
           deps.logger.warn({ err: error, userId }, 'App Home publish failed');
         }
       }
