@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { Logger } from '../log/create-logger.js';
-import type { ClusterService } from '../service/index.js';
+import type { ClusterService, HomeAnswer } from '../service/index.js';
 import type { HomePublisher } from './create-home-publisher.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { handleClusterCommand } from './handle-cluster-command.js';
 import { homeChannel, verifyChannel } from './home-channels.js';
 import type { JobPageUrl } from './job-page-url.js';
-import { type HomeData, type HomeView, renderHome } from './render-home.js';
+import { type HomeView, renderHome } from './render-home.js';
 
 export interface HomeTabDeps {
   readonly world: WorldConfig;
@@ -35,7 +35,7 @@ export const HOME_WATCH_MS = 30 * 60_000;
 export function createHomeTab(deps: HomeTabDeps) {
   const { world, service, publisher } = deps;
   const read = (userId: string) => service.home({ userId, channelId: homeChannel(world) });
-  const viewOf = (data: HomeData, notice?: string) =>
+  const viewOf = (data: HomeAnswer, notice?: string) =>
     renderHome(data, {
       jobPageUrl: deps.jobPageUrl,
       verifyChannel: (cluster) => verifyChannel(world, cluster),
@@ -53,7 +53,7 @@ export function createHomeTab(deps: HomeTabDeps) {
   };
 
   /** Publishes the Home, recording the hash of what it shows without the notice (a notice alone is no change). */
-  const show = async (userId: string, data: HomeData, notice?: string) => {
+  const show = async (userId: string, data: HomeAnswer, notice?: string) => {
     await service.markHomeShown(userId, hashOf(viewOf(data)));
     await publish(userId, viewOf(data, notice));
   };
@@ -85,8 +85,12 @@ export function createHomeTab(deps: HomeTabDeps) {
      */
     async refresh(): Promise<number> {
       let published = 0;
-      for (const userId of await service.homeWatchers(HOME_WATCH_MS)) {
-        const view = viewOf(await read(userId));
+      const watchers = await service.homeWatchers(HOME_WATCH_MS);
+      const homes = await service.homes(
+        watchers.map((userId) => ({ userId, channelId: homeChannel(world) })),
+      );
+      for (const [index, userId] of watchers.entries()) {
+        const view = viewOf(homes[index]!);
         if (!(await service.markHomeShown(userId, hashOf(view)))) continue;
         try {
           await publish(userId, view);

@@ -1,4 +1,4 @@
-import type { HomeCluster, JobSummary, LastVerify, Refusal } from '../service/index.js';
+import type { HomeAnswer, HomeCluster, JobSummary, LastVerify } from '../service/index.js';
 import { describeJob } from './describe-job.js';
 import { describeRefusal } from './describe-refusal.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
@@ -12,8 +12,6 @@ export interface HomeView {
   readonly type: 'home';
   readonly blocks: readonly Record<string, unknown>[];
 }
-
-export type HomeData = { readonly kind: 'home'; readonly clusters: readonly HomeCluster[] } | Refusal;
 
 export interface HomeOptions {
   readonly jobPageUrl: JobPageUrl;
@@ -31,7 +29,7 @@ const LISTED = 5;
  * them), the jobs queued behind, the last verify and open alerts, and a "Verify now" button. A
  * refusal (not an operator) shows only the refusal: no cluster data, no button.
  */
-export function renderHome(data: HomeData, options: HomeOptions): HomeView {
+export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
   const notice = options.notice ? [section(options.notice), { type: 'divider' }] : [];
   if ('code' in data) {
     return { type: 'home', blocks: [...notice, section(`*cluster-bot*\n${describeRefusal(data)}`)] };

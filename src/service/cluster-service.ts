@@ -60,6 +60,9 @@ export interface HomeCluster extends ClusterOverview {
   readonly requiredApprovals: number;
 }
 
+/** The App Home of one person, or why they may not see it. */
+export type HomeAnswer = { readonly kind: 'home'; readonly clusters: readonly HomeCluster[] } | Refusal;
+
 export type Submitted = {
   readonly kind: 'queued';
   /** The job's id, for links to its page. */
@@ -133,7 +136,9 @@ export interface ClusterService {
   ): Promise<{ readonly kind: 'audit'; readonly entries: readonly AuditEntry[] } | Refusal>;
   decide(actor: Actor, click: ApprovalClick, show: ShowDecision): Promise<Decision | Refusal>;
   /** Every cluster for the App Home and the console's `home`: lease, approvals, line, last verify, alerts. */
-  home(actor: Actor): Promise<{ readonly kind: 'home'; readonly clusters: readonly HomeCluster[] } | Refusal>;
+  home(actor: Actor): Promise<HomeAnswer>;
+  /** `home` for several people at once (the Home refresh), reading what they share once; in their order. */
+  homes(actors: readonly Actor[]): Promise<readonly HomeAnswer[]>;
   /** Remembers that a person opened the App Home now, so it is refreshed for them for a while. */
   watchHome(userId: string): Promise<void>;
   /** Who opened the App Home within the last `withinMs`. */

@@ -10,7 +10,7 @@ import { enqueueCommand } from './enqueue-command.js';
 import { homeWatchers } from './home-watchers.js';
 import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
-import { readHome } from './read-home.js';
+import { readHomes } from './read-home.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -82,7 +82,8 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
       return { kind: 'audit', entries: await deps.audit.recent(count) };
     },
     decide: (actor, click, show) => decideClick(deps, actor, click, show),
-    home: (actor) => readHome(deps, actor),
+    home: async (actor) => (await readHomes(deps, [actor]))[0]!,
+    homes: (actors) => readHomes(deps, actors),
     ...homeWatchers(deps),
   };
 }

@@ -9,6 +9,7 @@ export type {
   ClusterOverview,
   ClusterService,
   Decision,
+  HomeAnswer,
   HomeCluster,
   LastVerify,
   OpenAlert,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type HomeData, type HomeOptions, renderHome } from '../../src/bot/render-home.js';
-import type { HomeCluster, JobRecord } from '../../src/service/index.js';
+import { type HomeOptions, renderHome } from '../../src/bot/render-home.js';
+import type { HomeAnswer, HomeCluster, JobRecord } from '../../src/service/index.js';
 import { validateBlocks } from '../lab/fake-slack/validate-blocks.js';
 
 const AT = Date.UTC(2026, 10, 30, 21, 40);
@@ -58,7 +58,7 @@ const options: HomeOptions = {
   jobPageUrl: (id) => `https://bot.example/jobs/${id}?token=t`,
   verifyChannel: () => 'C0OPS',
 };
-const texts = (data: HomeData, with_: Partial<HomeOptions> = {}) =>
+const texts = (data: HomeAnswer, with_: Partial<HomeOptions> = {}) =>
   JSON.stringify(renderHome(data, { ...options, ...with_ }).blocks);
 
 describe('renderHome', () => {

@@ -208,6 +208,20 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
       ],
     });
     expect(await t.service.home(MALLORY)).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
+
+    // Several people at once (the Home refresh): the same clusters, each one's own right to decide.
+    await pendingApproval('job-1', 'dev');
+    const [alice, dave, mallory] = await t.service.homes([ALICE, DAVE, MALLORY]);
+    const devOf = (answer: typeof alice) => (answer && 'clusters' in answer ? answer.clusters[0] : undefined);
+    expect(devOf(alice)).toMatchObject({
+      holder: { id: 'job-1' },
+      approvals: [{ jobId: 'job-1', mayDecide: true }],
+    });
+    expect(devOf(dave)).toMatchObject({
+      holder: { id: 'job-1' },
+      approvals: [{ jobId: 'job-1', mayDecide: false }],
+    });
+    expect(mallory).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
   });
 
   it('remembers who watches the Home for a while, and publishes each change once across processes', async () => {

@@ -30,6 +30,8 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     audit: async () => ({ kind: 'audit', entries: [] }),
     decide: async () => ({ kind: 'already-counted', missing: 1 }),
     home: async () => ({ kind: 'home', clusters: [] }),
+    // Each asks `home`, as the real service answers the same for one person either way.
+    homes: (actors) => Promise.all(actors.map((actor) => implementation.home(actor))),
     watchHome: async () => undefined,
     homeWatchers: async () => [],
     markHomeShown: async () => true,
