@@ -6,22 +6,12 @@ import type { ClusterService, HomeCluster } from '../../src/service/index.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
+import { homeCluster } from '../support/home-cluster.js';
 import { createInstantClock } from '../support/manual-clock.js';
-
-const free = (cluster: string): HomeCluster => ({
-  cluster,
-  waiting: [],
-  open: [],
-  approvals: [],
-  queued: [],
-  alerts: [],
-  approvers: [],
-  requiredApprovals: 1,
-});
 
 /** The service's home state as the test sets it, and markHomeShown as Redis would answer. */
 async function homeTabLab(watchers: string[] = ['U0BOB'], failFor: ReadonlySet<string> = new Set()) {
-  let clusters = [free('dev'), free('prod')];
+  let clusters = [homeCluster('dev'), homeCluster('prod')];
   const shown = new Map<string, string>();
   const fake = createFakeClusterService({
     home: async () => ({ kind: 'home', clusters }),
@@ -48,7 +38,7 @@ async function homeTabLab(watchers: string[] = ['U0BOB'], failFor: ReadonlySet<s
     logger: captureLogger((text) => text).logger,
   });
   const setDev = (change: Partial<HomeCluster>) => {
-    clusters = [{ ...free('dev'), ...change }, free('prod')];
+    clusters = [{ ...homeCluster('dev'), ...change }, homeCluster('prod')];
   };
   return { tab, published, setDev, ...fake };
 }

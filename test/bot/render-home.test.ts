@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type HomeOptions, renderHome } from '../../src/bot/render-home.js';
 import type { HomeAnswer, HomeCluster, JobRecord } from '../../src/service/index.js';
 import { validateBlocks } from '../lab/fake-slack/validate-blocks.js';
+import { homeCluster } from '../support/home-cluster.js';
 
 const AT = Date.UTC(2026, 10, 30, 21, 40);
 const record = (number: number, verb: 'cilium' | 'verify', by: string): JobRecord => ({
@@ -43,16 +44,7 @@ const dev: HomeCluster = {
   approvers: ['U0ALICE', 'S0PLATFORM'],
   requiredApprovals: 1,
 };
-const prod: HomeCluster = {
-  cluster: 'prod',
-  waiting: [],
-  open: [],
-  approvals: [],
-  queued: [],
-  alerts: [],
-  approvers: ['U0ALICE'],
-  requiredApprovals: 2,
-};
+const prod = homeCluster('prod', { approvers: ['U0ALICE'], requiredApprovals: 2 });
 
 const options: HomeOptions = {
   jobPageUrl: (id) => `https://bot.example/jobs/${id}?token=t`,

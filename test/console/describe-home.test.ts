@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeHome } from '../../src/console/describe-home.js';
 import { renderForTerminal } from '../../src/console/render-for-terminal.js';
-import type { HomeCluster } from '../../src/service/index.js';
+import { homeCluster } from '../support/home-cluster.js';
 
-const dev: HomeCluster = {
-  cluster: 'dev',
+const dev = homeCluster('dev', {
   holder: {
     id: 'job-3',
     record: {
@@ -17,14 +16,7 @@ const dev: HomeCluster = {
     },
     progress: { kind: 'step', index: 2, of: 4, waiting: true },
   },
-  waiting: [],
-  open: [],
-  approvals: [],
-  queued: [],
-  alerts: [],
-  approvers: ['U0ALICE'],
-  requiredApprovals: 1,
-};
+});
 
 describe("the console's home", () => {
   it('prints the App Home overview as plain terminal text, with the job page link when there is one', () => {

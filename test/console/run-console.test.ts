@@ -4,6 +4,7 @@ import { createConsolePoster } from '../../src/console/create-console-poster.js'
 import { runConsole } from '../../src/console/run-console.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
+import { homeCluster } from '../support/home-cluster.js';
 
 /** Lines typed into the console, and everything it printed once they ran out. */
 async function session(lines: string[], jobPageUrl: (id: string) => string | undefined, tty = false) {
@@ -19,17 +20,9 @@ async function session(lines: string[], jobPageUrl: (id: string) => string | und
     home: async () => ({
       kind: 'home',
       clusters: [
-        {
-          cluster: 'dev',
-          waiting: [],
-          open: [],
+        homeCluster('dev', {
           lastVerify: { outcome: 'failed', at: 0, jobNumber: 0, summary: 'token hunter2 leaked' },
-          approvals: [],
-          queued: [],
-          alerts: [],
-          approvers: [],
-          requiredApprovals: 1,
-        },
+        }),
       ],
     }),
   });
