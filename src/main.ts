@@ -41,7 +41,16 @@ async function main(): Promise<void> {
       redact,
       destination: pino.destination({ fd: 2, sync: false }),
     });
-    await startConsole({ env, world, logger, redact, user, input: process.stdin, output: process.stdout });
+    await startConsole({
+      env,
+      world,
+      logger,
+      redact,
+      user,
+      input: process.stdin,
+      output: process.stdout,
+      tty: process.stdout.isTTY === true,
+    });
     process.exit(0);
   }
 

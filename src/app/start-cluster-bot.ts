@@ -1,3 +1,5 @@
+import { createHomePublisher } from '../bot/create-home-publisher.js';
+import { createHomeTab } from '../bot/create-home-tab.js';
 import { createSlackPacer } from '../bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import type { Env } from '../config/read-env.js';
@@ -10,6 +12,9 @@ import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.j
 import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
+
+/** How often the App Homes being watched are re-read; a change shows within this. */
+const HOME_REFRESH_MS = 3_000;
 
 export interface ClusterBot {
   stop(): Promise<void>;
@@ -26,13 +31,8 @@ export async function startClusterBot(
   const client = createSlackClient(env, logger, metrics);
   const auth = await client.auth.test();
   const slackProblem = slackReadiness(client);
-  const poster = createWebApiPoster(
-    client,
-    redact,
-    String(auth.url ?? 'https://slack.com/'),
-    createSlackPacer(systemClock),
-    metrics,
-  );
+  const pacer = createSlackPacer(systemClock);
+  const poster = createWebApiPoster(client, redact, String(auth.url ?? 'https://slack.com/'), pacer, metrics);
   const members = slackGroupMembers(client, logger);
   const links = jobLinksFromEnv(env, systemClock.now);
   const core = await startCore({
@@ -65,20 +65,31 @@ export async function startClusterBot(
   };
 
   // Loaded only where Slack requests are taken: a worker never pays Bolt's memory.
-  const app =
-    env.CLUSTER_BOT_ROLE === 'worker'
-      ? undefined
-      : (await import('../bot/create-slack-app.js')).createSlackApp({
-          env,
-          world,
-          logger,
-          poster,
-          service: core.service,
-          pages: pages?.routes,
-        });
+  const takesRequests = env.CLUSTER_BOT_ROLE !== 'worker';
+  const homeTab = createHomeTab({
+    world,
+    service: core.service,
+    publisher: createHomePublisher(client, redact, pacer, metrics),
+    jobPageUrl: links?.url ?? (() => undefined),
+    clock: systemClock,
+    logger,
+  });
+  const app = takesRequests
+    ? (await import('../bot/create-slack-app.js')).createSlackApp({
+        env,
+        world,
+        logger,
+        poster,
+        service: core.service,
+        pages: pages?.routes,
+        homeTab,
+      })
+    : undefined;
   await app?.start(env.PORT);
   // Socket Mode opens no listener of its own: the pages get one on PORT.
   const pageServer = pages && env.SLACK_APP_TOKEN ? await startPageServer(env.PORT, pages.routes) : undefined;
+  const stopRefreshing = new AbortController();
+  const refreshing = takesRequests ? homeTab.run(HOME_REFRESH_MS, stopRefreshing.signal) : undefined;
   const ops = await startOpsServer(env.OPS_PORT, endpoints, logger);
   logger.info(
     {
@@ -94,6 +105,8 @@ export async function startClusterBot(
   return {
     async stop() {
       pages?.stop();
+      stopRefreshing.abort();
+      await refreshing;
       await app?.stop();
       pageServer?.close();
       await core.stop();

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { JobPageUrl } from '../bot/job-page-url.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createConsolePoster } from '../console/create-console-poster.js';
@@ -18,6 +19,8 @@ export interface ConsoleProcessOptions {
   readonly user: string;
   readonly input: Readable;
   readonly output: Writable;
+  /** Whether the output is a terminal (bold and colour) rather than a pipe or a file (plain text). */
+  readonly tty: boolean;
 }
 
 /**
@@ -25,7 +28,8 @@ export interface ConsoleProcessOptions {
  * terminal as its poster. No user groups: the console user is named in the config, never resolved.
  */
 export async function startConsole(options: ConsoleProcessOptions): Promise<void> {
-  const { poster, approval } = createConsolePoster(options.output, options.redact);
+  const style = { tty: options.tty };
+  const { poster, approval } = createConsolePoster(options.output, options.redact, style);
   const links = jobLinksFromEnv(options.env, systemClock.now);
   const core = await startCore({
     ...options,
@@ -38,7 +42,8 @@ export async function startConsole(options: ConsoleProcessOptions): Promise<void
   const pages = links && (await createJobPages(links, core.service, options.logger));
   const server = pages && (await startPageServer(options.env.PORT, pages.routes));
   try {
-    await runConsole({ ...options, service: core.service, poster, approval });
+    const jobPageUrl: JobPageUrl = links?.url ?? (() => undefined);
+    await runConsole({ ...options, service: core.service, poster, approval, style, jobPageUrl });
   } finally {
     pages?.stop();
     server?.close();

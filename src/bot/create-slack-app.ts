@@ -4,10 +4,12 @@ import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
+import type { HomeTab } from './create-home-tab.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { handleApprovalClick } from './handle-approval-click.js';
 import { handleClusterCommand } from './handle-cluster-command.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
+import { HOME_VERIFY_ACTION } from './render-home.js';
 import type { SlackPoster } from './slack-poster.js';
 import { slackSdkLogger } from './slack-sdk-logger.js';
 
@@ -19,6 +21,7 @@ export interface SlackAppDeps {
   readonly logger: Logger;
   /** The job pages' routes (PUBLIC_URL set): served on Slack's listener in HTTP mode; true when handled. */
   readonly pages?: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined;
+  readonly homeTab: HomeTab;
 }
 
 /** Slack's payloads are a few kB; Bolt refuses a larger body (413) while reading it, before the signature. */
@@ -106,6 +109,18 @@ export function createSlackApp(deps: SlackAppDeps): App {
       if (answer) await respond({ response_type: 'ephemeral', replace_original: false, text: answer });
     });
   }
+
+  app.event('app_home_opened', async ({ event }) => {
+    // The Messages and About tabs open this event too; only the Home tab shows a view.
+    if (event.tab !== 'home') return;
+    await deps.homeTab.opened(event.user);
+  });
+
+  app.action<BlockAction<ButtonAction>>({ action_id: HOME_VERIFY_ACTION }, async ({ ack, body, action }) => {
+    await ack();
+    if (!(await deps.service.firstDelivery(`home-verify:${body.trigger_id}`))) return;
+    await deps.homeTab.verifyClicked(body.user.id, action.value ?? '');
+  });
 
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'slack handler failed');

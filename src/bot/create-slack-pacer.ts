@@ -20,6 +20,8 @@ const RULES: Readonly<Record<string, PaceRule>> = {
   'chat.postEphemeral': { burst: 10, perSecond: 90 / 60 },
   'files.getUploadURLExternal': { burst: 10, perSecond: 90 / 60 },
   'files.completeUploadExternal': { burst: 10, perSecond: 90 / 60 },
+  // Tier 4 (100+ per minute per workspace, docs.slack.dev views.publish): one Home per call.
+  'views.publish': { burst: 10, perSecond: 90 / 60 },
 };
 
 export interface SlackPacer {

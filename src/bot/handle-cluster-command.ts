@@ -19,10 +19,10 @@ export interface CommandRequest {
 export async function handleClusterCommand(
   request: CommandRequest,
   deps: Omit<CommandContext, 'actor'>,
-): Promise<{ readonly text: string }> {
+): Promise<{ readonly text: string; readonly reply: CommandReply }> {
   const actor = { userId: request.userId, channelId: request.channelId };
   const reply = await runCommand(request.text, { ...deps, actor });
-  return { text: describeReply(reply) };
+  return { text: describeReply(reply), reply };
 }
 
 /** A command's answer in Slack mrkdwn. */

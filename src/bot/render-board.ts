@@ -11,7 +11,7 @@ const ICON: Readonly<Record<BoardStepStatus, string>> = {
   skipped: '⏭',
 };
 
-const OUTCOME: Readonly<Record<string, string>> = {
+export const OUTCOME: Readonly<Record<string, string>> = {
   succeeded: '✅ succeeded',
   failed: '❌ failed',
   rejected: '🚫 rejected',

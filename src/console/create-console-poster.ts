@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
 import { APPROVE_ACTION } from '../bot/create-slack-announcer.js';
-import { unescapeMrkdwn } from '../bot/escape-mrkdwn.js';
 import type { SlackMessage, SlackPoster } from '../bot/slack-poster.js';
 import type { Redact } from '../log/create-redactor.js';
+import { renderForTerminal, type TerminalStyle } from './render-for-terminal.js';
 
 export interface ConsoleApproval {
   readonly value: string;
@@ -12,13 +12,14 @@ export interface ConsoleApproval {
 
 /**
  * The Slack calls, printed to a terminal: the status board, thread events and approval requests
- * as text, each approval with a short number to answer at the prompt.
+ * as terminal text (mentions as @U…, links as text and address, bold only on a TTY), each approval
+ * with a short number to answer at the prompt.
  */
-export function createConsolePoster(output: Writable, redact: Redact) {
+export function createConsolePoster(output: Writable, redact: Redact, style: TerminalStyle) {
   let next = 0;
   const approvals = new Map<number, ConsoleApproval>();
   const lastText = new Map<string, string>();
-  const print = (text: string) => output.write(`${redact(unescapeMrkdwn(text))}\n`);
+  const print = (text: string) => output.write(`${redact(renderForTerminal(text, style))}\n`);
   const poster: SlackPoster = {
     async post(message) {
       const ts = `console.${++next}`;

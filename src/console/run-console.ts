@@ -2,10 +2,14 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { handleApprovalClick } from '../bot/handle-approval-click.js';
 import { handleClusterCommand } from '../bot/handle-cluster-command.js';
+import type { JobPageUrl } from '../bot/job-page-url.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { WorldConfig } from '../config/world-config.js';
+import type { Redact } from '../log/create-redactor.js';
 import type { ClusterService } from '../service/index.js';
 import type { ConsoleApproval } from './create-console-poster.js';
+import { describeHome } from './describe-home.js';
+import { renderForTerminal, type TerminalStyle } from './render-for-terminal.js';
 
 export interface ConsoleOptions {
   readonly world: WorldConfig;
@@ -17,18 +21,24 @@ export interface ConsoleOptions {
   readonly user: string;
   readonly input: Readable;
   readonly output: Writable;
+  readonly style: TerminalStyle;
+  readonly jobPageUrl: JobPageUrl;
+  /** Answers carry stored text (a verify's summary, an alert's observation): redacted like the poster's lines. */
+  readonly redact: Redact;
 }
 
 const ANSWER = /^(approve|reject)\s+(\d+)$/;
 
 /**
  * Like Hubot's shell adapter: `/cluster …` lines typed at a prompt go through the same command
- * handling, queue, engine and approval rules as Slack, as the configured console user.
+ * handling, queue, engine and approval rules as Slack, as the configured console user. `home`
+ * prints the App Home's overview.
  */
 export async function runConsole(options: ConsoleOptions): Promise<void> {
   const { world, output, user, service, poster, approval } = options;
   const channel = world.slack.commandChannels[0] ?? 'C0CONSOLE';
-  output.write(`cluster-bot console as ${user}. Type /cluster help, or quit.\n`);
+  const say = (text: string) => output.write(`${options.redact(renderForTerminal(text, options.style))}\n`);
+  say(`cluster-bot console as ${user}. Type /cluster help, home, or quit.`);
   const lines = createInterface({ input: options.input, output, prompt: 'cluster-bot> ', terminal: false });
   lines.prompt();
   for await (const raw of lines) {
@@ -49,15 +59,19 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
             { service, poster },
           )
         : `no approval number ${answer[2]}`;
-      if (reply) output.write(`${reply}\n`);
+      if (reply) say(reply);
+    } else if (line === 'home') {
+      say(describeHome(await service.home({ userId: user, channelId: channel }), options.jobPageUrl));
     } else if (line.startsWith('/cluster')) {
-      const reply = await handleClusterCommand(
+      const { text, reply } = await handleClusterCommand(
         { text: line.slice('/cluster'.length), userId: user, channelId: channel },
         { service, world },
       );
-      output.write(`${reply.text}\n`);
+      say(text);
+      const page = 'kind' in reply && reply.kind === 'queued' ? options.jobPageUrl(reply.jobId) : undefined;
+      if (page) say(`Job page: ${page}`);
     } else if (line !== '') {
-      output.write('Type /cluster help, approve N, reject N, or quit.\n');
+      say('Type /cluster help, home, approve N, reject N, or quit.');
     }
     lines.prompt();
   }

@@ -23,6 +23,9 @@ export function redisKeys(prefix: string) {
     feedLog: (id: string) => `${prefix}:job:${id}:feed:log`,
     /** The job page's timeline: a stream of the job's lifecycle events with their times. */
     feedEvents: (id: string) => `${prefix}:job:${id}:feed:events`,
+    /** Who opened the App Home lately (sorted set, scored by when), and a hash of what each was last shown. */
+    homeWatchers: `${prefix}:home:watchers`,
+    homeShown: `${prefix}:home:shown`,
   };
 }
 

@@ -42,8 +42,32 @@ export interface PendingApproval {
   readonly mayDecide: boolean;
 }
 
+/** A gate the scheduled verify found failing and alerted on, until it passes again. */
+export interface OpenAlert {
+  readonly gate: string;
+  readonly observed: string;
+  readonly alertedAt: number;
+}
+
+/** One cluster on the App Home: its overview, and what only the Home shows. */
+export interface HomeCluster extends ClusterOverview {
+  /** The approvals waiting on its jobs, saying which the actor may decide. */
+  readonly approvals: readonly PendingApproval[];
+  /** The jobs in `waiting`, first in line first. */
+  readonly queued: readonly JobSummary[];
+  readonly alerts: readonly OpenAlert[];
+  /** Who may approve its disruptive steps (users and user groups), and how many must. */
+  readonly approvers: readonly string[];
+  readonly requiredApprovals: number;
+}
+
+/** The App Home of one person, or why they may not see it. */
+export type HomeAnswer = { readonly kind: 'home'; readonly clusters: readonly HomeCluster[] } | Refusal;
+
 export type Submitted = {
   readonly kind: 'queued';
+  /** The job's id, for links to its page. */
+  readonly jobId: string;
   readonly number: number;
   readonly cluster: string;
   /** The command in words, as the thread and the audit name it. */
@@ -119,12 +143,17 @@ export interface ClusterService {
   jobPage(jobId: string): Promise<JobPage | undefined>;
   /** Up to `count` lines of a job's log after the stream id `after` ('0': from the start). */
   jobLog(jobId: string, after: string, count: number): Promise<JobLogChunk | undefined>;
-  /** Per cluster: the overview, and the approvals waiting (saying which the actor may decide). */
-  home(actor: Actor): Promise<
-    | {
-        readonly kind: 'home';
-        readonly clusters: readonly (ClusterOverview & { readonly approvals: readonly PendingApproval[] })[];
-      }
-    | Refusal
-  >;
+  /** Every cluster for the App Home and the console's `home`: lease, approvals, line, last verify, alerts. */
+  home(actor: Actor): Promise<HomeAnswer>;
+  /** `home` for several people at once (the Home refresh), reading what they share once; in their order. */
+  homes(actors: readonly Actor[]): Promise<readonly HomeAnswer[]>;
+  /** Remembers that a person opened the App Home now, so it is refreshed for them for a while. */
+  watchHome(userId: string): Promise<void>;
+  /** Who opened the App Home within the last `withinMs`. */
+  homeWatchers(withinMs: number): Promise<readonly string[]>;
+  /**
+   * Records `hash` as what the person's Home shows; false when it already showed exactly that (so
+   * nothing needs publishing). Atomic: of several bot processes, one publishes each change.
+   */
+  markHomeShown(userId: string, hash: string): Promise<boolean>;
 }

@@ -7,9 +7,10 @@ import { cancelJob } from './cancel-job.js';
 import type { ClusterService } from './cluster-service.js';
 import { decideClick } from './decide-click.js';
 import { enqueueCommand } from './enqueue-command.js';
+import { homeWatchers } from './home-watchers.js';
 import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
-import { readHome } from './read-home.js';
+import { readHomes } from './read-home.js';
 import { readJobLog, readJobPage } from './read-job-page.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -82,8 +83,10 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
       return { kind: 'audit', entries: await deps.audit.recent(count) };
     },
     decide: (actor, click, show) => decideClick(deps, actor, click, show),
-    home: (actor) => readHome(deps, actor),
     jobPage: (jobId) => readJobPage(deps, jobId),
     jobLog: (jobId, after, count) => readJobLog(deps, jobId, after, count),
+    home: async (actor) => (await readHomes(deps, [actor]))[0]!,
+    homes: (actors) => readHomes(deps, actors),
+    ...homeWatchers(deps),
   };
 }

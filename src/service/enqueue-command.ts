@@ -33,6 +33,7 @@ export async function enqueueCommand(
   await deps.audit.record({ at: deps.now(), who: actor.userId, action: 'command', what, jobId: record.id });
   return {
     kind: 'queued',
+    jobId: record.id,
     number: record.number,
     cluster: command.cluster,
     command: what,

@@ -34,7 +34,16 @@ describe('handleClusterCommand', () => {
 describe('describeReply', () => {
   it('words the answers', () => {
     expect(describeReply({ kind: 'help' })).toBe(HELP_TEXT);
-    expect(describeReply({ kind: 'queued', number: 7, cluster: 'dev', command: 'up dev', position: 2 })).toBe(
+    expect(
+      describeReply({
+        kind: 'queued',
+        jobId: 'job-7',
+        number: 7,
+        cluster: 'dev',
+        command: 'up dev',
+        position: 2,
+      }),
+    ).toBe(
       'Queued as job #7: `up dev`. It waits for dev (position 2 in line). Progress goes into its thread.',
     );
     expect(describeReply({ kind: 'planned', steps: '1. <x>', number: 3 })).toBe(

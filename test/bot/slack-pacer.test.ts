@@ -36,6 +36,13 @@ describe('Slack pacer', () => {
     for (let i = 50; i < times.length; i++) expect(times[i]! - times[i - 50]!).toBeGreaterThanOrEqual(60_000);
   });
 
+  it('never lets more than 100 views.publish calls into any minute (Tier 4): Homes refreshed for many people wait', async () => {
+    const times = await sendTimes('views.publish', 300);
+    expect(times.slice(0, 10)).toEqual(Array.from({ length: 10 }, () => 0));
+    for (let i = 100; i < times.length; i++)
+      expect(times[i]! - times[i - 100]!).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('does not hold back methods it has no rule for', async () => {
     expect(await sendTimes('auth.test', 100)).toEqual(Array.from({ length: 100 }, () => 0));
   });

@@ -8,9 +8,17 @@ import { renderKustomization } from './render-kustomization.js';
 import { repoPath } from './repo-path.js';
 
 interface SlackManifest {
-  features: { slash_commands: { command: string; url?: string }[]; bot_user: { display_name: string } };
+  features: {
+    slash_commands: { command: string; url?: string }[];
+    bot_user: { display_name: string };
+    app_home?: { home_tab_enabled?: boolean };
+  };
   oauth_config: { scopes: { bot: string[]; user?: string[] } };
-  settings: { interactivity: { is_enabled: boolean; request_url?: string }; socket_mode_enabled: boolean };
+  settings: {
+    interactivity: { is_enabled: boolean; request_url?: string };
+    event_subscriptions?: { bot_events?: string[]; request_url?: string };
+    socket_mode_enabled: boolean;
+  };
 }
 
 const path = repoPath('deploy/slack-app-manifest.yaml');
@@ -21,6 +29,12 @@ describe('Slack app manifest', () => {
     expect(manifest!.features.slash_commands.map((c) => c.command)).toEqual(['/cluster']);
     expect(manifest!.settings.interactivity.is_enabled).toBe(true);
     expect(manifest!.features.bot_user.display_name).toBeTruthy();
+  });
+
+  it('enables the Home tab and subscribes to app_home_opened, the one event the bot handles', () => {
+    expect(manifest!.features.app_home?.home_tab_enabled).toBe(true);
+    expect(manifest!.settings.event_subscriptions?.bot_events).toEqual(['app_home_opened']);
+    expect(manifest!.settings.event_subscriptions?.request_url).toBeUndefined();
   });
 
   it('asks for exactly the bot scopes the bot uses, and no user scopes', () => {

@@ -364,6 +364,95 @@ describe('Slack driver against a real Bolt app', () => {
   });
 });
 
+describe('App Home: views.publish, app_home_opened and Home clicks', () => {
+  const home = (blocks: unknown[]) => ({ type: 'home', blocks }) as never;
+
+  it('keeps each published Home per user, refuses what Slack refuses, and limits the rate', async () => {
+    const slack = await fakeSlack({ rateLimits: { 'views.publish': { perMinute: 4, windowMs: 60_000 } } });
+    const client = webClient(slack, { retryConfig: { retries: 0 }, rejectRateLimitedCalls: true });
+    await client.views.publish({ user_id: 'U0ALICE', view: home(approvalBlocks) });
+    expect(slack.homeViews('U0ALICE')).toMatchObject([
+      { user: 'U0ALICE', blocks: [{ type: 'section' }, { type: 'actions' }] },
+    ]);
+    expect(slack.homeViews('U0BOB')).toEqual([]);
+
+    const refused = (view: unknown, user = 'U0ALICE') =>
+      client.views.publish({ user_id: user, view: view as never }).then(
+        () => 'ok',
+        (error: { data?: { error?: string; response_metadata?: { messages?: string[] } } }) =>
+          `${error.data?.error} ${error.data?.response_metadata?.messages?.join(' ') ?? ''}`.trim(),
+      );
+    expect(await refused({ type: 'modal', blocks: [] })).toMatch(/invalid_arguments .*home/);
+    expect(await refused(home(Array.from({ length: 101 }, () => ({ type: 'divider' }))))).toMatch(
+      /more than 100 blocks/,
+    );
+    expect(await refused(home(approvalBlocks), 'U0NOBODY')).toBe('user_not_found');
+    // Refused calls count against the window too: the fifth call of the minute is a 429.
+    await expect(
+      client.views.publish({ user_id: 'U0BOB', view: home(approvalBlocks) }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.RateLimitedError,
+    });
+    expect(slack.homeViews('U0BOB')).toEqual([]);
+  });
+
+  for (const transport of ['http', 'socket'] as const) {
+    it(`delivers app_home_opened and clicks on a Home button to a Bolt app (${transport})`, async () => {
+      const slack = await fakeSlack();
+      const app =
+        transport === 'http'
+          ? await boltHttpApp(slack)
+          : {
+              app: new App({
+                token: botToken,
+                appToken,
+                socketMode: true,
+                clientOptions: { slackApiUrl: slack.apiUrl },
+                logLevel: LogLevel.ERROR,
+              }),
+              eventsUrl: 'socket',
+            };
+      const opened: string[] = [];
+      const clicked: unknown[] = [];
+      app.app.event('app_home_opened', async ({ event, client }) => {
+        opened.push(`${event.user} ${event.tab}`);
+        await client.views.publish({ user_id: event.user, view: home(approvalBlocks) });
+      });
+      app.app.action('approve', async ({ ack, body, action }) => {
+        await ack();
+        clicked.push({ body, action });
+      });
+      if (transport === 'socket') {
+        await app.app.start();
+        cleanups.push(async () => {
+          await app.app.stop();
+          await slack.waitFor(() => slack.socket.openConnections === 0);
+        });
+        await slack.waitFor(() => slack.socket.openConnections > 0);
+      }
+      const driver = createSlackDriver({ slack, eventsUrl: app.eventsUrl, signingSecret });
+
+      expect((await driver.homeOpened('U0BOB')).status).toBe(200);
+      await slack.waitFor(() => slack.homeViews('U0BOB').length === 1);
+      expect(opened).toEqual(['U0BOB home']);
+      await driver.clickHome({ userId: 'U0BOB', button: { text: 'Approve' }, editValue: () => 'forged' });
+      await slack.waitFor(() => clicked.length === 1);
+      expect(clicked[0]).toMatchObject({
+        action: { action_id: 'approve', value: 'forged' },
+        body: {
+          type: 'block_actions',
+          user: { id: 'U0BOB' },
+          container: { type: 'view' },
+          view: { type: 'home' },
+        },
+      });
+      await expect(driver.clickHome({ userId: 'U0ALICE', button: { text: 'Approve' } })).rejects.toThrow(
+        /No Home view was published to U0ALICE/,
+      );
+    });
+  }
+});
+
 describe('Socket Mode', () => {
   it('delivers envelopes to a Bolt socket-mode app and records the acks', async () => {
     const slack = await fakeSlack();

@@ -42,6 +42,7 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
   it('submits a job, audits it, and refuses a second mutating job on the busy cluster (or queues it)', async () => {
     expect(await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false)).toEqual({
       kind: 'queued',
+      jobId: 'job-1',
       number: 1,
       cluster: 'dev',
       command: 'cilium dev',
@@ -182,6 +183,66 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
       ['U0BOB', 'click-refused', expect.stringMatching(/^approve Cilium rollout: /)],
       ['U0ALICE', 'click-refused', 'approve: the button matches no pending approval'],
     ]);
+  });
+
+  it('home: the line behind the holder, open alerts and approvers; a stranger gets a refusal only', async () => {
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    await t.service.submit(BOB, { verb: 'up', cluster: 'dev' }, true);
+    await t.redis.set(
+      t.keys.verifyAlerts('dev'),
+      JSON.stringify({ 'nodes Ready': { observed: '2/3 Ready', alertedAt: 1_000 } }),
+    );
+    const home = await t.service.home(DAVE);
+    expect(home).toMatchObject({
+      kind: 'home',
+      clusters: [
+        {
+          cluster: 'dev',
+          holder: { id: 'job-1' },
+          queued: [{ id: 'job-2', record: { requestedBy: 'U0BOB', command: { verb: 'up' } } }],
+          alerts: [{ gate: 'nodes Ready', observed: '2/3 Ready', alertedAt: 1_000 }],
+          approvers: ['U0ALICE', 'U0BOB'],
+          requiredApprovals: 1,
+        },
+        { cluster: 'prod', queued: [], alerts: [], requiredApprovals: 2 },
+      ],
+    });
+    expect(await t.service.home(MALLORY)).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
+
+    // Several people at once (the Home refresh): the same clusters, each one's own right to decide.
+    await pendingApproval('job-1', 'dev');
+    const [alice, dave, mallory] = await t.service.homes([ALICE, DAVE, MALLORY]);
+    const devOf = (answer: typeof alice) => (answer && 'clusters' in answer ? answer.clusters[0] : undefined);
+    expect(devOf(alice)).toMatchObject({
+      holder: { id: 'job-1' },
+      approvals: [{ jobId: 'job-1', mayDecide: true }],
+    });
+    expect(devOf(dave)).toMatchObject({
+      holder: { id: 'job-1' },
+      approvals: [{ jobId: 'job-1', mayDecide: false }],
+    });
+    expect(mallory).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
+  });
+
+  it('remembers who watches the Home for a while, and publishes each change once across processes', async () => {
+    let now = 1_000_000;
+    const clocked = startServiceOnRedis(world, { now: () => now });
+    const other = clocked.service;
+    try {
+      await other.watchHome('U0BOB');
+      now += 10 * 60_000;
+      await other.watchHome('U0ALICE');
+      expect([...(await other.homeWatchers(30 * 60_000))].sort()).toEqual(['U0ALICE', 'U0BOB']);
+      expect(await other.markHomeShown('U0BOB', 'h1')).toBe(true);
+      expect(await other.markHomeShown('U0BOB', 'h1')).toBe(false);
+      expect(await other.markHomeShown('U0BOB', 'h2')).toBe(true);
+      now += 25 * 60_000;
+      // Bob opened it 35 minutes ago: forgotten, with what he was shown (a new open publishes afresh).
+      expect(await other.homeWatchers(30 * 60_000)).toEqual(['U0ALICE']);
+      expect(await other.markHomeShown('U0BOB', 'h2')).toBe(true);
+    } finally {
+      await clocked.stop();
+    }
   });
 
   it('limits commands per person per minute, and knows a delivery it has seen', async () => {

@@ -17,6 +17,7 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     admit: async () => undefined,
     submit: async (_actor, command) => ({
       kind: 'queued',
+      jobId: 'job-1',
       number: 1,
       cluster: command.cluster,
       command: command.verb,
@@ -31,6 +32,11 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     home: async () => ({ kind: 'home', clusters: [] }),
     jobPage: async () => undefined,
     jobLog: async () => undefined,
+    // Each asks `home`, as the real service answers the same for one person either way.
+    homes: (actors) => Promise.all(actors.map((actor) => implementation.home(actor))),
+    watchHome: async () => undefined,
+    homeWatchers: async () => [],
+    markHomeShown: async () => true,
   };
   const implementation = { ...defaults, ...overrides };
   const service = Object.fromEntries(

@@ -1,7 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Delivery, EnvelopeType } from './create-socket-mode-server.js';
 import type { SlackMessage, SocketAck } from './fake-slack-types.js';
-import { type ButtonSelector, describeButtons, findButton, visibleText } from './find-button.js';
+import {
+  type ButtonSelector,
+  describeButtons,
+  type FoundButton,
+  findButton,
+  listButtons,
+  visibleText,
+} from './find-button.js';
 import { signSlackRequest } from './sign-slack-request.js';
 import type { FakeSlack } from './start-fake-slack.js';
 
@@ -45,6 +52,18 @@ export interface ClickOptions {
   signature?: SlashOptions['signature'];
 }
 
+export interface HomeClickOptions {
+  /** Whose Home tab: the button is looked up in the last view published to them. */
+  userId: string;
+  button: ButtonSelector;
+  /** Which of several matching buttons (0: the first), e.g. one "Verify now" per cluster. */
+  index?: number;
+  /** Tamper with the button's value before sending, as a forged click would. */
+  editValue?: (value: string) => string;
+  /** Take the button from this person's Home instead: a forged click by someone shown no button. */
+  buttonFrom?: string;
+}
+
 export interface SentRequest {
   body: string;
   headers: Record<string, string>;
@@ -64,6 +83,10 @@ export interface DriverResponse {
 export interface SlackDriver {
   slash(text: string, options: SlashOptions): Promise<DriverResponse>;
   click(options: ClickOptions): Promise<DriverResponse>;
+  /** The person opens the app's Home tab: an `app_home_opened` event (Events API, or Socket Mode). */
+  homeOpened(userId: string): Promise<Omit<DriverResponse, 'responseUrl'>>;
+  /** A click on a button of the person's Home tab (block_actions from a view: no channel, no response_url). */
+  clickHome(options: HomeClickOptions): Promise<Omit<DriverResponse, 'responseUrl'>>;
   /** Sends the previous request's exact bytes and headers again: a replay (or Socket Mode redelivery). */
   resend(previous: DriverResponse): Promise<DriverResponse>;
   /** Posts arbitrary bytes to the events URL, for forged or malformed requests. */
@@ -179,8 +202,108 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     return { ...(await post(body, headers)), responseUrl, request: { body, headers } };
   }
 
+  /** An Events API delivery: JSON over HTTP (signed) or an events_api envelope over Socket Mode. */
+  async function sendEvent(payload: Record<string, unknown>): Promise<Omit<DriverResponse, 'responseUrl'>> {
+    const body = JSON.stringify(payload);
+    if (socketMode) {
+      const delivery = await slack.socket.deliver('events_api', payload);
+      const envelope = { type: 'events_api' as const, payload, envelopeId: delivery.envelopeId };
+      const { responseUrl: _none, ...response } = fromDelivery(delivery, { body, headers: {}, envelope }, '');
+      return response;
+    }
+    const headers = { ...signedHeaders(body), 'content-type': 'application/json' };
+    return { ...(await post(body, headers)), request: { body, headers } };
+  }
+
+  /** A block_actions payload for a button click; `where` says what it was on (a message, a Home view). */
+  function blockActions(
+    userId: string,
+    userName: string | undefined,
+    button: FoundButton,
+    value: string | undefined,
+    where: Record<string, unknown>,
+  ) {
+    const name = userName ?? slack.userName(userId);
+    return {
+      type: 'block_actions',
+      user: { id: userId, username: name, name, team_id: teamId },
+      api_app_id: apiAppId,
+      token,
+      trigger_id: triggerId(),
+      team: { id: teamId, domain: slack.identity.teamDomain },
+      enterprise: null,
+      is_enterprise_install: false,
+      ...where,
+      actions: [
+        {
+          type: 'button',
+          block_id: button.blockId,
+          action_id: button.actionId,
+          text: { type: 'plain_text', text: button.text, emoji: true },
+          ...(value !== undefined && { value }),
+          ...(button.style !== undefined && { style: button.style }),
+          action_ts: (Date.now() / 1000).toFixed(6),
+        },
+      ],
+    };
+  }
+
+  function homeButton(click: HomeClickOptions) {
+    const owner = click.buttonFrom ?? click.userId;
+    const view = slack.homeViews(owner).at(-1);
+    if (!view) throw new Error(`No Home view was published to ${owner}`);
+    const selector = click.button;
+    const matching = listButtons(view).filter((button) =>
+      'actionId' in selector
+        ? button.actionId === selector.actionId
+        : button.text.trim().toLowerCase() === selector.text.trim().toLowerCase(),
+    );
+    const found = matching[click.index ?? 0];
+    if (!found) {
+      throw new Error(
+        `No button ${JSON.stringify(click.button)} on ${owner}'s Home; it has ${describeButtons(view)}`,
+      );
+    }
+    return { view, button: found };
+  }
+
   return {
     signedHeaders,
+    homeOpened(userId) {
+      const view = slack.homeViews(userId).at(-1);
+      return sendEvent({
+        token,
+        team_id: teamId,
+        api_app_id: apiAppId,
+        type: 'event_callback',
+        event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
+        event_time: Math.floor(Date.now() / 1000),
+        event: {
+          type: 'app_home_opened',
+          user: userId,
+          channel: `D0${userId.slice(2)}`,
+          tab: 'home',
+          event_ts: (Date.now() / 1000).toFixed(6),
+          ...(view && { view: { id: view.id, type: 'home', blocks: view.blocks } }),
+        },
+      });
+    },
+    async clickHome(click) {
+      const { view, button } = homeButton(click);
+      const value = click.editValue ? click.editValue(button.value ?? '') : button.value;
+      const payload = blockActions(click.userId, undefined, button, value, {
+        container: { type: 'view', view_id: view.id },
+        view: { id: view.id, type: 'home', team_id: teamId, blocks: view.blocks, state: { values: {} } },
+      });
+      const { responseUrl: _none, ...response } = await send(
+        'interactive',
+        { payload: JSON.stringify(payload) },
+        payload,
+        {},
+        '',
+      );
+      return response;
+    },
     async slash(text, slash) {
       const responseUrl = slack.createResponseUrl({
         kind: 'slash_commands',
@@ -221,14 +344,9 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         userId: click.userId,
         messageTs: message.ts,
       });
-      const userName = click.userName ?? slack.userName(click.userId);
       const { channel: _channel, ...messageFields } = message;
       const value = click.editValue ? click.editValue(button.value ?? '') : button.value;
-      const payload = {
-        type: 'block_actions',
-        user: { id: click.userId, username: userName, name: userName, team_id: teamId },
-        api_app_id: apiAppId,
-        token,
+      const payload = blockActions(click.userId, click.userName, button, value, {
         container: {
           type: 'message',
           message_ts: message.ts,
@@ -236,26 +354,11 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
           is_ephemeral: false,
           ...(message.thread_ts !== undefined && { thread_ts: message.thread_ts }),
         },
-        trigger_id: triggerId(),
-        team: { id: teamId, domain: slack.identity.teamDomain },
-        enterprise: null,
-        is_enterprise_install: false,
         channel: { id: click.channel, name: slack.channelName(click.channel) },
         message: messageFields,
         state: { values: {} },
         response_url: responseUrl,
-        actions: [
-          {
-            type: 'button',
-            block_id: button.blockId,
-            action_id: button.actionId,
-            text: { type: 'plain_text', text: button.text, emoji: true },
-            ...(value !== undefined && { value }),
-            ...(button.style !== undefined && { style: button.style }),
-            action_ts: (Date.now() / 1000).toFixed(6),
-          },
-        ],
-      };
+      });
       return send('interactive', { payload: JSON.stringify(payload) }, payload, click, responseUrl);
     },
     async resend(previous) {

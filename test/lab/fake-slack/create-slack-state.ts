@@ -3,6 +3,7 @@ import type {
   CallRecord,
   EphemeralRecord,
   FileRecord,
+  HomeViewRecord,
   MessageVersion,
   MessageWithHistory,
   ResponseUrlPost,
@@ -60,6 +61,8 @@ export function createSlackState(options: { identity: SlackIdentity; now: () => 
   const responseUrls = new Map<string, ResponseUrlTarget>();
   const responsePosts: ResponseUrlPost[] = [];
   const acks: SocketAck[] = [];
+  /** Every Home view published, oldest first; a user's current Home is their last. */
+  const homeViews: HomeViewRecord[] = [];
   let tsSeq = 0;
   let idSeq = 0;
 
@@ -125,6 +128,7 @@ export function createSlackState(options: { identity: SlackIdentity; now: () => 
     responseUrls,
     responsePosts,
     acks,
+    homeViews,
     nextTs,
     newId,
     normalize(blocks: unknown): Block[] | undefined {
@@ -199,6 +203,7 @@ export function createSlackState(options: { identity: SlackIdentity; now: () => 
       responseUrls.clear();
       responsePosts.length = 0;
       acks.length = 0;
+      homeViews.length = 0;
     },
   };
 }

@@ -31,4 +31,6 @@ export const defaultRateLimits: Readonly<Record<string, RateLimitRule>> = {
   'files.getUploadURLExternal': tier4,
   'files.completeUploadExternal': tier4,
   'apps.connections.open': tier1,
+  // Tier 4 per workspace (docs.slack.dev/reference/methods/views.publish); no per-user figure is published.
+  'views.publish': tier4,
 };

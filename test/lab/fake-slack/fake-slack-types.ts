@@ -78,6 +78,14 @@ export interface ResponseUrlPost {
   error?: string;
 }
 
+/** One views.publish of a user's Home tab, as Slack stored it (blocks with their ids). */
+export interface HomeViewRecord {
+  id: string;
+  user: string;
+  blocks: Block[];
+  at: number;
+}
+
 export interface SocketAck {
   envelope_id: string;
   payload?: Record<string, unknown>;

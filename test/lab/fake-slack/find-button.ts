@@ -27,7 +27,7 @@ function asButton(blockId: string, element: unknown): FoundButton | undefined {
 }
 
 /** Buttons in the order a person sees them: actions blocks and section accessories. */
-export function listButtons(message: SlackMessage): FoundButton[] {
+export function listButtons(message: Pick<SlackMessage, 'blocks'>): FoundButton[] {
   return (message.blocks ?? []).flatMap((block: Block) => {
     const blockId = String(block.block_id);
     const elements = block.type === 'actions' && Array.isArray(block.elements) ? block.elements : [];
@@ -38,7 +38,10 @@ export function listButtons(message: SlackMessage): FoundButton[] {
 }
 
 /** By visible label (exact, then ignoring case and surrounding spaces) or by action_id. */
-export function findButton(message: SlackMessage, selector: ButtonSelector): FoundButton | undefined {
+export function findButton(
+  message: Pick<SlackMessage, 'blocks'>,
+  selector: ButtonSelector,
+): FoundButton | undefined {
   const buttons = listButtons(message);
   if ('actionId' in selector) return buttons.find((b) => b.actionId === selector.actionId);
   const wanted = selector.text.trim().toLowerCase();
@@ -48,15 +51,15 @@ export function findButton(message: SlackMessage, selector: ButtonSelector): Fou
   );
 }
 
-export function describeButtons(message: SlackMessage): string {
+export function describeButtons(message: Pick<SlackMessage, 'blocks'>): string {
   const buttons = listButtons(message);
   if (buttons.length === 0) return 'no buttons';
   return buttons.map((b) => `"${b.text}" (action_id ${b.actionId})`).join(', ');
 }
 
 /** Every string a person can read in the message: its text and all text inside its blocks. */
-export function visibleText(message: SlackMessage): string {
-  const parts: string[] = [message.text];
+export function visibleText(message: Pick<SlackMessage, 'blocks'> & { text?: string }): string {
+  const parts: string[] = message.text === undefined ? [] : [message.text];
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (isRecord(value)) {

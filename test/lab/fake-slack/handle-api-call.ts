@@ -9,9 +9,10 @@ import { fileMethods } from './file-methods.js';
 import { type HttpReply, jsonReply, outageReply, rateLimitedReply } from './http-reply.js';
 import { type MethodResult, stringArg } from './method-context.js';
 import { parseApiArgs } from './parse-api-args.js';
+import { viewMethods } from './view-methods.js';
 import { workspaceMethods } from './workspace-methods.js';
 
-const methods = { ...chatMethods, ...fileMethods, ...workspaceMethods };
+const methods = { ...chatMethods, ...fileMethods, ...workspaceMethods, ...viewMethods };
 
 /** App-level tokens open Socket Mode connections; everything else takes the bot token. */
 const appTokenMethods = new Set(['apps.connections.open']);

@@ -2,6 +2,7 @@ export {
   type ClickOptions,
   createSlackDriver,
   type DriverResponse,
+  type HomeClickOptions,
   type SlackDriver,
   type SlackDriverOptions,
   type SlashOptions,

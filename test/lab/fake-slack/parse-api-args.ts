@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** Arguments WebClient sends JSON-encoded inside a form (it stringifies every non-scalar value). */
-const jsonEncodedArgs = new Set(['blocks', 'attachments', 'files', 'metadata']);
+const jsonEncodedArgs = new Set(['blocks', 'attachments', 'files', 'metadata', 'view']);
 
 function decodeNested(args: Record<string, unknown>): Record<string, unknown> {
   for (const name of jsonEncodedArgs) {

@@ -13,6 +13,7 @@ import type {
   CallRecord,
   EphemeralRecord,
   FileRecord,
+  HomeViewRecord,
   MessageWithHistory,
   ResponseUrlPost,
   SlackMessage,
@@ -54,6 +55,8 @@ export interface FakeSlack extends Pick<FaultInjector, 'failNext' | 'stormRateLi
   /** Roots and replies of a channel, oldest first. */
   allMessages(channel: string): SlackMessage[];
   message(channel: string, ts: string): MessageWithHistory | undefined;
+  /** Every Home view published to the user (views.publish), oldest first; the last is what they see. */
+  homeViews(userId: string): HomeViewRecord[];
   callsTo(method: string): CallRecord[];
   callsByMethod(): Record<string, CallRecord[]>;
   rateLimitedCount(method?: string): number;
@@ -216,6 +219,8 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     replies: (channel, threadTs) => state.replies(channel, threadTs),
     allMessages: (channel) => state.everything(channel),
     message: (channel, ts) => state.get(channel, ts),
+    homeViews: (userId) =>
+      state.homeViews.filter((view) => view.user === userId).map((view) => structuredClone(view)),
     callsTo,
     callsByMethod() {
       const grouped: Record<string, CallRecord[]> = {};

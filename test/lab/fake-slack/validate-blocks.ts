@@ -15,11 +15,11 @@ function buttonsOf(block: Block): Array<Record<string, unknown>> {
 }
 
 /**
- * The Block Kit limits Slack enforces with `invalid_blocks` (platform-facts: 50 blocks, section text
+ * The Block Kit limits Slack enforces with `invalid_blocks` (platform-facts: 50 blocks in a message, 100 in a Home view, section text
  * ≤ 3000, button text ≤ 75, value ≤ 2000), so a report that would be refused in production is refused here.
  */
-export function validateBlocks(blocks: Block[]): string | undefined {
-  if (blocks.length > 50) return `more than 50 blocks (${blocks.length})`;
+export function validateBlocks(blocks: Block[], maxBlocks = 50): string | undefined {
+  if (blocks.length > maxBlocks) return `more than ${maxBlocks} blocks (${blocks.length})`;
   for (const [index, block] of blocks.entries()) {
     if (typeof block.type !== 'string') return `block ${index} has no type`;
     const text = textOf(block.text);
