@@ -1,13 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export interface JobLinks {
-  /** The signed link to a job's page, valid for the configured lifetime from now. */
+  /** The signed link to a job's page, valid for the configured lifetime from now (up to an hour more). */
   url(jobId: string): string;
   /** Whether a request's `exp` and `sig` open this job's page now. */
   check(jobId: string, exp: string | null, sig: string | null): 'ok' | 'expired' | 'invalid';
 }
 
 const JOB_ID = /^job-\d{1,12}$/;
+const EXPIRY_STEP_MS = 3_600_000;
 
 /**
  * Links that open one job's page until they expire: `<base>/jobs/<id>?exp=<unix s>&sig=<HMAC>`, the
@@ -25,7 +26,11 @@ export function createJobLinks(options: {
     createHmac('sha256', options.key).update(`${jobId}\n${exp}`).digest();
   return {
     url(jobId) {
-      const exp = String(Math.floor((options.now() + options.ttlMs) / 1_000));
+      // Rounded up to the hour: a link drawn again within the hour is the same link, so a view
+      // that shows it (the App Home, refreshed every few seconds) is unchanged and not republished.
+      const exp = String(
+        Math.ceil((options.now() + options.ttlMs) / EXPIRY_STEP_MS) * (EXPIRY_STEP_MS / 1_000),
+      );
       return `${base}/jobs/${jobId}?exp=${exp}&sig=${sign(jobId, exp).toString('base64url')}`;
     },
     check(jobId, exp, sig) {

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, type HomeViewRecord, visibleText } from '../lab/fake-slack/index.js';
+import { renderBlocksHtml } from '../lab/fake-slack/render-blocks-html.js';
+import { startBrowser } from '../support/start-browser.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+
+/** Never dialled: the Home only shows links under it. */
+const PUBLIC_URL = 'https://cluster-bot.example.test/ops';
 
 let lab: SlackLab;
 beforeAll(async () => {
   // A bot process taking Slack requests and a separate worker: the Home is refreshed from state
   // another process changes.
-  lab = await startSlackLab({ workers: 1 });
+  lab = await startSlackLab({ workers: 1, env: { PUBLIC_URL } });
 }, 120_000);
 afterAll(() => lab?.stop());
 
@@ -21,6 +26,19 @@ function homeShowing(slack: FakeSlack, user: string, pattern: RegExp, timeoutMs 
     },
     { timeoutMs, description: `${user}'s Home showing ${pattern}` },
   );
+}
+
+/** The README's picture: the view as the fake Slack draws it, in the tests' browser. */
+async function screenshot(view: HomeViewRecord, path: string) {
+  const { browser } = await startBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 820, height: 640 });
+    await page.setContent(renderBlocksHtml('Home', view.blocks));
+    await page.screenshot({ path: path as `${string}.png`, fullPage: true });
+  } finally {
+    await browser.close();
+  }
 }
 
 const buttons = (view: HomeViewRecord) => JSON.stringify(view.blocks).match(/"type":"button"/g)?.length ?? 0;
@@ -45,6 +63,11 @@ describe('the App Home, against the real bot and worker processes', { timeout: 2
       /\*Waiting for approval:\* job #1 at cilium\.yml \(1 needed; approvers: <@U0ALICE>, <@U0BOB>\)\. You may approve it/,
     );
     expect(textOf(waiting)).toMatch(/^prod\n\*Lease:\* free/m);
+    // The job holding dev links to its page (signed, under PUBLIC_URL).
+    expect(textOf(waiting)).toMatch(
+      new RegExp(`<${PUBLIC_URL}/jobs/job-1\\?exp=\\d+&(amp;)?sig=[\\w-]+\\|job page>`),
+    );
+    if (process.env.APP_HOME_SCREENSHOT) await screenshot(waiting, process.env.APP_HOME_SCREENSHOT);
 
     // Nothing changes while the job waits: no publish for two refresh rounds (3 s each).
     const publishedWhileWaiting = slack.homeViews('U0BOB').length;

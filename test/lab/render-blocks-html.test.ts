@@ -7,6 +7,9 @@ describe('the fake Slack draws published blocks as HTML (for screenshots)', () =
       '<b>dev</b> held by <b class="mention">@U0BOB</b> · <code>up dev</code> <a>job page</a>',
     );
     expect(renderMrkdwn('a &lt;script&gt; &amp; more\nline')).toBe('a &lt;script&gt; &amp; more<br>line');
+    expect(renderMrkdwn('since <!date^1700000000^{date_short} {time}|2023-11-14 22:13 UTC>')).toBe(
+      'since 2023-11-14 22:13 UTC',
+    );
   });
 
   it('draws every block type the bot publishes, and names one it does not know', () => {

@@ -26,6 +26,18 @@ describe('job page links', () => {
     clock -= 7 * 86_400_000;
   });
 
+  it('are the same link when drawn again within the hour (a refreshed view stays unchanged), and last at most an hour more', () => {
+    clock += 60_000;
+    const first = links.url('job-7');
+    clock += 30 * 60_000;
+    expect(links.url('job-7')).toBe(first);
+    const [exp] = parts(first);
+    expect(Number(exp) * 1_000 - clock).toBeLessThanOrEqual(7 * 86_400_000 + 3_600_000);
+    clock += 7 * 86_400_000 + 3_600_000;
+    expect(links.check('job-7', ...parts(first))).toBe('expired');
+    clock = 1_800_000_000_000;
+  });
+
   it('refuse another job, a changed expiry, a changed or missing signature', () => {
     const [exp, sig] = parts(links.url('job-7'));
     expect(links.check('job-8', exp, sig)).toBe('invalid');

@@ -78,6 +78,8 @@ function renderAngle(inner: string): string {
   const [target = '', label] = inner.split('|', 2);
   if (target.startsWith('@')) return `<b class="mention">@${escapeHtml(label ?? target.slice(1))}</b>`;
   if (target.startsWith('#')) return `<b class="mention">#${escapeHtml(label ?? target.slice(1))}</b>`;
+  // A date shows its fallback text where no client formats it (`<!date^1700000000^{date}|fallback>`).
+  if (target.startsWith('!date^')) return escapeHtml(decodeEntities(label ?? ''));
   if (target.startsWith('!')) return `<b class="mention">@${escapeHtml(label ?? target.slice(1))}</b>`;
   return `<a>${escapeHtml(decodeEntities(label ?? target))}</a>`;
 }
