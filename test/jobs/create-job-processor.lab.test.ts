@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
-import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
-import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { healthyHosts } from '../support/healthy-hosts.js';
@@ -42,11 +40,6 @@ const posted = (prefix: string) =>
     timeoutMs: 15_000,
   });
 
-async function approvalOf(jobId: string): Promise<StoredApproval> {
-  const [raw] = Object.values(await lab!.redis.hgetall(lab!.keys.approvals(jobId)));
-  return JSON.parse(raw!) as StoredApproval;
-}
-
 /** Playbook runs other than previews (syntax check, host or task list, check mode): changes to a node. */
 const playbooksRun = () =>
   lab!.shell.calls.filter(
@@ -55,32 +48,9 @@ const playbooksRun = () =>
       !['--syntax-check', '--list-hosts', '--list-tasks', '--check'].some((flag) => call.argv.includes(flag)),
   );
 
-/** An approver's click on the job's pending approval, as the click handler records it. */
+/** An approver's click on the job's pending approval: counted or deciding, never refused. */
 async function approve(jobId: string, userId: string) {
-  const verdict = await clickAsPosted(jobId, userId, (await approvalOf(jobId)).messageTs!);
-  expect(verdict.kind).not.toBe('refused');
-}
-
-/** A click on the job's pending approval, on the message with that ts. */
-async function clickAsPosted(jobId: string, userId: string, messageTs: string): Promise<ClickVerdict> {
-  const stored = await approvalOf(jobId);
-  if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
-  const target = { jobId, stepId: stored.request!.stepId, approvalId: stored.state.id, messageTs };
-  const click = {
-    userId,
-    decision: 'approve',
-    isApprover: true,
-    requestedBy: 'U0ALICE',
-    at: Date.now(),
-  } as const;
-  const { verdict } = await recordApprovalClick(
-    lab!.redis,
-    lab!.keys,
-    target,
-    click,
-    lab!.world.clusters.prod!,
-  );
-  return verdict;
+  expect((await lab!.clickApproval(jobId, userId)).kind).not.toBe('refused');
 }
 
 const outcomesAudited = async (jobId: string) =>
@@ -116,7 +86,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
 
     await delayed(id);
     await posted('⏸ approval needed for node-baseline.yml');
-    expect((await approvalOf(id)).state.status).toBe('pending');
+    expect((await lab!.approvalOf(id)).state.status).toBe('pending');
     expect((await lab.records.get(id))?.outcome).toBeUndefined();
     // No worker holds it, yet prod stays its own until the approval could expire.
     expect(await lab.lock.holder('prod')).toBe(id);
@@ -126,7 +96,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     await requestCancel(lab.redis, lab.keys, id, 'U0BOB');
     await lab.queue.promote(id);
     expect(await outcomeOf(id)).toBe('cancelled');
-    expect((await approvalOf(id)).state.status).toBe('void');
+    expect((await lab!.approvalOf(id)).state.status).toBe('void');
     expect(await lab.lock.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot cancelled: /)]);
     await posted('❌ job #1 cancelled');
@@ -147,7 +117,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     await lab.queue.promote(id);
     expect(await outcomeOf(id)).toBe('succeeded');
     expect(playbooksRun()).toHaveLength(1);
-    expect((await approvalOf(id)).state).toMatchObject({ status: 'approved', by: ['U0BOB', 'U0CAROL'] });
+    expect((await lab!.approvalOf(id)).state).toMatchObject({ status: 'approved', by: ['U0BOB', 'U0CAROL'] });
     expect(await lab.lock.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
     await posted('✅ job #1 succeeded');
@@ -184,7 +154,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
       // Slack has the message (and shows the buttons) before the bot has its ts back and saved.
       async onMessage(message) {
         if (early || !id || !message.text.startsWith('⏸ approval needed')) return;
-        early = clickAsPosted(id, 'U0BOB', `1700000000.${String(lab!.posts.length).padStart(6, '0')}`);
+        early = lab!.clickApproval(id, 'U0BOB', `1700000000.${String(lab!.posts.length).padStart(6, '0')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       },
     });
@@ -193,7 +163,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     await delayed(id);
 
     expect(await early).toMatchObject({ kind: 'counted' });
-    expect((await approvalOf(id)).approvals).toEqual(['U0BOB']);
+    expect((await lab!.approvalOf(id)).approvals).toEqual(['U0BOB']);
   });
 
   it('a mutating job queued behind another waits, delayed, until the lease is free, then takes it', async () => {

@@ -3,8 +3,6 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/app/connect-redis.js';
 import { readEnv } from '../../src/config/read-env.js';
-import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
-import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { type RedisCluster, startRedisCluster } from '../lab/start-redis-cluster.js';
 import { healthyHosts } from '../support/healthy-hosts.js';
@@ -35,30 +33,6 @@ function clusterRedis() {
   return { connect: () => connectRedis(env), prefix: env.REDIS_PREFIX };
 }
 
-async function approvalOf(jobId: string): Promise<StoredApproval> {
-  const [raw] = Object.values(await lab!.redis.hgetall(lab!.keys.approvals(jobId)));
-  return JSON.parse(raw!) as StoredApproval;
-}
-
-async function approve(jobId: string, userId: string) {
-  const stored = await approvalOf(jobId);
-  if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
-  const target = {
-    jobId,
-    stepId: stored.request!.stepId,
-    approvalId: stored.state.id,
-    messageTs: stored.messageTs!,
-  };
-  const click = {
-    userId,
-    decision: 'approve',
-    isApprover: true,
-    requestedBy: 'U0ALICE',
-    at: Date.now(),
-  } as const;
-  return (await recordApprovalClick(lab!.redis, lab!.keys, target, click, lab!.world.clusters.prod!)).verdict;
-}
-
 describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_000 }, () => {
   it('a job takes its lease, parks for approval, is approved by two, runs, settles and is audited', async () => {
     lab = await startInProcessWorker('cluster-job', { replies: healthyHosts, redis: clusterRedis() });
@@ -83,8 +57,8 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_00
     await waitFor(`${id} parked`, async () => (await lab!.queue.queue.getJob(id))?.isDelayed(), {
       timeoutMs: 15_000,
     });
-    expect(await approve(id, 'U0BOB')).toMatchObject({ kind: 'counted' });
-    expect(await approve(id, 'U0CAROL')).toMatchObject({ kind: 'approved' });
+    expect(await lab.clickApproval(id, 'U0BOB')).toMatchObject({ kind: 'counted' });
+    expect(await lab.clickApproval(id, 'U0CAROL')).toMatchObject({ kind: 'approved' });
     await lab.queue.promote(id);
 
     const outcome = await waitFor(`the outcome of ${id}`, async () => (await lab!.records.get(id))?.outcome, {

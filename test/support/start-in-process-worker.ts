@@ -9,6 +9,9 @@ import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
+import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
+import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
+import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createInProcessProcessor } from './create-in-process-processor.js';
 import { loadExampleWorld } from './example-world.js';
@@ -69,6 +72,12 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const shell = createScriptedShell(options.replies ?? (() => undefined));
   const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
   const workers: Worker[] = [];
+  /** The job's only approval as stored. */
+  const approvalOf = async (jobId: string): Promise<StoredApproval> => {
+    const [raw] = Object.values(await redis.hgetall(keys.approvals(jobId)));
+    if (!raw) throw new Error(`${jobId} has no approval`);
+    return JSON.parse(raw) as StoredApproval;
+  };
   return {
     ...stores,
     world,
@@ -79,6 +88,30 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     shell,
     /** The texts posted or updated so far, oldest first. */
     texts: () => posts.map((post) => post.text),
+    approvalOf,
+    /**
+     * An approver's click on the job's pending approval, as the click handler records it: on the
+     * approval's own message unless `messageTs` says which message the button was on.
+     */
+    async clickApproval(jobId: string, userId: string, messageTs?: string): Promise<ClickVerdict> {
+      const stored = await approvalOf(jobId);
+      if (stored.state.status !== 'pending') throw new Error(`no pending approval: ${stored.state.status}`);
+      const target = {
+        jobId,
+        stepId: stored.request!.stepId,
+        approvalId: stored.state.id,
+        messageTs: messageTs ?? stored.messageTs!,
+      };
+      const cluster = world.clusters[stored.request!.cluster]!;
+      const click = {
+        userId,
+        decision: 'approve',
+        isApprover: true,
+        requestedBy: 'U0ALICE',
+        at: Date.now(),
+      } as const;
+      return (await recordApprovalClick(redis, keys, target, click, cluster)).verdict;
+    },
     /** A worker started now, with the config it loaded now. */
     startWorker(loaded: WorldConfig = world) {
       const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
