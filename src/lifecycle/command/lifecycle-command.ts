@@ -1,11 +1,18 @@
 /** A validated request to change or check a cluster. Every name in it is one from the config. */
 export type LifecycleCommand =
-  | { readonly verb: 'up' | 'cilium' | 'verify'; readonly cluster: string }
+  | { readonly verb: 'up' | 'verify'; readonly cluster: string }
+  /** A rollout of the repo's Cilium; or, by its mode, a rollback of the release or resuming Flux's HelmRelease. */
+  | { readonly verb: 'cilium'; readonly cluster: string; readonly mode?: CiliumMode | undefined }
   | { readonly verb: 'reprovision' | 'packages'; readonly cluster: string; readonly node: string }
   /** The repo's standalone diagnostic, on one node or (node absent) the whole cluster. */
   | { readonly verb: 'health'; readonly cluster: string; readonly node?: string | undefined }
   /** `plan <command>` checked against the infra repo: every refusal the command would meet, nothing run. */
   | { readonly verb: 'plan'; readonly cluster: string; readonly of: PlannedCommand };
+
+/** `--rollback [revision]` (absent: the last good revision before the newest) or `--resume-flux`. */
+export type CiliumMode =
+  | { readonly kind: 'rollback'; readonly revision?: number | undefined }
+  | { readonly kind: 'resume-flux' };
 
 /** A command `plan` can check: any but `plan` itself. */
 export type PlannedCommand = Exclude<LifecycleCommand, { readonly verb: 'plan' }>;
@@ -36,7 +43,15 @@ export function describeCommand(command: LifecycleCommand): string {
       return `health ${command.node ?? command.cluster}`;
     case 'plan':
       return `plan ${describeCommand(command.of)}`;
+    case 'cilium':
+      return `cilium ${command.cluster}${describeCiliumMode(command.mode)}`;
     default:
       return `${command.verb} ${command.cluster}`;
   }
+}
+
+function describeCiliumMode(mode: CiliumMode | undefined): string {
+  if (mode === undefined) return '';
+  if (mode.kind === 'resume-flux') return ' --resume-flux';
+  return mode.revision === undefined ? ' --rollback' : ` --rollback ${mode.revision}`;
 }
