@@ -104,7 +104,8 @@ function rollbackApproval(requested: number | undefined): ApprovalPolicy {
     return {
       target,
       commit,
-      commandLine: opsCommandLine(ctx.world, options.cwd, argv),
+      // Which cluster's release: the kubeconfig helm is given says it.
+      commandLine: `${opsCommandLine(ctx.world, options.cwd, argv)} (KUBECONFIG=${options.env.KUBECONFIG})`,
       fingerprint: bindingFingerprint(commit, [...argv, `from ${target.from.revision}`]),
     };
   };
