@@ -111,6 +111,8 @@ export interface ClusterService {
     count: number,
   ): Promise<{ readonly kind: 'audit'; readonly entries: readonly AuditEntry[] } | Refusal>;
   decide(actor: Actor, click: ApprovalClick, show: ShowDecision): Promise<Decision | Refusal>;
+  /** The Roll back Cilium button under a failed rollout (its value, the job id): `cilium <cluster> --rollback`, rights as for `cilium`. */
+  rollBackCilium(actor: Actor, jobId: string): Promise<Submitted | Refusal>;
   /** Per cluster: the overview, and the approvals waiting (saying which the actor may decide). */
   home(actor: Actor): Promise<
     | {

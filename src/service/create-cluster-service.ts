@@ -11,6 +11,7 @@ import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHome } from './read-home.js';
 import { isRefusal, type Refusal } from './refusal.js';
+import { rollBackCilium } from './roll-back-cilium.js';
 import type { ServiceDeps } from './service-deps.js';
 
 const DEDUP_SECONDS = 24 * 3_600;
@@ -32,7 +33,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     }
   };
 
-  return {
+  const service: ClusterService = {
     async takeCommand(actor) {
       if (await deps.rateLimit.take(actor.userId)) return undefined;
       return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute };
@@ -81,6 +82,8 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
       return { kind: 'audit', entries: await deps.audit.recent(count) };
     },
     decide: (actor, click, show) => decideClick(deps, actor, click, show),
+    rollBackCilium: (actor, jobId) => rollBackCilium(deps, service.submit, actor, jobId),
     home: (actor) => readHome(deps, actor),
   };
+  return service;
 }

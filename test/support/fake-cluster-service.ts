@@ -28,6 +28,13 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     jobs: async () => ({ kind: 'jobs', jobs: [] }),
     audit: async () => ({ kind: 'audit', entries: [] }),
     decide: async () => ({ kind: 'already-counted', missing: 1 }),
+    rollBackCilium: async () => ({
+      kind: 'queued',
+      number: 2,
+      cluster: 'dev',
+      command: 'cilium dev --rollback',
+      position: 0,
+    }),
     home: async () => ({ kind: 'home', clusters: [] }),
   };
   const implementation = { ...defaults, ...overrides };
