@@ -29,6 +29,16 @@ export interface ClusterOverview {
   /** Jobs on the cluster that have not ended, newest first. */
   readonly open: readonly JobSummary[];
   readonly lastVerify?: LastVerify | undefined;
+  /** Flux's cilium HelmRelease, left suspended by a failed job until someone resumes it (`cilium <cluster> --resume-flux`). */
+  readonly fluxSuspended?: FluxSuspended | undefined;
+}
+
+/** Which job left Flux suspended, when it ended, and how. */
+export interface FluxSuspended {
+  readonly jobNumber: number;
+  readonly jobId: string;
+  readonly at: number;
+  readonly outcome: string;
 }
 
 export interface PendingApproval {

@@ -9,6 +9,7 @@ export type {
   ClusterOverview,
   ClusterService,
   Decision,
+  FluxSuspended,
   LastVerify,
   PendingApproval,
   Planned,

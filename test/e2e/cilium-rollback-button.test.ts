@@ -59,6 +59,17 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
     );
     expect(offer.text).toContain('cilium.yml failed, so agents may run the new revision');
     expect(threadTexts(slack, halted.ts).join('\n')).toContain('stays suspended: cilium.yml failed');
+    // status (and the overview the App Home reads) says Flux is left suspended, and by which job.
+    await driver.slash('status dev', { userId: 'U0BOB', channelId: 'C0OPS' });
+    await slack.waitFor(
+      () =>
+        ephemerals(slack, 'U0BOB').find((t) =>
+          /• ⚠ Flux suspended for Cilium since job #1 failed at .* UTC: .*`\/cluster cilium dev --resume-flux`/.test(
+            t,
+          ),
+        ),
+      { timeoutMs: 10_000, description: 'status showing Flux suspended' },
+    );
 
     await driver.click({
       channel: 'C0OPS',
@@ -107,5 +118,14 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
     const done = await board('cilium dev --rollback', 'succeeded');
     expect(done.text).toContain('✅ 3. watch Cilium rollout');
     expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+    await driver.slash('status dev', { userId: 'U0BOB', channelId: 'C0OPS' });
+    const status = await slack.waitFor(
+      () => ephemerals(slack, 'U0BOB').filter((t) => t.startsWith('*dev*'))[1],
+      {
+        timeoutMs: 10_000,
+        description: 'status after the rollback',
+      },
+    );
+    expect(status).not.toContain('Flux suspended');
   });
 });

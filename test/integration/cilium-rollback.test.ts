@@ -1,3 +1,4 @@
+import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
@@ -104,6 +105,37 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
         'resume helmrelease cilium -n kube-system',
       ]);
       expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'refuses a rollout while the live HelmRelease names another chart version than cilium_version, naming both, Flux untouched',
+    async () => {
+      const kc = new KubeConfig();
+      kc.loadFromString(lab.sim.kubeconfig);
+      await kc.makeApiClient(CustomObjectsApi).patchNamespacedCustomObject(
+        {
+          group: 'helm.toolkit.fluxcd.io',
+          version: 'v2',
+          namespace: 'kube-system',
+          plural: 'helmreleases',
+          name: 'cilium',
+          body: { spec: { chart: { spec: { version: '1.19.3' } } } },
+        },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+      const fluxBefore = await opsCalls('flux');
+      const job = lab.startJob('cilium dev');
+      const result = await job.runUntilDone({ approve: true });
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(job.reporter.failedStep()?.failure?.message).toContain(
+        'Cilium chart versions differ: cilium_version 1.20.1 in infra/ansible/roles/cilium/defaults/main.yml, ' +
+          'spec.chart.spec.version 1.19.3 in the live HelmRelease kube-system/cilium',
+      );
+      expect(job.approvals.requests).toEqual([]);
+      expect(await opsCalls('flux')).toEqual(fluxBefore);
     },
     LAB_TEST_TIMEOUT_MS,
   );

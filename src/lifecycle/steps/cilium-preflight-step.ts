@@ -6,12 +6,13 @@ import { readRepoText } from '../repo/read-repo-text.js';
 import { opsTarget } from '../targets.js';
 import { captureRemoteOrFail } from './capture-remote.js';
 import { checkCiliumParity, SOURCE_NAMES } from './check-cilium-parity.js';
-import { checkCiliumVersion } from './check-cilium-version.js';
+import { checkCiliumVersion, checkLiveChartVersion } from './check-cilium-version.js';
 import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { readCiliumValues, type ValuesSource } from './cilium-values.js';
 import { parityFieldsOf } from './parity-fields.js';
 import { refusalsOf } from './refusals-of.js';
+import { CILIUM_RELEASE } from './release-tools.js';
 import { repoPaths } from './repo-paths.js';
 
 const CILIUM_DEFAULTS = roleDefaultsFile('cilium');
@@ -82,8 +83,19 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
 async function checkVersions(ctx: StepContext, helmrelease: string): Promise<string[]> {
   const defaults = await readRepoText(ctx, CILIUM_DEFAULTS);
   if (defaults === undefined) return [`cannot read cilium_version from ${CILIUM_DEFAULTS} on the ops host`];
-  return checkCiliumVersion(
-    { name: CILIUM_DEFAULTS, text: defaults },
-    { name: SOURCE_NAMES.helmrelease, text: helmrelease },
-  );
+  const ansible = { name: CILIUM_DEFAULTS, text: defaults };
+  const problems = checkCiliumVersion(ansible, { name: SOURCE_NAMES.helmrelease, text: helmrelease });
+  // The repo's file may not be what Flux runs: the live HelmRelease, when Flux has one, is compared too.
+  const live = await ctx.kube
+    .readHelmRelease(CILIUM_RELEASE.namespace, CILIUM_RELEASE.name)
+    .catch(() => undefined);
+  if (live?.chartVersion !== undefined) {
+    problems.push(
+      ...checkLiveChartVersion(ansible, {
+        name: `HelmRelease ${CILIUM_RELEASE.namespace}/${CILIUM_RELEASE.name}`,
+        version: live.chartVersion,
+      }),
+    );
+  }
+  return problems;
 }
