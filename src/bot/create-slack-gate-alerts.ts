@@ -11,6 +11,18 @@ export function createSlackGateAlerts(poster: SlackPoster, alertsChannel: string
         text: `🚨 ${cluster}: gate *${gate}* ${prefix} (scheduled verify): ${observed}`,
       });
     },
+    async driftFound(cluster, gate, observed, repeat) {
+      await poster.post({
+        channel: alertsChannel,
+        text: `🧭 ${cluster}: ${gate} ${repeat ? 'still drifted' : 'drifted'} (scheduled drift watch): ${observed}. \`/cluster drift ${cluster}\` shows every place.`,
+      });
+    },
+    async driftCleared(cluster, gate) {
+      await poster.post({
+        channel: alertsChannel,
+        text: `✅ ${cluster}: ${gate} agrees again (scheduled drift watch)`,
+      });
+    },
     async fluxStillSuspended(cluster, since) {
       const at = new Date(since.at).toISOString().slice(0, 16).replace('T', ' ');
       await poster.post({

@@ -17,10 +17,12 @@ export type JobData =
   | { readonly jobId: string }
   | { readonly scheduledVerify: string }
   /** The hourly check whether a failed job left Flux suspended on this cluster. */
-  | { readonly fluxReminder: string };
+  | { readonly fluxReminder: string }
+  | { readonly scheduledDrift: string };
 
 export const scheduledVerifyId = (cluster: string) => `verify-${cluster}`;
 export const fluxReminderId = (cluster: string) => `flux-reminder-${cluster}`;
+export const scheduledDriftId = (cluster: string) => `drift-${cluster}`;
 
 export interface EnqueueRequest {
   readonly command: LifecycleCommand;
@@ -82,7 +84,7 @@ export function createJobQueue(
       const job = await queue.getJob(jobId);
       await job?.promote().catch(() => undefined);
     },
-    /** One job scheduler entry per cluster with verifyEvery (entries of clusters without it go), and its Flux reminder. */
+    /** Per cluster: the scheduled verify (verifyEvery) and drift watch (driftEvery), entries of those turned off removed; the Flux reminder. */
     async syncVerifySchedules(world: WorldConfig): Promise<void> {
       for (const cluster of Object.values(world.clusters)) {
         // Every cluster: the reminder costs one Redis read an hour and says nothing unless Flux was left suspended.
@@ -95,6 +97,19 @@ export function createJobQueue(
             opts: { removeOnComplete: 100, removeOnFail: 100 },
           },
         );
+        if (cluster.driftEveryMs === undefined)
+          await queue.removeJobScheduler(scheduledDriftId(cluster.name));
+        else {
+          await queue.upsertJobScheduler(
+            scheduledDriftId(cluster.name),
+            { every: cluster.driftEveryMs },
+            {
+              name: 'scheduled-drift',
+              data: { scheduledDrift: cluster.name },
+              opts: { removeOnComplete: 100, removeOnFail: 100 },
+            },
+          );
+        }
         const id = scheduledVerifyId(cluster.name);
         if (cluster.verifyEveryMs === undefined) await queue.removeJobScheduler(id);
         else {

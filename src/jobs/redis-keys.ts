@@ -19,6 +19,8 @@ export function redisKeys(prefix: string) {
     /** Set once a verify has seen the cluster's nodes: from then on, an empty or silent API is an incident. */
     clusterFormed: (cluster: string) => `${prefix}:verify:${cluster}:formed`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
+    driftAlerts: (cluster: string) => `${prefix}:drift:${cluster}:alerts`,
+    driftRunning: (cluster: string) => `${prefix}:drift:${cluster}:running`,
     /** Flux's cilium HelmRelease left suspended by a failed job: which job, since when (cleared once resumed). */
     fluxSuspended: (cluster: string) => `${prefix}:flux:${cluster}:suspended`,
   };

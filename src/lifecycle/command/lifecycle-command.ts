@@ -1,6 +1,8 @@
 /** A validated request to change or check a cluster. Every name in it is one from the config. */
 export type LifecycleCommand =
   | { readonly verb: 'up' | 'verify'; readonly cluster: string }
+  /** The Cilium parity fields compared across the repo's files, the live release and the live DaemonSet. */
+  | { readonly verb: 'drift'; readonly cluster: string }
   /** A rollout of the repo's Cilium; or, by its mode, a rollback of the release or resuming Flux's HelmRelease. */
   | { readonly verb: 'cilium'; readonly cluster: string; readonly mode?: CiliumMode | undefined }
   | { readonly verb: 'reprovision' | 'packages'; readonly cluster: string; readonly node: string }
@@ -27,11 +29,17 @@ export const LIFECYCLE_VERBS: readonly PlannedCommand['verb'][] = [
   'verify',
   'packages',
   'health',
+  'drift',
 ];
 
-/** Verbs that change a cluster: one at a time per cluster. The checks (verify, health) only look. */
+/** Verbs that change a cluster: one at a time per cluster. The checks (verify, health, drift) only look. */
 export function isMutating(command: LifecycleCommand): boolean {
-  return command.verb !== 'verify' && command.verb !== 'health' && command.verb !== 'plan';
+  return (
+    command.verb !== 'verify' &&
+    command.verb !== 'health' &&
+    command.verb !== 'plan' &&
+    command.verb !== 'drift'
+  );
 }
 
 export function describeCommand(command: LifecycleCommand): string {

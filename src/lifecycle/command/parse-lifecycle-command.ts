@@ -38,7 +38,7 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   }
   // The checks take no lease, so there is nothing to queue behind.
   const allowedFlags =
-    verb === 'verify' || verb === 'health'
+    verb === 'verify' || verb === 'health' || verb === 'drift'
       ? []
       : verb === 'cilium'
         ? ['--queue', ...CILIUM_MODE_FLAGS]
@@ -95,7 +95,7 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
   }
   if (verb === 'cilium')
     return { ok: true, command: { verb, cluster: name, ...(mode ? { mode } : {}) }, queue };
-  return { ok: true, command: { verb: verb as 'up' | 'verify', cluster: name }, queue };
+  return { ok: true, command: { verb: verb as 'up' | 'verify' | 'drift', cluster: name }, queue };
 }
 
 const CILIUM_MODE_FLAGS = ['--rollback', '--resume-flux'];

@@ -3,6 +3,7 @@ import { ClusterBotError } from '../../errors.js';
 import type { CiliumMode, LifecycleCommand } from '../command/lifecycle-command.js';
 import type { Plan } from '../plan/plan.js';
 import { founderProcedure } from '../preconditions/founder-procedure.js';
+import { ciliumDriftStep } from '../steps/cilium-drift-step.js';
 import { planCheckStep } from '../steps/plan-check-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { ciliumPlan } from './cilium-plan.js';
@@ -28,6 +29,8 @@ export function buildPlan(command: LifecycleCommand, world: WorldConfig): Plan {
         cluster: cluster.name,
         steps: [verifyGatesStep('1-verify', cluster.name, 'one-read')],
       };
+    case 'drift':
+      return { command, cluster: cluster.name, steps: [ciliumDriftStep('1-drift', cluster.name)] };
     case 'packages':
       return {
         command,
