@@ -110,6 +110,21 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   );
 
   it(
+    'a rejected rollback leaves Flux alone: it is suspended only once the approval is given',
+    async () => {
+      const fluxBefore = await opsCalls('flux');
+      const job = lab.startJob('cilium dev --rollback');
+      expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-helm-rollback' });
+      job.approvals.reject('2-helm-rollback');
+      expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'rejected' });
+      expect(await opsCalls('flux')).toEqual(fluxBefore);
+      expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+      expect((await opsCalls('helm')).filter((call) => call.startsWith('rollback'))).toHaveLength(1);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'refuses a rollout while the live HelmRelease names another chart version than cilium_version, naming both, Flux untouched',
     async () => {
       const kc = new KubeConfig();
