@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ciliumRollbackOffer, ROLLBACK_ACTION } from '../../src/bot/cilium-rollback-offer.js';
 import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
-import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { BoardStep, JobThread } from '../../src/jobs/ports/job-thread.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
+import { createRecordingPoster } from '../support/recording-poster.js';
 
 const step = (id: string, title: string, status: BoardStep['status']): BoardStep => ({
   id,
@@ -57,24 +57,11 @@ describe('the Roll back Cilium offer under a Cilium rollout', () => {
 });
 
 describe('handleRollbackClick', () => {
-  function recordingPoster() {
-    const posts: SlackMessage[] = [];
-    const poster: SlackPoster = {
-      async post(message) {
-        posts.push(message);
-        return '2.2';
-      },
-      async update() {},
-      async upload() {},
-      permalink: () => '',
-    };
-    return { poster, posts };
-  }
   const click = { userId: 'U0ALICE', value: 'job-4', channel: 'C0OPS', threadTs: '1.1' };
 
   it('asks the service with the clicker and the button value, and tells the thread which job runs the rollback', async () => {
     const { service, asked } = createFakeClusterService();
-    const { poster, posts } = recordingPoster();
+    const { poster, posts } = createRecordingPoster();
     const answer = await handleRollbackClick(click, { service, poster });
     expect(asked()).toEqual([
       { op: 'rollBackCilium', args: [{ userId: 'U0ALICE', channelId: 'C0OPS' }, 'job-4'] },
@@ -93,7 +80,7 @@ describe('handleRollbackClick', () => {
     const { service } = createFakeClusterService({
       rollBackCilium: async () => ({ code: 'ROLLBACK_NOT_OFFERED', why: 'not-failed', number: 4 }),
     });
-    const { poster, posts } = recordingPoster();
+    const { poster, posts } = createRecordingPoster();
     const answer = await handleRollbackClick(click, { service, poster });
     expect(answer).toMatch(/^⛔ Job #4 did not fail, so it offers no rollback; nothing was run\./);
     expect(posts).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
+import { approvalMessage } from '../support/approval-message.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab;
@@ -17,18 +18,7 @@ const threadTexts = (slack: FakeSlack, rootTs: string) => slack.replies('C0OPS',
 
 async function approve(title: string) {
   const { slack, driver } = lab;
-  const request = await slack.waitFor(
-    () =>
-      slack
-        .allMessages('C0OPS')
-        .find(
-          (m) =>
-            m.thread_ts !== undefined &&
-            m.text.includes(`approval needed for ${title}`) &&
-            JSON.stringify(m.blocks ?? []).includes('"type":"button"'),
-        ),
-    { timeoutMs: 60_000, description: `approval request for ${title}` },
-  );
+  const request = await approvalMessage(slack, title);
   await driver.click({
     channel: 'C0OPS',
     where: { ts: request.ts },

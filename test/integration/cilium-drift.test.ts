@@ -12,6 +12,7 @@ import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { createInstantClock } from '../support/manual-clock.js';
+import { createRecordingPoster } from '../support/recording-poster.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
@@ -23,7 +24,7 @@ import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle
 let lab: LifecycleLab;
 let redis: Redis;
 let cleanupRedis: () => Promise<void>;
-const posts: string[] = [];
+const recording = createRecordingPoster();
 const clock = createInstantClock(Date.UTC(2026, 10, 30, 12, 0));
 let run: () => Promise<string>;
 
@@ -37,18 +38,7 @@ beforeAll(async () => {
     world: lab.world,
     redis,
     keys: redisKeys(prefix.prefix),
-    alerts: createSlackGateAlerts(
-      {
-        post: async (message) => {
-          posts.push(message.text);
-          return '1.0';
-        },
-        update: async () => undefined,
-        upload: async () => undefined,
-        permalink: () => '',
-      },
-      'C0ALERTS',
-    ),
+    alerts: createSlackGateAlerts(recording.poster, 'C0ALERTS'),
     shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
     kubeFor: (cluster: string) => kubes.kubeFor(cluster),
     clock,
@@ -66,15 +56,15 @@ afterAll(async () => {
 
 /** Runs the watch, a minute later again (no repeat), then lets the world heal and runs it once more. */
 async function driftOnceAndClear(heal: () => Promise<void>) {
-  posts.length = 0;
+  recording.posts.length = 0;
   expect(await run()).toBe('drift');
   clock.advance(60_000);
   expect(await run()).toBe('drift');
-  const whileDrifted = [...posts];
+  const whileDrifted = recording.texts();
   await heal();
   clock.advance(60_000);
   expect(await run()).toBe('no drift');
-  return { whileDrifted, cleared: posts.slice(whileDrifted.length) };
+  return { whileDrifted, cleared: recording.texts().slice(whileDrifted.length) };
 }
 
 async function editCommitted(path: string, edit: (text: string) => string) {
@@ -90,7 +80,7 @@ async function editCommitted(path: string, edit: (text: string) => string) {
 describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it('finds none on the runbook’s files and the settled cluster; `drift dev` says so in its job', async () => {
     expect(await run()).toBe('no drift');
-    expect(posts).toEqual([]);
+    expect(recording.texts()).toEqual([]);
     const job = lab.startJob('drift dev');
     expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(job.texts()).toContainEqual(
@@ -117,7 +107,7 @@ describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
     const path = INFRA_REPO_PATHS.ciliumValues;
     const original = await lab.repo.readFile(path);
     await lab.repo.writeFile(path, original.replace('routingMode: native', 'routingMode: tunnel'));
-    posts.length = 0;
+    recording.posts.length = 0;
     expect(await run()).toBe('no drift');
     await lab.repo.commit('lab: drift values.yaml');
     const { whileDrifted, cleared } = await driftOnceAndClear(async () => {
@@ -158,21 +148,21 @@ describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
         setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
       );
     await setMaxUnavailable(2);
-    posts.length = 0;
+    recording.posts.length = 0;
     expect(await run()).toBe('drift');
     clock.advance(61 * 60_000);
     expect(await run()).toBe('drift');
-    expect(posts).toEqual([
+    expect(recording.texts()).toEqual([
       expect.stringContaining('updateStrategy.rollingUpdate.maxUnavailable (live DaemonSet) drifted'),
       expect.stringContaining('updateStrategy.rollingUpdate.maxUnavailable (live DaemonSet) still drifted'),
     ]);
-    expect(posts[0]).toContain(
+    expect(recording.texts()[0]).toContain(
       'live DaemonSet: updateStrategy.rollingUpdate.maxUnavailable is 2 (elsewhere 1)',
     );
     await setMaxUnavailable(1);
-    posts.length = 0;
+    recording.posts.length = 0;
     expect(await run()).toBe('no drift');
-    expect(posts).toEqual([
+    expect(recording.texts()).toEqual([
       '✅ dev: Cilium drift: updateStrategy.rollingUpdate.maxUnavailable (live DaemonSet) agrees again (scheduled drift watch)',
     ]);
   });

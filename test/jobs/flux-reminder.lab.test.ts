@@ -4,6 +4,7 @@ import { createSlackGateAlerts } from '../../src/bot/create-slack-gate-alerts.js
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { remindFluxSuspended } from '../../src/jobs/remind-flux-suspended.js';
 import { cleanupAfterEach } from '../support/cleanup-stack.js';
+import { createRecordingPoster } from '../support/recording-poster.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const cleanups = cleanupAfterEach();
@@ -14,19 +15,8 @@ describe('the hourly reminder of a Flux left suspended', () => {
     const redis = new Redis(REDIS_URL);
     cleanups.push(cleanup, async () => redis.disconnect());
     const keys = redisKeys(prefix);
-    const posts: { channel: string; text: string }[] = [];
-    const alerts = createSlackGateAlerts(
-      {
-        post: async (message) => {
-          posts.push({ channel: message.channel, text: message.text });
-          return '1.0';
-        },
-        update: async () => undefined,
-        upload: async () => undefined,
-        permalink: () => '',
-      },
-      'C0ALERTS',
-    );
+    const { poster, posts } = createRecordingPoster();
+    const alerts = createSlackGateAlerts(poster, 'C0ALERTS');
 
     expect(await remindFluxSuspended('dev', { redis, keys, alerts })).toBe('flux not suspended');
     await redis.set(

@@ -78,16 +78,7 @@ export function ciliumRollbackStep(id: string, cluster: string, requested: numbe
       const target = await readRollbackTarget(ctx, requested);
       await ctx.progress(`rolling back ${describeRollback(target)}`);
       const argv = helmRollbackArgv(target.to.revision);
-      const result = await runReleaseTool(ctx, argv);
-      if (result.exitCode !== 0) {
-        throw new ClusterBotError(
-          'COMMAND_FAILED',
-          `${argv.join(' ')} exited ${result.exitCode}: ${result.output}`,
-          {
-            details: { exitCode: result.exitCode },
-          },
-        );
-      }
+      await runReleaseTool(ctx, argv);
       return { status: 'succeeded', summary: `rolled back ${describeRollback(target)}` };
     },
   };

@@ -15,17 +15,7 @@ async function readRelease(ctx: StepContext): Promise<HelmReleaseState | undefin
 }
 
 async function runFlux(ctx: StepContext, verb: 'suspend' | 'resume'): Promise<void> {
-  const argv = fluxArgv(verb);
-  const result = await runReleaseTool(ctx, argv);
-  if (result.exitCode !== 0) {
-    throw new ClusterBotError(
-      'COMMAND_FAILED',
-      `${argv.join(' ')} exited ${result.exitCode}: ${result.output}`,
-      {
-        details: { exitCode: result.exitCode },
-      },
-    );
-  }
+  await runReleaseTool(ctx, fluxArgv(verb));
 }
 
 /**

@@ -67,8 +67,11 @@ export async function readReleaseTool(ctx: StepContext, argv: readonly string[])
   return captureRemoteOrFail(ctx, opsTarget(ctx.world), argv, await releaseToolOptions(ctx));
 }
 
-/** Runs a helm/flux command that changes something, its output going to the job's log as it comes. */
-export async function runReleaseTool(ctx: StepContext, argv: readonly string[]) {
+/**
+ * Runs a helm/flux command that changes something, its output going to the job's log as it comes;
+ * a non-zero exit fails, naming the command and its last lines.
+ */
+export async function runReleaseTool(ctx: StepContext, argv: readonly string[]): Promise<void> {
   const options = await releaseToolOptions(ctx);
   const lines: string[] = [];
   const result = await ctx.shell.exec(opsTarget(ctx.world), {
@@ -81,5 +84,11 @@ export async function runReleaseTool(ctx: StepContext, argv: readonly string[]) 
       await ctx.output(line);
     },
   });
-  return { exitCode: result.exitCode, output: lines.slice(-5).join(' ') };
+  if (result.exitCode !== 0) {
+    throw new ClusterBotError(
+      'COMMAND_FAILED',
+      `${argv.join(' ')} exited ${result.exitCode}: ${lines.slice(-5).join(' ')}`,
+      { details: { exitCode: result.exitCode } },
+    );
+  }
 }
