@@ -108,7 +108,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
           userId: body.user.id,
           value: action.value ?? '',
           channel: body.channel?.id ?? body.container?.channel_id ?? '',
-          threadTs: (body.message?.['thread_ts'] ?? body.container?.thread_ts) as string | undefined,
+          threadTs: (body.message?.thread_ts ?? body.container?.thread_ts) as string | undefined,
         },
         deps,
       );

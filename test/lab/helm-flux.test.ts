@@ -19,7 +19,7 @@ const KUBECONFIG = '/srv/infra/.cache/dev.kubeconfig';
 /** Runs a stand-in as the lab's ForceCommand would: its state folder, the ops host's address. */
 async function tool(name: 'helm' | 'flux', ...argv: string[]) {
   const env = {
-    PATH: process.env['PATH'] ?? '',
+    PATH: process.env.PATH ?? '',
     LAB_STATE_DIR: stateDir,
     LAB_NODE_ADDRESS: '127.0.0.1',
     KUBECONFIG,
@@ -53,15 +53,21 @@ describe('helm and flux on the lab ops host', () => {
   it('helm history -o json prints helm releaseInfo entries: a settled release, then the upgrade cilium.yml made', async () => {
     const before = await tool('helm', 'history', 'cilium', '-n', 'kube-system', '-o', 'json');
     expect(before.code).toBe(0);
-    const entries = JSON.parse(before.stdout) as Record<string, unknown>[];
+    const entries = JSON.parse(before.stdout) as {
+      revision: number;
+      status: string;
+      chart: string;
+      description: string;
+      updated: string;
+    }[];
     expect(entries.map((e) => Object.keys(e))).toEqual(
       entries.map(() => ['revision', 'updated', 'status', 'chart', 'app_version', 'description']),
     );
-    expect(entries.map((e) => [e['revision'], e['status'], e['chart'], e['description']])).toEqual([
+    expect(entries.map((e) => [e.revision, e.status, e.chart, e.description])).toEqual([
       [1, 'superseded', 'cilium-1.20.0', 'Install complete'],
       [2, 'deployed', 'cilium-1.20.1', 'Upgrade complete'],
     ]);
-    expect(entries[0]!['updated']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}\+00:00$/);
+    expect(entries[0]!.updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}\+00:00$/);
 
     sim.startCiliumRollout();
     const after = JSON.parse(

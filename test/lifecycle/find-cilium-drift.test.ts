@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findCiliumDrift } from '../../src/lifecycle/steps/find-cilium-drift.js';
 
+/** Flux's substitution, spelled without a template literal. */
+const FLUX_API_HOST = ['$', '{K3S_API_HOST}'].join('');
 const files = (port: number, host: string) => ({ k8sServicePort: port, k8sServiceHost: host });
 
 describe('findCiliumDrift', () => {
@@ -8,9 +10,9 @@ describe('findCiliumDrift', () => {
     expect(
       findCiliumDrift(
         {
-          helmrelease: files(6443, '${K3S_API_HOST}'),
+          helmrelease: files(6443, FLUX_API_HOST),
           template: files(6444, '{{ k3s_api_host }}'),
-          reference: files(6443, '${K3S_API_HOST}'),
+          reference: files(6443, FLUX_API_HOST),
           'live values': files(6443, '10.73.0.11'),
         },
         ['k8sServicePort', 'k8sServiceHost'],
@@ -22,7 +24,7 @@ describe('findCiliumDrift', () => {
   it('takes the live API host for the files’ two spellings only when it is the cluster’s k3s_api_host', () => {
     const differences = findCiliumDrift(
       {
-        helmrelease: files(6443, '${K3S_API_HOST}'),
+        helmrelease: files(6443, FLUX_API_HOST),
         template: files(6443, '{{ k3s_api_host }}'),
         'live values': files(6443, '192.168.2.10'),
       },

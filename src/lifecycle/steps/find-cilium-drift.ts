@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { normaliseApiHost, valueAt } from './cilium-values.js';
+import { API_HOST_SYMBOL, normaliseApiHost, valueAt } from './cilium-values.js';
 
 /** Where a parity field is written or running: the three files at HEAD, the live release, the live DaemonSet. */
 export type DriftPlace = 'helmrelease' | 'template' | 'reference' | 'live values' | 'live DaemonSet';
@@ -32,10 +32,9 @@ export function findCiliumDrift(
       .filter(([place]) => place !== 'live DaemonSet' || field === MAX_UNAVAILABLE)
       .map(([place, placeValues]) => {
         const raw = valueAt(placeValues, field);
+        const isApiHost = field === 'k8sServiceHost' && apiHost !== undefined && raw === apiHost;
         const value =
-          field === 'k8sServiceHost'
-            ? normaliseApiHost(apiHost !== undefined && raw === apiHost ? '${K3S_API_HOST}' : raw)
-            : raw;
+          field === 'k8sServiceHost' ? (isApiHost ? API_HOST_SYMBOL : normaliseApiHost(raw)) : raw;
         return { place, value };
       });
     const expected = majority(seen);

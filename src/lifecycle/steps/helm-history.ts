@@ -10,6 +10,16 @@ export interface HelmRevision {
   readonly description: string;
 }
 
+/** One element of helm's JSON, as printed (nothing checked yet). */
+interface RawRevision {
+  readonly revision?: unknown;
+  readonly updated?: unknown;
+  readonly status?: unknown;
+  readonly chart?: unknown;
+  readonly app_version?: unknown;
+  readonly description?: unknown;
+}
+
 /** The rollback to run: from the newest revision to `to`. */
 export interface RollbackTarget {
   readonly from: HelmRevision;
@@ -28,19 +38,19 @@ export function parseHelmHistory(text: string): HelmRevision[] {
     throw new Error(`helm history printed no JSON: ${text.slice(0, 200)}`);
   }
   if (!Array.isArray(parsed)) throw new Error('helm history printed JSON that is not a list of revisions');
-  return parsed
-    .map((entry: Record<string, unknown>) => {
-      if (typeof entry?.['revision'] !== 'number' || typeof entry['status'] !== 'string')
+  return (parsed as (RawRevision | null)[])
+    .map((entry) => {
+      if (typeof entry?.revision !== 'number' || typeof entry.status !== 'string')
         throw new Error(
           `helm history printed a revision without a number or status: ${JSON.stringify(entry)}`,
         );
       return {
-        revision: entry['revision'],
-        updated: String(entry['updated'] ?? ''),
-        status: entry['status'],
-        chart: String(entry['chart'] ?? ''),
-        appVersion: String(entry['app_version'] ?? ''),
-        description: String(entry['description'] ?? ''),
+        revision: entry.revision,
+        updated: String(entry.updated ?? ''),
+        status: entry.status,
+        chart: String(entry.chart ?? ''),
+        appVersion: String(entry.app_version ?? ''),
+        description: String(entry.description ?? ''),
       };
     })
     .sort((a, b) => a.revision - b.revision);

@@ -169,7 +169,7 @@ export class ClusterSim {
   #renderCilium(checksum: string, values: Record<string, unknown>): string {
     const ds = this.store.get<DaemonSet>('daemonsets', 'kube-system', 'cilium');
     if (ds === undefined) throw new Error('kube-sim: there is no cilium DaemonSet to roll out');
-    const strategy = values['updateStrategy'];
+    const strategy = values.updateStrategy;
     const patch = {
       spec: {
         template: { metadata: { annotations: { [CILIUM_CHECKSUM_ANNOTATION]: checksum } } },
