@@ -53,7 +53,11 @@ export function fluxResumeStep(id: string, cluster: string, always = false): Ste
           `there is no ${HELM_RELEASE} on ${cluster} to resume`,
         );
       }
-      if (!release.suspended) return { status: 'skipped', summary: `${HELM_RELEASE} is not suspended` };
+      if (!release.suspended) {
+        // Resumed by hand meanwhile: nothing is left suspended, so status and the reminder stop saying so.
+        await ctx.facts.set(FLUX_SUSPENDED_FACT, false);
+        return { status: 'skipped', summary: `${HELM_RELEASE} is not suspended` };
+      }
       await runFlux(ctx, 'resume');
       await ctx.facts.set(FLUX_SUSPENDED_FACT, false);
       return { status: 'succeeded', summary: `${HELM_RELEASE} resumed: Flux reconciles Cilium again` };
