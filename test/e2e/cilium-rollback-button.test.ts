@@ -61,41 +61,24 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
       { timeoutMs: 10_000, description: 'status showing Flux suspended' },
     );
 
-    await driver.click({
-      channel: 'C0OPS',
-      where: { ts: offer.ts },
-      button: { text: 'Roll back Cilium' },
-      userId: 'U0MALLORY',
-    });
-    await slack.waitFor(
-      () => ephemerals(slack, 'U0MALLORY').find((t) => t.includes('not an operator of dev')),
-      {
+    /** Clicks Roll back Cilium as `userId` (with the button's value changed, for a forged click) and waits for the answer. */
+    const clickRollback = async (userId: string, answer: string, editValue?: () => string) => {
+      await driver.click({
+        channel: 'C0OPS',
+        where: { ts: offer.ts },
+        button: { text: 'Roll back Cilium' },
+        userId,
+        ...(editValue ? { editValue } : {}),
+      });
+      await slack.waitFor(() => ephemerals(slack, userId).find((t) => t.includes(answer)), {
         timeoutMs: 10_000,
-      },
-    );
-    await driver.click({
-      channel: 'C0OPS',
-      where: { ts: offer.ts },
-      button: { text: 'Roll back Cilium' },
-      userId: 'U0ALICE',
-      editValue: () => 'job-99',
-    });
-    await slack.waitFor(
-      () => ephemerals(slack, 'U0ALICE').find((t) => t.includes('does not belong to a job')),
-      { timeoutMs: 10_000 },
-    );
+        description: `${userId} told ${answer}`,
+      });
+    };
+    await clickRollback('U0MALLORY', 'not an operator of dev');
+    await clickRollback('U0ALICE', 'does not belong to a job', () => 'job-99');
     expect(slack.messages('C0OPS').filter((m) => m.text.includes('cilium dev --rollback'))).toEqual([]);
-
-    await driver.click({
-      channel: 'C0OPS',
-      where: { ts: offer.ts },
-      button: { text: 'Roll back Cilium' },
-      userId: 'U0ALICE',
-    });
-    await slack.waitFor(
-      () => ephemerals(slack, 'U0ALICE').find((t) => t.includes('Queued as job #2: `cilium dev --rollback`')),
-      { timeoutMs: 10_000 },
-    );
+    await clickRollback('U0ALICE', 'Queued as job #2: `cilium dev --rollback`');
     await slack.waitFor(
       () =>
         threadTexts(slack, halted.ts).find((t) => t.includes('<@U0ALICE> asked to roll back Cilium: job #2')),
