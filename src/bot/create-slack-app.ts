@@ -5,9 +5,11 @@ import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
 import type { HomeTab } from './create-home-tab.js';
+import { ROLLBACK_ACTION } from './cilium-rollback-offer.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { handleApprovalClick } from './handle-approval-click.js';
 import { handleClusterCommand } from './handle-cluster-command.js';
+import { handleRollbackClick } from './handle-rollback-click.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
 import { HOME_VERIFY_ACTION } from './render-home.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -121,6 +123,22 @@ export function createSlackApp(deps: SlackAppDeps): App {
     if (!(await deps.service.firstDelivery(`home-verify:${body.trigger_id}`))) return;
     await deps.homeTab.verifyClicked(body.user.id, action.value ?? '');
   });
+  app.action<BlockAction<ButtonAction>>(
+    { action_id: ROLLBACK_ACTION },
+    async ({ ack, body, action, respond }) => {
+      await ack();
+      const answer = await handleRollbackClick(
+        {
+          userId: body.user.id,
+          value: action.value ?? '',
+          channel: body.channel?.id ?? body.container?.channel_id ?? '',
+          threadTs: (body.message?.thread_ts ?? body.container?.thread_ts) as string | undefined,
+        },
+        deps,
+      );
+      await respond({ response_type: 'ephemeral', replace_original: false, text: answer });
+    },
+  );
 
   app.error(async (error) => {
     deps.logger.error({ err: error }, 'slack handler failed');

@@ -1,7 +1,7 @@
 import type { GateAlerts } from '../jobs/ports/job-reporting.js';
 import type { SlackPoster } from './slack-poster.js';
 
-/** The scheduled verify's transitions, as posts in the alerts channel. */
+/** The scheduled verify's transitions and the suspended-Flux reminder, as posts in the alerts channel. */
 export function createSlackGateAlerts(poster: SlackPoster, alertsChannel: string): GateAlerts {
   return {
     async failing(cluster, gate, observed, repeat) {
@@ -9,6 +9,27 @@ export function createSlackGateAlerts(poster: SlackPoster, alertsChannel: string
       await poster.post({
         channel: alertsChannel,
         text: `🚨 ${cluster}: gate *${gate}* ${prefix} (scheduled verify): ${observed}`,
+      });
+    },
+    async driftFound(cluster, gate, observed, repeat) {
+      await poster.post({
+        channel: alertsChannel,
+        text: `🧭 ${cluster}: ${gate} ${repeat ? 'still drifted' : 'drifted'} (scheduled drift watch): ${observed}. \`/cluster drift ${cluster}\` shows every place.`,
+      });
+    },
+    async driftCleared(cluster, gate) {
+      await poster.post({
+        channel: alertsChannel,
+        text: `✅ ${cluster}: ${gate} agrees again (scheduled drift watch)`,
+      });
+    },
+    async fluxStillSuspended(cluster, since) {
+      const at = new Date(since.at).toISOString().slice(0, 16).replace('T', ' ');
+      await poster.post({
+        channel: alertsChannel,
+        text:
+          `⏸ ${cluster}: Flux's HelmRelease kube-system/cilium is still suspended (job #${since.jobNumber} failed at ${at} UTC and left it so): ` +
+          `Flux does not reconcile Cilium. Once Cilium is sound: \`/cluster cilium ${cluster} --resume-flux\``,
       });
     },
     async recovered(cluster, gate) {

@@ -2,6 +2,7 @@ import type { BoardStep, JobThread } from '../jobs/ports/job-thread.js';
 import { describeEvent } from '../lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../lifecycle/ports/reporter.js';
 import type { Logger } from '../log/create-logger.js';
+import { ciliumRollbackOffer } from './cilium-rollback-offer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { renderBoard, truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -169,9 +170,20 @@ function createEventRenderer(deps: EventRendererDeps) {
       case 'plan-finished':
         thread.board = { ...thread.board, outcome: event.outcome, summary: event.summary };
         live.finish();
-        return outbox.send('final report', () => sendFinalReport(deps, outcomeText(thread, event)));
+        outbox.send('final report', () => sendFinalReport(deps, outcomeText(thread, event)));
+        return offerCiliumRollback(deps);
     }
   };
+}
+
+/** After the final report of a halted Cilium rollout: the Roll back Cilium button. */
+function offerCiliumRollback(deps: EventRendererDeps): void {
+  const { poster, thread, outbox } = deps;
+  const offer = ciliumRollbackOffer(thread);
+  if (!offer) return;
+  outbox.send('rollback offer', async () => {
+    if (thread.threadTs) await poster.post({ channel: thread.channel, threadTs: thread.threadTs, ...offer });
+  });
 }
 
 /** One message: the outcome with the log attached; should the upload fail, the outcome alone. */

@@ -50,6 +50,12 @@ export function describeRefusal(refusal: Refusal): string {
       return '⛔ This button does not match a pending approval; nothing changed.';
     case 'CLICK_REFUSED':
       return `⛔ ${refusal.reason}; nothing changed.`;
+    case 'ROLLBACK_NOT_OFFERED':
+      return refusal.why === 'no-such-job'
+        ? '⛔ This button does not belong to a job; nothing was run.'
+        : refusal.why === 'not-a-rollout'
+          ? `⛔ Job #${refusal.number} is not a Cilium rollout, so there is nothing to roll back from it; nothing was run.`
+          : `⛔ Job #${refusal.number} did not fail, so it offers no rollback; nothing was run. \`/cluster cilium <cluster> --rollback\` rolls back on purpose.`;
   }
 }
 

@@ -2,7 +2,7 @@ import type { ClusterOverview, JobSummary } from '../service/index.js';
 import { describeJob, describeJobLine } from './describe-job.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 
-/** `/cluster status [cluster]`: lock holder, waiting jobs, unfinished jobs, last verify per cluster. */
+/** `/cluster status [cluster]`: lock holder, waiting jobs, unfinished jobs, last verify, a suspended Flux, per cluster. */
 export function describeStatus(clusters: readonly ClusterOverview[]): string {
   const sections = clusters.map((overview) => {
     const last = overview.lastVerify;
@@ -16,6 +16,13 @@ export function describeStatus(clusters: readonly ClusterOverview[]): string {
         ? `• last verify: ${last.outcome} at ${new Date(last.at).toISOString().slice(0, 16).replace('T', ' ')} UTC (${last.jobNumber ? `job #${last.jobNumber}` : 'scheduled'}): ${escapeMrkdwn(last.summary)}`
         : '• last verify: none yet',
     );
+    const flux = overview.fluxSuspended;
+    if (flux) {
+      lines.push(
+        `• ⚠ Flux suspended for Cilium since job #${flux.jobNumber} ${flux.outcome} at ${new Date(flux.at).toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
+          `Flux does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${overview.cluster} --resume-flux\``,
+      );
+    }
     return lines.join('\n');
   });
   return sections.join('\n\n');

@@ -86,6 +86,12 @@ export function describeHomeCluster(cluster: HomeCluster, options: Pick<HomeOpti
     const more = cluster.queued.length > LISTED ? ` and ${cluster.queued.length - LISTED} more` : '';
     lines.push(`*Queued behind it:* ${cluster.queued.slice(0, LISTED).map(job).join('; ')}${more}`);
   }
+  const flux = cluster.fluxSuspended;
+  if (flux) {
+    lines.push(
+      `*⚠ Flux suspended* for Cilium since job #${flux.jobNumber} ${escapeMrkdwn(flux.outcome)} ${when(flux.at)}: it does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${escapeMrkdwn(cluster.cluster)} --resume-flux\``,
+    );
+  }
   lines.push(`*Last verify:* ${describeLastVerify(cluster.lastVerify)}`);
   lines.push(
     cluster.alerts.length === 0

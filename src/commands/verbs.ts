@@ -1,6 +1,7 @@
 import { audit } from './audit.js';
 import { cancel } from './cancel.js';
 import { cilium } from './cilium.js';
+import { drift } from './drift.js';
 import { health } from './health.js';
 import { help } from './help.js';
 import { jobs } from './jobs.js';
@@ -23,6 +24,7 @@ export const VERBS = {
   verify,
   packages,
   health,
+  drift,
   help,
   plan,
   status,

@@ -72,6 +72,7 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
       allowSelfApproval: cluster.allowSelfApproval,
       approvalTimeoutMs: cluster.approvalTimeout,
       verifyEveryMs: cluster.verifyEvery,
+      driftEveryMs: cluster.driftEvery === 'off' ? undefined : cluster.driftEvery,
       verifyAlertRepeatMs: cluster.verifyAlertRepeat,
       extraVars: cluster.extraVars,
       nodeSsh: {

@@ -29,6 +29,8 @@ export interface ClusterConfig {
   readonly allowSelfApproval: boolean;
   readonly approvalTimeoutMs: number;
   readonly verifyEveryMs?: number | undefined;
+  /** How often the Cilium drift watch runs; undefined: never on a schedule. */
+  readonly driftEveryMs?: number | undefined;
   readonly verifyAlertRepeatMs: number;
   readonly extraVars: Readonly<Record<string, string>>;
   readonly nodeSsh: SshCredentials;

@@ -90,6 +90,8 @@ const clusterSchema = z
     allowSelfApproval: z.boolean().default(false),
     approvalTimeout: duration.prefault('30m'),
     verifyEvery: duration.optional(),
+    /** The scheduled Cilium drift watch (`off` to have none). */
+    driftEvery: z.union([z.literal('off'), duration]).prefault('1h'),
     /** A scheduled verify repeats an alert for a gate that stays failing at most this often. */
     verifyAlertRepeat: duration.prefault('1h'),
     extraVars: z

@@ -9,6 +9,8 @@ import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
+import { remindFluxSuspended } from './remind-flux-suspended.js';
+import { runScheduledDrift } from './run-scheduled-drift.js';
 import { runScheduledVerify } from './run-scheduled-verify.js';
 
 export type { JobProcessorDeps } from './processor/job-processor-deps.js';
@@ -24,6 +26,8 @@ export function createJobProcessor(deps: JobProcessorDeps) {
   const pruneLogs = createLogPruner(deps);
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
     if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
+    if ('scheduledDrift' in job.data) return runScheduledDrift(job.data.scheduledDrift, deps);
+    if ('fluxReminder' in job.data) return remindFluxSuspended(job.data.fluxReminder, deps);
     const record = await deps.records.get(job.data.jobId);
     if (!record) throw new Error(`job ${job.data.jobId} has no record`);
     const cluster = deps.world.clusters[record.command.cluster]!;

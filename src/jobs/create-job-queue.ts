@@ -5,6 +5,7 @@ import { isMutating, type LifecycleCommand } from '../lifecycle/command/lifecycl
 import type { ClusterLock } from './cluster-lock.js';
 import type { JobRecord, JobRecords } from './job-record.js';
 import type { RedisKeys } from './redis-keys.js';
+import { FLUX_REMINDER_EVERY_MS } from './remind-flux-suspended.js';
 
 export const QUEUE_NAME = 'cluster-jobs';
 
@@ -12,9 +13,16 @@ export const QUEUE_NAME = 'cluster-jobs';
 export const ENQUEUED_LEASE_MS = 10 * 60_000;
 
 /** A command's job, or a scheduled verify of a cluster (created by the job scheduler, no record). */
-export type JobData = { readonly jobId: string } | { readonly scheduledVerify: string };
+export type JobData =
+  | { readonly jobId: string }
+  | { readonly scheduledVerify: string }
+  /** The hourly check whether a failed job left Flux suspended on this cluster. */
+  | { readonly fluxReminder: string }
+  | { readonly scheduledDrift: string };
 
 export const scheduledVerifyId = (cluster: string) => `verify-${cluster}`;
+export const fluxReminderId = (cluster: string) => `flux-reminder-${cluster}`;
+export const scheduledDriftId = (cluster: string) => `drift-${cluster}`;
 
 export interface EnqueueRequest {
   readonly command: LifecycleCommand;
@@ -76,9 +84,32 @@ export function createJobQueue(
       const job = await queue.getJob(jobId);
       await job?.promote().catch(() => undefined);
     },
-    /** One job scheduler entry per cluster with verifyEvery; entries of clusters without it go. */
+    /** Per cluster: the scheduled verify (verifyEvery) and drift watch (driftEvery), entries of those turned off removed; the Flux reminder. */
     async syncVerifySchedules(world: WorldConfig): Promise<void> {
       for (const cluster of Object.values(world.clusters)) {
+        // Every cluster: the reminder costs one Redis read an hour and says nothing unless Flux was left suspended.
+        await queue.upsertJobScheduler(
+          fluxReminderId(cluster.name),
+          { every: FLUX_REMINDER_EVERY_MS },
+          {
+            name: 'flux-reminder',
+            data: { fluxReminder: cluster.name },
+            opts: { removeOnComplete: 100, removeOnFail: 100 },
+          },
+        );
+        if (cluster.driftEveryMs === undefined)
+          await queue.removeJobScheduler(scheduledDriftId(cluster.name));
+        else {
+          await queue.upsertJobScheduler(
+            scheduledDriftId(cluster.name),
+            { every: cluster.driftEveryMs },
+            {
+              name: 'scheduled-drift',
+              data: { scheduledDrift: cluster.name },
+              opts: { removeOnComplete: 100, removeOnFail: 100 },
+            },
+          );
+        }
         const id = scheduledVerifyId(cluster.name);
         if (cluster.verifyEveryMs === undefined) await queue.removeJobScheduler(id);
         else {

@@ -26,6 +26,10 @@ export function redisKeys(prefix: string) {
     /** Who opened the App Home lately (sorted set, scored by when), and a hash of what each was last shown. */
     homeWatchers: `${prefix}:home:watchers`,
     homeShown: `${prefix}:home:shown`,
+    driftAlerts: (cluster: string) => `${prefix}:drift:${cluster}:alerts`,
+    driftRunning: (cluster: string) => `${prefix}:drift:${cluster}:running`,
+    /** Flux's cilium HelmRelease left suspended by a failed job: which job, since when (cleared once resumed). */
+    fluxSuspended: (cluster: string) => `${prefix}:flux:${cluster}:suspended`,
   };
 }
 

@@ -1,40 +1,16 @@
 import type { Redis } from 'ioredis';
-import type { WorldConfig } from '../config/world-config.js';
-import { runPlan } from '../lifecycle/engine/run-plan.js';
-import { buildPlan } from '../lifecycle/plans/build-plan.js';
-import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
-import type { Clock } from '../lifecycle/ports/clock.js';
-import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { Logger } from '../log/create-logger.js';
-import type { Metrics } from '../metrics/create-metrics.js';
-import { meterEvent } from '../metrics/meter-event.js';
 import { type AlertState, compareGateAlerts } from './compare-gate-alerts.js';
-import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
 import type { GateAlerts } from './ports/job-reporting.js';
 import type { RedisKeys } from './redis-keys.js';
+import { type QuietPlanDeps, runQuietPlan } from './run-quiet-plan.js';
 
-export interface ScheduledVerifyDeps {
-  readonly world: WorldConfig;
+export interface ScheduledVerifyDeps extends QuietPlanDeps {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly alerts: GateAlerts;
-  readonly shell: RemoteShell;
-  readonly kubeFor: (cluster: string) => KubeGateway;
-  readonly clock: Clock;
   readonly logger: Logger;
-  readonly redact: (text: string) => string;
-  readonly metrics: Metrics;
 }
-
-const NO_APPROVALS: ApprovalDesk = {
-  state: async () => ({ status: 'none' }),
-  request: async () => {
-    throw new Error('a verify plan has no disruptive step');
-  },
-  expire: async () => undefined,
-  void: async () => undefined,
-};
 
 /**
  * The verify plan on a schedule, quietly: no thread per run, only transitions go to the alerts
@@ -63,25 +39,11 @@ export async function runScheduledVerify(clusterName: string, deps: ScheduledVer
       deps.logger.info({ cluster: clusterName, outcome: 'uninitialised' }, 'scheduled verify');
       return 'uninitialised';
     }
-    const failingNow: Record<string, string> = {};
-    const result = await runPlan(buildPlan({ verb: 'verify', cluster: clusterName }, deps.world), {
-      jobId: `scheduled-verify-${clusterName}`,
-      world: deps.world,
-      shell: deps.shell,
-      kube: deps.kubeFor(clusterName),
-      clock: deps.clock,
-      checkpoints: createMemoryCheckpointStore(),
-      approvals: NO_APPROVALS,
-      reporter: {
-        async emit(event) {
-          meterEvent(deps.metrics, 'scheduled-verify', clusterName, event);
-          if (event.type === 'gate-failed') failingNow[event.gate] = event.observed;
-        },
-        output: () => undefined,
-      },
-      signal: new AbortController().signal,
-      redact: deps.redact,
-    });
+    const { result, failingNow } = await runQuietPlan(
+      { verb: 'verify', cluster: clusterName },
+      'scheduled-verify',
+      deps,
+    );
     const now = deps.clock.now();
     const raw = await deps.redis.get(deps.keys.verifyAlerts(clusterName));
     const previous = raw ? (JSON.parse(raw) as AlertState) : {};

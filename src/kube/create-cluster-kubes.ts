@@ -54,6 +54,7 @@ export function createClusterKubes(
     readDeployment: (namespace, name) => gatewayOf(cluster).readDeployment(namespace, name),
     listDaemonSets: (namespace) => gatewayOf(cluster).listDaemonSets(namespace),
     readConfigMap: (namespace, name) => gatewayOf(cluster).readConfigMap(namespace, name),
+    readHelmRelease: (namespace, name) => gatewayOf(cluster).readHelmRelease(namespace, name),
     listPods: (query) => gatewayOf(cluster).listPods(query),
     listRevisionHashes: (namespace, selector) => gatewayOf(cluster).listRevisionHashes(namespace, selector),
     setUnschedulable: (node, unschedulable) => gatewayOf(cluster).setUnschedulable(node, unschedulable),

@@ -1,5 +1,6 @@
-import { AppsV1Api, CoreV1Api, type KubeConfig, Watch } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import { createFluxReads } from './create-flux-reads.js';
 import { createKubeWatch, type KubeWatchOptions } from './create-kube-watch.js';
 import { createNodeCalls } from './create-node-calls.js';
 import { createPodCalls } from './create-pod-calls.js';
@@ -15,6 +16,7 @@ export function createKubeGateway(kubeConfig: KubeConfig, options: KubeGatewayOp
     ...createNodeCalls(core),
     ...createPodCalls(core),
     ...createWorkloadReads(core, apps),
+    ...createFluxReads(kubeConfig.makeApiClient(CustomObjectsApi)),
     watch: createKubeWatch(new Watch(kubeConfig), options),
   };
 }

@@ -24,6 +24,7 @@ export function createLazyKubeGateway(kubeconfigPath: string, options?: KubeGate
     readDeployment: async (namespace, name) => (await real()).readDeployment(namespace, name),
     listDaemonSets: async (namespace) => (await real()).listDaemonSets(namespace),
     readConfigMap: async (namespace, name) => (await real()).readConfigMap(namespace, name),
+    readHelmRelease: async (namespace, name) => (await real()).readHelmRelease(namespace, name),
     listPods: async (query) => (await real()).listPods(query),
     listRevisionHashes: async (namespace, selector) => (await real()).listRevisionHashes(namespace, selector),
     setUnschedulable: async (node, unschedulable) => (await real()).setUnschedulable(node, unschedulable),

@@ -30,6 +30,16 @@ export interface ClusterOverview {
   /** Jobs on the cluster that have not ended, newest first. */
   readonly open: readonly JobSummary[];
   readonly lastVerify?: LastVerify | undefined;
+  /** Flux's cilium HelmRelease, left suspended by a failed job until someone resumes it (`cilium <cluster> --resume-flux`). */
+  readonly fluxSuspended?: FluxSuspended | undefined;
+}
+
+/** Which job left Flux suspended, when it ended, and how. */
+export interface FluxSuspended {
+  readonly jobNumber: number;
+  readonly jobId: string;
+  readonly at: number;
+  readonly outcome: string;
 }
 
 export interface PendingApproval {
@@ -156,4 +166,6 @@ export interface ClusterService {
    * nothing needs publishing). Atomic: of several bot processes, one publishes each change.
    */
   markHomeShown(userId: string, hash: string): Promise<boolean>;
+  /** The Roll back Cilium button under a failed rollout (its value, the job id): `cilium <cluster> --rollback`, rights as for `cilium`. */
+  rollBackCilium(actor: Actor, jobId: string): Promise<Submitted | Refusal>;
 }

@@ -13,6 +13,7 @@ import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHomes } from './read-home.js';
 import { readJobLog, readJobPage } from './read-job-page.js';
 import { isRefusal, type Refusal } from './refusal.js';
+import { rollBackCilium } from './roll-back-cilium.js';
 import type { ServiceDeps } from './service-deps.js';
 
 const DEDUP_SECONDS = 24 * 3_600;
@@ -34,7 +35,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     }
   };
 
-  return {
+  const service: ClusterService = {
     async takeCommand(actor) {
       if (await deps.rateLimit.take(actor.userId)) return undefined;
       return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute };
@@ -88,5 +89,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     home: async (actor) => (await readHomes(deps, [actor]))[0]!,
     homes: (actors) => readHomes(deps, actors),
     ...homeWatchers(deps),
+    rollBackCilium: (actor, jobId) => rollBackCilium(deps, service.submit, actor, jobId),
   };
+  return service;
 }

@@ -12,6 +12,7 @@ export type {
   Decision,
   HomeAnswer,
   HomeCluster,
+  FluxSuspended,
   LastVerify,
   OpenAlert,
   PendingApproval,

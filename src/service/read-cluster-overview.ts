@@ -1,9 +1,9 @@
 import { RECENT_KEPT } from '../jobs/job-record.js';
-import type { ClusterOverview, LastVerify } from './cluster-service.js';
+import type { ClusterOverview, FluxSuspended, LastVerify } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import type { ServiceDeps } from './service-deps.js';
 
-/** Lease holder, waiting line, unfinished jobs and last verify of each named cluster. */
+/** Lease holder, waiting line, unfinished jobs, last verify and a Flux left suspended, of each named cluster. */
 export async function readClusterOverviews(
   deps: ServiceDeps,
   clusters: readonly string[],
@@ -15,6 +15,7 @@ export async function readClusterOverviews(
     const holderId = await deps.lock.holder(cluster);
     const holderRecord = holderId ? await deps.records.get(holderId) : undefined;
     const lastRaw = await deps.redis.get(deps.keys.lastVerify(cluster));
+    const fluxRaw = await deps.redis.get(deps.keys.fluxSuspended(cluster));
     overviews.push({
       cluster,
       holder: holderId
@@ -29,6 +30,7 @@ export async function readClusterOverviews(
           .map((record) => summariseJob(record, deps.threads)),
       ),
       lastVerify: lastRaw ? (JSON.parse(lastRaw) as LastVerify) : undefined,
+      fluxSuspended: fluxRaw ? (JSON.parse(fluxRaw) as FluxSuspended) : undefined,
     });
   }
   return overviews;

@@ -22,7 +22,13 @@ export type Refusal =
   | { readonly code: 'NOT_CANCELLER'; readonly cluster: string; readonly number: number }
   | { readonly code: 'NO_SUCH_APPROVAL' }
   /** The approval rules refused a click; `reason` is theirs. */
-  | { readonly code: 'CLICK_REFUSED'; readonly reason: string };
+  | { readonly code: 'CLICK_REFUSED'; readonly reason: string }
+  /** A Roll back Cilium button that does not belong to a failed Cilium rollout (or a forged one). */
+  | {
+      readonly code: 'ROLLBACK_NOT_OFFERED';
+      readonly why: 'no-such-job' | 'not-a-rollout' | 'not-failed';
+      readonly number?: number | undefined;
+    };
 
 export type RefusalCode = Refusal['code'];
 

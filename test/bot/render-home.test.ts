@@ -80,6 +80,14 @@ describe('renderHome', () => {
     expect(texts({ kind: 'home', clusters: [dev] })).toContain('its thread goes to <#C0OPS>');
   });
 
+  it('says when a failed Cilium job left Flux suspended, and how to resume it', () => {
+    const suspended = { ...dev, fluxSuspended: { jobNumber: 3, jobId: 'job-3', at: AT, outcome: 'failed' } };
+    expect(texts({ kind: 'home', clusters: [suspended] })).toContain(
+      '*⚠ Flux suspended* for Cilium since job #3 failed <!date^1796074800^{date_short_pretty} {time}|2026-11-30 21:40 UTC>: it does not reconcile HelmRelease kube-system/cilium until `/cluster cilium dev --resume-flux`',
+    );
+    expect(texts({ kind: 'home', clusters: [dev] })).not.toContain('Flux suspended');
+  });
+
   it('no job page links while there is no job page', () => {
     expect(texts({ kind: 'home', clusters: [dev] }, { jobPageUrl: () => undefined })).not.toContain(
       'job page',

@@ -14,4 +14,31 @@ describe('cilium', () => {
     expect(await cilium(['prd'], context)).toMatchObject({ code: 'COMMAND_INVALID', suggestion: 'prod' });
     expect(asked()).toEqual([]);
   });
+
+  it('submits a rollback (to the last good or a named revision) and resuming Flux as cilium modes', async () => {
+    const { context, asked } = await commandContext();
+    await cilium(['dev', '--rollback'], context);
+    await cilium(['dev', '--rollback', '4', '--queue'], context);
+    await cilium(['prod', '--resume-flux'], context);
+    expect(asked()).toEqual([
+      { op: 'submit', args: [ACTOR, { verb: 'cilium', cluster: 'dev', mode: { kind: 'rollback' } }, false] },
+      {
+        op: 'submit',
+        args: [ACTOR, { verb: 'cilium', cluster: 'dev', mode: { kind: 'rollback', revision: 4 } }, true],
+      },
+      {
+        op: 'submit',
+        args: [ACTOR, { verb: 'cilium', cluster: 'prod', mode: { kind: 'resume-flux' } }, false],
+      },
+    ]);
+  });
+
+  it('refuses a revision that is not a number, and submits nothing', async () => {
+    const { context, asked } = await commandContext();
+    expect(await cilium(['dev', '--rollback', '$(id)'], context)).toMatchObject({
+      code: 'COMMAND_INVALID',
+      message: '--rollback takes a revision number from helm history, not "$(id)"',
+    });
+    expect(asked()).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
+import { approvalMessage } from '../support/approval-message.js';
 import { type SlackLab, type SlackLabOptions, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -18,21 +19,6 @@ const ephemerals = (slack: FakeSlack, user?: string) =>
 const threadTexts = (slack: FakeSlack, rootTs: string) => slack.replies('C0OPS', rootTs).map((m) => m.text);
 const hasButtons = (slack: FakeSlack, ts: string) =>
   JSON.stringify(slack.message('C0OPS', ts)?.blocks ?? []).includes('"type":"button"');
-
-async function approvalMessage(slack: FakeSlack, title: string) {
-  return slack.waitFor(
-    () =>
-      slack
-        .allMessages('C0OPS')
-        .find(
-          (m) =>
-            m.thread_ts !== undefined &&
-            m.text.includes(`approval needed for ${title}`) &&
-            hasButtons(slack, m.ts),
-        ),
-    { timeoutMs: 60_000, description: `approval request for ${title}` },
-  );
-}
 
 async function board(slack: FakeSlack, includes: string, status: string) {
   return slack.waitFor(

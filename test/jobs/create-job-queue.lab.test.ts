@@ -84,7 +84,7 @@ describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
     expect(await (await jobOf('job-1'))?.getState()).toBe('waiting');
   });
 
-  it('keeps one verify schedule per cluster with verifyEvery, and drops the schedule of a cluster without it', async () => {
+  it('keeps one verify and drift schedule per cluster that has them (dropping those turned off), and the hourly Flux reminder', async () => {
     lab = await startInProcessWorker('queue-schedules');
     const schedules = async () =>
       (await lab!.queue.queue.getJobSchedulers())
@@ -95,21 +95,37 @@ describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
     await lab.queue.syncVerifySchedules(world);
     await lab.queue.syncVerifySchedules(world);
     expect(await schedules()).toEqual([
+      ['drift-dev', 60 * 60_000],
+      ['drift-prod', 60 * 60_000],
+      ['flux-reminder-dev', 60 * 60_000],
+      ['flux-reminder-prod', 60 * 60_000],
       ['verify-dev', 15 * 60_000],
       ['verify-prod', 15 * 60_000],
     ]);
-    // Each schedule has its next run queued: a scheduled verify of its cluster, no job record.
+    // Each schedule has its next run queued: a scheduled check of its cluster, no job record.
     const runs = await lab.queue.queue.getJobs(['waiting', 'delayed']);
     expect(runs.map((job) => `${job.name} ${JSON.stringify(job.data)}`).sort()).toEqual([
+      'flux-reminder {"fluxReminder":"dev"}',
+      'flux-reminder {"fluxReminder":"prod"}',
+      'scheduled-drift {"scheduledDrift":"dev"}',
+      'scheduled-drift {"scheduledDrift":"prod"}',
       'scheduled-verify {"scheduledVerify":"dev"}',
       'scheduled-verify {"scheduledVerify":"prod"}',
     ]);
 
     const devOff: WorldConfig = {
       ...world,
-      clusters: { ...world.clusters, dev: { ...world.clusters.dev!, verifyEveryMs: undefined } },
+      clusters: {
+        ...world.clusters,
+        dev: { ...world.clusters.dev!, verifyEveryMs: undefined, driftEveryMs: undefined },
+      },
     };
     await lab.queue.syncVerifySchedules(devOff);
-    expect(await schedules()).toEqual([['verify-prod', 15 * 60_000]]);
+    expect(await schedules()).toEqual([
+      ['drift-prod', 60 * 60_000],
+      ['flux-reminder-dev', 60 * 60_000],
+      ['flux-reminder-prod', 60 * 60_000],
+      ['verify-prod', 15 * 60_000],
+    ]);
   });
 });

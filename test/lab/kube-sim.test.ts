@@ -126,7 +126,11 @@ describe('kube-sim with @kubernetes/client-node', () => {
     expect(revisions.items.map((r) => [r.metadata?.name, r.revision])).toEqual([[`cilium-${hash}`, 1]]);
 
     const discovery = await fetchJson(sim, '/apis');
-    expect((discovery.groups as { name: string }[]).map((g) => g.name)).toEqual(['apps', 'policy']);
+    expect((discovery.groups as { name: string }[]).map((g) => g.name)).toEqual([
+      'apps',
+      'policy',
+      'helm.toolkit.fluxcd.io',
+    ]);
     expect((await fetchJson(sim, '/version')).gitVersion).toMatch(/^v1\.36\.\d+\+k3s1$/);
   });
 

@@ -141,12 +141,40 @@ describe('plans built from config/example.yaml', () => {
     expect(plan.steps[0]!.target).toContain('vault');
   });
 
-  it('cilium dev: preflight, approved playbook, rollout watch, gates', () => {
+  it('cilium dev: preflight, approved playbook, rollout watch, gates, then Flux resumed', () => {
     expect(planOf('cilium dev').steps.map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
       'Cilium preflight',
       '⚠ cilium.yml',
       'watch Cilium rollout',
       'verify gates',
+      'resume Flux for cilium',
+    ]);
+  });
+
+  it('cilium dev --rollback: pick the revision, approved helm rollback, the same rollout watch, gates, Flux resumed', () => {
+    const steps = planOf('cilium dev --rollback').steps;
+    expect(steps.map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
+      'pick the Cilium revision',
+      '⚠ helm rollback cilium',
+      'watch Cilium rollout',
+      'verify gates',
+      'resume Flux for cilium',
+    ]);
+    expect(steps[0]!.target).toBe('dev: helm history (the last good revision)');
+    expect(planOf('cilium dev --rollback 7').steps[0]!.target).toBe('dev: helm history (revision 7)');
+    expect(steps.map((s) => s.id)).toEqual([
+      '1-rollback-target',
+      '2-helm-rollback',
+      '3-cilium-rollout',
+      '4-verify',
+      '5-resume-flux',
+    ]);
+  });
+
+  it('cilium dev --resume-flux: one step, flux resume', () => {
+    const steps = planOf('cilium dev --resume-flux').steps;
+    expect(steps.map((s) => [s.title, s.commandLine])).toEqual([
+      ['resume Flux for cilium', 'flux resume helmrelease cilium -n kube-system'],
     ]);
   });
 
@@ -167,7 +195,7 @@ describe('plans built from config/example.yaml', () => {
 
   it('prints a plan with every step, target, command line and mark', () => {
     const text = describePlan(planOf('cilium dev'));
-    expect(text).toContain('Plan for `cilium dev` on dev: 4 steps (⚠ = stops for approval first)');
+    expect(text).toContain('Plan for `cilium dev` on dev: 5 steps (⚠ = stops for approval first)');
     expect(text).toContain('2. ⚠ cilium.yml → dev: all nodes');
     expect(text).toContain(`   ${ops}ansible-playbook playbooks/cilium.yml`);
   });

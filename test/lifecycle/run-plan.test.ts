@@ -157,7 +157,7 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(texts.find((text) => text.startsWith('3-cilium-rollout succeeded'))).toMatch(
       /no pod recreated: same ControllerRevision rev1, all 3 agent ages unchanged/,
     );
-    expect(texts.at(-1)).toBe('job succeeded: all 4 steps done');
+    expect(texts.at(-1)).toBe('job succeeded: all 5 steps done');
   });
 
   it('redacts secrets a playbook prints, including every line of a private key, before anything is reported', async () => {

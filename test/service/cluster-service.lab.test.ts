@@ -126,6 +126,41 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
     });
   });
 
+  it('rolls back from a failed Cilium rollout only, with the clicker’s rights for the cluster, queuing cilium --rollback', async () => {
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    await t.service.submit(ALICE, { verb: 'verify', cluster: 'dev' }, false);
+    expect(await t.service.rollBackCilium(ALICE, 'job-1')).toEqual({
+      code: 'ROLLBACK_NOT_OFFERED',
+      why: 'not-failed',
+      number: 1,
+    });
+    const record = (await t.records.get('job-1'))!;
+    await t.records.save({ ...record, outcome: 'failed', finishedAt: Date.now() });
+    await t.redis.del(t.keys.lock('dev'));
+    expect(await t.service.rollBackCilium(ALICE, 'job-2')).toEqual({
+      code: 'ROLLBACK_NOT_OFFERED',
+      why: 'not-a-rollout',
+      number: 2,
+    });
+    expect(await t.service.rollBackCilium(ALICE, 'job-1;rm')).toEqual({
+      code: 'ROLLBACK_NOT_OFFERED',
+      why: 'no-such-job',
+    });
+    expect(await t.service.rollBackCilium(MALLORY, 'job-1')).toMatchObject({ code: 'NOT_OPERATOR' });
+    expect(await t.service.rollBackCilium(BOB, 'job-1')).toEqual({
+      kind: 'queued',
+      number: 3,
+      cluster: 'dev',
+      command: 'cilium dev --rollback',
+      position: 0,
+    });
+    expect((await t.records.get('job-3'))?.command).toEqual({
+      verb: 'cilium',
+      cluster: 'dev',
+      mode: { kind: 'rollback' },
+    });
+  });
+
   it('decides a click by the cluster’s rules, shows it before waking the job, audits every click', async () => {
     await t.service.submit(BOB, { verb: 'cilium', cluster: 'prod' }, false);
     const button = await pendingApproval('job-1', 'prod');

@@ -68,6 +68,8 @@ export function labConfig(parts: LabConfigParts): Record<string, unknown> {
         requiredApprovals: 1,
         allowSelfApproval: true,
         approvalTimeout: '30m',
+        // The lab's bots start and stop within a test: no drift watch unless a test turns it on.
+        driftEvery: 'off',
         nodeSsh,
         homeExitIps: [HOME_EXIT_IP],
         timeouts,
@@ -83,6 +85,7 @@ export function labConfig(parts: LabConfigParts): Record<string, unknown> {
         approvers: ['U0ALICE', 'U0BOB', 'U0CAROL'],
         requiredApprovals: 2,
         allowSelfApproval: false,
+        driftEvery: 'off',
         extraVars: {
           k3s_hosts: 'k3s_prod',
           k3s_primary_hosts: 'k3s_prod_primary',

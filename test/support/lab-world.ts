@@ -119,6 +119,8 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     }
     const relay = await startSimRelay(sim);
     cleanups.push(() => relay.close());
+    // The ops host's helm and flux stand-ins reach the cluster their KUBECONFIG names (dev's only).
+    await ops.setNodeState('kube-sim-url.dev.kubeconfig', relay.url);
     const eventsFile = join(dir, 'lab-events.txt');
     const baseVars: LabVars = { lab_kube_sim_url: relay.url, lab_events_file: eventsFile };
     const repo = await createInfraRepo({ ...options.repo, lab: { ...baseVars, ...options.labVars } });

@@ -2,6 +2,7 @@ import type {
   DaemonSetState,
   DeploymentState,
   EvictionResult,
+  HelmReleaseState,
   KubeGateway,
   NodeState,
   PodState,
@@ -49,6 +50,7 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
   const configMaps = new Map<string, Record<string, string>>([
     ['kube-system/cilium-config', { 'kube-proxy-replacement': 'true' }],
   ]);
+  const helmReleases = new Map<string, HelmReleaseState>();
   const labels = new Map<string, string>(pods.map((pod) => [pod.name, 'k8s-app=cilium']));
   const revisions = ['rev1'];
   const evictionBlocked = new Set<string>();
@@ -77,6 +79,10 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     async readConfigMap(namespace, name) {
       check();
       return configMaps.get(`${namespace}/${name}`);
+    },
+    async readHelmRelease(namespace, name) {
+      check();
+      return helmReleases.get(`${namespace}/${name}`);
     },
     async listPods(query) {
       check();
@@ -116,6 +122,7 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     daemonSets,
     deployments,
     configMaps,
+    helmReleases,
     pods,
     revisions,
     evictionBlocked,

@@ -30,4 +30,9 @@ export type JobReporterFactory = (record: JobRecord, log: JobLogSink, logger: Lo
 export interface GateAlerts {
   failing(cluster: string, gate: string, observed: string, repeat: boolean): Promise<void>;
   recovered(cluster: string, gate: string): Promise<void>;
+  /** A parity field drifted in one place (field, place, value): once when it appears, again at most every verifyAlertRepeat. */
+  driftFound(cluster: string, gate: string, observed: string, repeat: boolean): Promise<void>;
+  driftCleared(cluster: string, gate: string): Promise<void>;
+  /** The hourly reminder while a failed job has left Flux's cilium HelmRelease suspended. */
+  fluxStillSuspended(cluster: string, since: { jobNumber: number; at: number }): Promise<void>;
 }

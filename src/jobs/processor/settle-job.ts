@@ -1,3 +1,6 @@
+import { loadJobFacts } from '../../lifecycle/engine/job-facts.js';
+import { FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
+import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
 import { queueRetireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import type { JobRun } from './open-run.js';
@@ -18,6 +21,7 @@ export async function settleJob(
   run.finished = true;
   const { record, cluster } = run;
   const now = deps.clock.now();
+  const fluxSuspended = await readFluxSuspended(deps, run);
   const multi = deps.redis.multi();
   // Queued first: the function it returns reads this command's result.
   const approvalsClosed = await run.approvals.queueClosePending(multi, `job ${outcome}`);
@@ -28,6 +32,13 @@ export async function settleJob(
       JSON.stringify({ outcome, at: now, jobNumber: record.number, summary }),
     );
   }
+  // Whether Flux is out of Cilium's way after this job: kept for status, the App Home and the reminder.
+  if (fluxSuspended === true) {
+    multi.set(
+      deps.keys.fluxSuspended(cluster.name),
+      JSON.stringify({ jobNumber: record.number, jobId: record.id, at: now, outcome }),
+    );
+  } else if (fluxSuspended === false) multi.del(deps.keys.fluxSuspended(cluster.name));
   if (run.mutating) deps.lock.queueRelease(multi, cluster.name, record.id);
   queueRetireJob(multi, deps.keys, record.id, deps.retentionMs);
   deps.audit.queue(multi, {
@@ -41,4 +52,11 @@ export async function settleJob(
   const failed = results.find(([error]) => error);
   if (failed) throw failed[0];
   await approvalsClosed(results[0]?.[1]);
+}
+
+/** What the job's steps recorded about Flux's HelmRelease: suspended, resumed, or (undefined) untouched. */
+async function readFluxSuspended(deps: JobProcessorDeps, run: JobRun): Promise<boolean | undefined> {
+  if (run.record.command.verb !== 'cilium') return undefined;
+  const facts = await loadJobFacts(createRedisCheckpointStore(deps.redis, deps.keys, run.record.id));
+  return facts.get<boolean>(FLUX_SUSPENDED_FACT);
 }

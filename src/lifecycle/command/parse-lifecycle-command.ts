@@ -1,6 +1,6 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import { closestMatch } from './closest-match.js';
-import { LIFECYCLE_VERBS, type PlannedCommand } from './lifecycle-command.js';
+import { type CiliumMode, LIFECYCLE_VERBS, type PlannedCommand } from './lifecycle-command.js';
 
 export type ParsedCommand =
   | { readonly ok: true; readonly command: PlannedCommand; readonly queue: boolean }
@@ -13,7 +13,9 @@ const NO_PRIMARY_FLAG =
   'another server in inventory/hosts.ini, commit, then reprovision the node';
 // Words are plain ASCII: anything else (quotes, $, ;, unicode look-alikes) cannot be a name we know.
 const WORD = /^[a-z0-9][a-z0-9-]*$/;
-const FLAG = /^--[a-z]+$/;
+const FLAG = /^--[a-z]+(-[a-z]+)*$/;
+// A Helm revision number as helm prints it.
+const REVISION = /^[1-9][0-9]{0,5}$/;
 
 /**
  * Turns user text into a command naming only clusters and nodes from the config.
@@ -35,7 +37,12 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
     return refuse(`unknown command "${printable(verb)}"`, closestMatch(verb, LIFECYCLE_VERBS));
   }
   // The checks take no lease, so there is nothing to queue behind.
-  const allowedFlags = verb === 'verify' || verb === 'health' ? [] : ['--queue'];
+  const allowedFlags =
+    verb === 'verify' || verb === 'health' || verb === 'drift'
+      ? []
+      : verb === 'cilium'
+        ? ['--queue', ...CILIUM_MODE_FLAGS]
+        : ['--queue'];
   if (verb === 'reprovision' && flags.includes('--primary')) return refuse(NO_PRIMARY_FLAG);
   for (const flag of flags) {
     if (!FLAG.test(flag) || !allowedFlags.includes(flag)) {
@@ -43,6 +50,9 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
       return refuse(`unknown option "${printable(flag)}" for ${verb}${allowed}`);
     }
   }
+  const mode = verb === 'cilium' ? parseCiliumMode(flags, words) : undefined;
+  if (typeof mode === 'string') return refuse(mode);
+  if (mode?.kind === 'rollback' && mode.revision !== undefined) words.pop();
   if (words.length !== 1) {
     const what = verb === 'reprovision' || verb === 'packages' ? 'node' : 'cluster';
     const takes = verb === 'health' ? 'node or cluster' : what;
@@ -83,7 +93,31 @@ export function parseLifecycleCommand(text: string, world: WorldConfig): ParsedC
       closestMatch(name, clusters),
     );
   }
-  return { ok: true, command: { verb: verb as 'up' | 'cilium' | 'verify', cluster: name }, queue };
+  if (verb === 'cilium')
+    return { ok: true, command: { verb, cluster: name, ...(mode ? { mode } : {}) }, queue };
+  return { ok: true, command: { verb: verb as 'up' | 'verify' | 'drift', cluster: name }, queue };
+}
+
+const CILIUM_MODE_FLAGS = ['--rollback', '--resume-flux'];
+
+/**
+ * `cilium <cluster> --rollback [revision]` or `--resume-flux`: the mode, undefined for a rollout,
+ * or why the words are refused. A revision is a number after the cluster, and only with --rollback.
+ */
+function parseCiliumMode(
+  flags: readonly string[],
+  words: readonly string[],
+): CiliumMode | undefined | string {
+  const rollback = flags.includes('--rollback');
+  const resume = flags.includes('--resume-flux');
+  if (rollback && resume) return '--rollback and --resume-flux are two different jobs: give one';
+  if (resume) return { kind: 'resume-flux' };
+  if (!rollback) return undefined;
+  if (words.length !== 2) return { kind: 'rollback' };
+  const revision = words[1]!;
+  if (!REVISION.test(revision))
+    return `--rollback takes a revision number from helm history, not "${printable(revision)}"`;
+  return { kind: 'rollback', revision: Number(revision) };
 }
 
 function refuse(error: string, suggestion?: string): ParsedCommand {

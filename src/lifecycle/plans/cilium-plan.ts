@@ -4,6 +4,7 @@ import { productionServers } from '../preconditions/production-servers.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
+import { underSuspendedFlux } from '../steps/flux-steps.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
@@ -21,15 +22,21 @@ export function ciliumPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   return [
     ...preconditions,
     preflight,
-    playbookStep(world, {
-      id: id('cilium'),
-      invocation: { playbook: 'cilium.yml', extraVars: cluster.extraVars },
-      target: `${cluster.name}: all nodes`,
-      hosts: clusterServers(cluster),
-      approval: { reason: CILIUM_REASON, preflight: rerun(preflight) },
-      alongside: watchForStuckAgent,
-    }),
-    ciliumRolloutStep(id('cilium-rollout'), cluster.name),
-    verifyGatesStep(id('verify'), cluster.name),
+    ...underSuspendedFlux(
+      cluster.name,
+      [
+        playbookStep(world, {
+          id: id('cilium'),
+          invocation: { playbook: 'cilium.yml', extraVars: cluster.extraVars },
+          target: `${cluster.name}: all nodes`,
+          hosts: clusterServers(cluster),
+          approval: { reason: CILIUM_REASON, preflight: rerun(preflight) },
+          alongside: watchForStuckAgent,
+        }),
+        ciliumRolloutStep(id('cilium-rollout'), cluster.name),
+        verifyGatesStep(id('verify'), cluster.name),
+      ],
+      id('resume-flux'),
+    ),
   ];
 }

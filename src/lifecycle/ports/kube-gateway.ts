@@ -55,6 +55,17 @@ export interface PodState {
   readonly problems: readonly ContainerProblem[];
 }
 
+/** A Flux HelmRelease (helm.toolkit.fluxcd.io/v2), as far as the bot needs it. */
+export interface HelmReleaseState {
+  readonly name: string;
+  readonly namespace: string;
+  /** Its Ready condition is True: Flux reconciled it (Flux has adopted the release). */
+  readonly ready: boolean;
+  readonly suspended: boolean;
+  /** spec.chart.spec.version as written; undefined when unset. */
+  readonly chartVersion: string | undefined;
+}
+
 export interface PodQuery {
   readonly namespace?: string;
   readonly nodeName?: string;
@@ -77,6 +88,8 @@ export interface KubeGateway {
   /** A ConfigMap's data; undefined when it does not exist. */
   readConfigMap(namespace: string, name: string): Promise<Readonly<Record<string, string>> | undefined>;
   listPods(query: PodQuery): Promise<PodState[]>;
+  /** Flux's HelmRelease; undefined when it does not exist or Flux's CRD is not installed. */
+  readHelmRelease(namespace: string, name: string): Promise<HelmReleaseState | undefined>;
   listRevisionHashes(namespace: string, labelSelector: string): Promise<string[]>;
   setUnschedulable(node: string, unschedulable: boolean): Promise<void>;
   evictPod(namespace: string, name: string): Promise<EvictionResult>;

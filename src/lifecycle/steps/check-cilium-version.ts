@@ -23,6 +23,22 @@ export function checkCiliumVersion(
   return problems;
 }
 
+/**
+ * Once Flux has adopted Cilium, the live HelmRelease's `spec.chart.spec.version` is what Flux will
+ * reconcile to: a `cilium_version` other than that means the two would fight over the chart.
+ */
+export function checkLiveChartVersion(
+  defaults: { readonly name: string; readonly text: string },
+  live: { readonly name: string; readonly version: string },
+): string[] {
+  const ansible = stringAt(defaults.text, ['cilium_version']);
+  if (ansible === undefined || ansible === live.version) return [];
+  return [
+    `Cilium chart versions differ: cilium_version ${ansible} in ${defaults.name}, ` +
+      `spec.chart.spec.version ${live.version} in the live ${live.name}`,
+  ];
+}
+
 function stringAt(text: string, path: readonly string[]): string | undefined {
   let current: unknown = parseYaml(text, { schema: 'failsafe' });
   for (const key of path) {

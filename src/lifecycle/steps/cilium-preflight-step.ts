@@ -3,16 +3,13 @@ import { CILIUM } from '../gates/gate.js';
 import type { Step, StepContext } from '../plan/step.js';
 import { roleDefaultsFile } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { opsTarget } from '../targets.js';
-import { captureRemoteOrFail } from './capture-remote.js';
 import { checkCiliumParity, SOURCE_NAMES } from './check-cilium-parity.js';
-import { checkCiliumVersion } from './check-cilium-version.js';
+import { checkCiliumVersion, checkLiveChartVersion } from './check-cilium-version.js';
 import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
-import { readCiliumValues, type ValuesSource } from './cilium-values.js';
-import { parityFieldsOf } from './parity-fields.js';
+import { readCiliumFiles } from './read-cilium-files.js';
 import { refusalsOf } from './refusals-of.js';
-import { repoPaths } from './repo-paths.js';
+import { CILIUM_RELEASE } from './release-tools.js';
 
 const CILIUM_DEFAULTS = roleDefaultsFile('cilium');
 
@@ -25,30 +22,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
     // It only reads: `plan` runs it as it is.
     check: (ctx) => refusalsOf([() => step.run(ctx)]),
     async run(ctx) {
-      const paths = repoPaths(ctx.world);
-      const files: Record<ValuesSource, string> = {
-        helmrelease: paths.ciliumHelmRelease,
-        template: paths.ciliumTemplate,
-        reference: paths.ciliumReferenceValues,
-      };
-      const texts = {} as Record<ValuesSource, string>;
-      const values = {} as Record<ValuesSource, Record<string, unknown>>;
-      const marked = {} as Record<ValuesSource, string[]>;
-      for (const [source, path] of Object.entries(files) as [ValuesSource, string][]) {
-        texts[source] = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['cat', '--', path]);
-        marked[source] = parityFieldsOf(texts[source], source === 'helmrelease' ? undefined : '');
-        try {
-          values[source] = readCiliumValues(source, texts[source]);
-        } catch (cause) {
-          throw new ClusterBotError(
-            'PRECONDITION_FAILED',
-            `${path} is not valid YAML: ${(cause as Error).message}`,
-            {
-              cause,
-            },
-          );
-        }
-      }
+      const { texts, values, marked } = await readCiliumFiles(ctx);
       const parity = chooseParityFields(marked);
       const problems = [
         ...checkCiliumParity(values, parity.fields),
@@ -82,8 +56,19 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
 async function checkVersions(ctx: StepContext, helmrelease: string): Promise<string[]> {
   const defaults = await readRepoText(ctx, CILIUM_DEFAULTS);
   if (defaults === undefined) return [`cannot read cilium_version from ${CILIUM_DEFAULTS} on the ops host`];
-  return checkCiliumVersion(
-    { name: CILIUM_DEFAULTS, text: defaults },
-    { name: SOURCE_NAMES.helmrelease, text: helmrelease },
-  );
+  const ansible = { name: CILIUM_DEFAULTS, text: defaults };
+  const problems = checkCiliumVersion(ansible, { name: SOURCE_NAMES.helmrelease, text: helmrelease });
+  // The repo's file may not be what Flux runs: the live HelmRelease, when Flux has one, is compared too.
+  const live = await ctx.kube
+    .readHelmRelease(CILIUM_RELEASE.namespace, CILIUM_RELEASE.name)
+    .catch(() => undefined);
+  if (live?.chartVersion !== undefined) {
+    problems.push(
+      ...checkLiveChartVersion(ansible, {
+        name: `HelmRelease ${CILIUM_RELEASE.namespace}/${CILIUM_RELEASE.name}`,
+        version: live.chartVersion,
+      }),
+    );
+  }
+  return problems;
 }

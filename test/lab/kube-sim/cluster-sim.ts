@@ -4,7 +4,14 @@ import { buildNode } from './build-node.js';
 import { buildPodDisruptionBudget } from './build-pod-disruption-budget.js';
 import { buildCiliumConfigMap } from './cilium-config-map.js';
 import { buildCiliumDaemonSet, CILIUM_CHECKSUM_ANNOTATION, newConfigChecksum } from './cilium-daemon-set.js';
+import {
+  CURRENT_CHART_VERSION,
+  ciliumReleaseValues,
+  INSTALLED_CHART_VERSION,
+} from './cilium-release-values.js';
 import { collectGarbage } from './collect-garbage.js';
+import { buildCiliumHelmRelease, type HelmRelease, setSuspended } from './flux-helm-release.js';
+import { HelmHistory, type HelmHistoryEntry } from './helm-history.js';
 import { buildKubeProxyDaemonSet } from './kube-proxy-daemon-set.js';
 import type { ResolvedKubeSimOptions } from './kube-sim-options.js';
 import type {
@@ -53,6 +60,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class ClusterSim {
   readonly store = new ObjectStore();
+  /** The Helm release `cilium`: what `helm history`, `rollback` and `get values` act on. */
+  readonly #helm: HelmHistory;
   readonly #ctx: SimContext;
   #pass: NodeJS.Timeout | undefined;
   #closed = false;
@@ -60,6 +69,15 @@ export class ClusterSim {
   constructor(options: ResolvedKubeSimOptions, now: () => Date = () => new Date()) {
     const bornAt = new Date(now().getTime() - 12 * DAY_MS);
     const cilium = buildCiliumDaemonSet(options.maxUnavailable, bornAt);
+    this.#helm = new HelmHistory(
+      {
+        checksum: cilium.spec.template.metadata?.annotations?.[CILIUM_CHECKSUM_ANNOTATION] ?? '',
+        version: CURRENT_CHART_VERSION,
+        values: ciliumReleaseValues(options.maxUnavailable),
+      },
+      { checksum: newConfigChecksum(), version: INSTALLED_CHART_VERSION },
+      bornAt,
+    );
     this.#ctx = {
       store: this.store,
       options,
@@ -109,13 +127,53 @@ export class ClusterSim {
     this.reconcileNow();
   }
 
-  /** A Helm upgrade that changes the agent template: new hash, new ControllerRevision, rolling update. */
-  startCiliumRollout(): string {
+  /**
+   * A Helm upgrade that changes the agent template: new hash, new ControllerRevision, rolling update,
+   * and a new release revision (of `chart.version`, with `chart.values`; by default the deployed ones).
+   */
+  startCiliumRollout(chart: { version?: string; values?: Record<string, unknown> } = {}): string {
+    const checksum = newConfigChecksum();
+    const values = chart.values ?? this.#helm.values();
+    const version = chart.version ?? this.#helm.history().at(-1)?.app_version ?? CURRENT_CHART_VERSION;
+    const hash = this.#renderCilium(checksum, values);
+    this.#helm.upgrade(version, checksum, values, this.#ctx.now());
+    return hash;
+  }
+
+  helmHistory(): HelmHistoryEntry[] {
+    return this.#helm.history();
+  }
+
+  helmValues(): Record<string, unknown> {
+    return this.#helm.values();
+  }
+
+  /** `helm rollback cilium <revision>`: the agents roll back to that revision's template; undefined when there is no such revision. */
+  helmRollback(revision: number): { hash: string } | undefined {
+    const target = this.#helm.rollback(revision, this.#ctx.now());
+    if (!target) return undefined;
+    return { hash: this.#renderCilium(target.checksum, this.#helm.values()) };
+  }
+
+  /** Someone changed the live release's values by hand (same chart, same agent template). */
+  setHelmValues(values: Record<string, unknown>): void {
+    this.#helm.setValues(values, this.#ctx.now());
+  }
+
+  /** `flux suspend|resume helmrelease cilium -n kube-system`; undefined when Flux has no such HelmRelease. */
+  setFluxSuspended(suspended: boolean): HelmRelease | undefined {
+    return setSuspended(this.store, suspended);
+  }
+
+  /** What helm writes to the DaemonSet for a revision: its template checksum and the values' updateStrategy. */
+  #renderCilium(checksum: string, values: Record<string, unknown>): string {
     const ds = this.store.get<DaemonSet>('daemonsets', 'kube-system', 'cilium');
     if (ds === undefined) throw new Error('kube-sim: there is no cilium DaemonSet to roll out');
+    const strategy = values.updateStrategy;
     const patch = {
       spec: {
-        template: { metadata: { annotations: { [CILIUM_CHECKSUM_ANNOTATION]: newConfigChecksum() } } },
+        template: { metadata: { annotations: { [CILIUM_CHECKSUM_ANNOTATION]: checksum } } },
+        ...(strategy !== undefined ? { updateStrategy: strategy } : {}),
       },
     };
     const updated = patchObject(
@@ -206,6 +264,10 @@ export class ClusterSim {
     store.create('configmaps', buildCiliumConfigMap(bornAt));
     store.create('daemonsets', cilium);
     if (options.kubeProxy) store.create('daemonsets', buildKubeProxyDaemonSet(bornAt));
+    if (options.helmRelease) {
+      const shape = { chartVersion: CURRENT_CHART_VERSION, ...options.helmRelease };
+      store.create('helmreleases', buildCiliumHelmRelease(shape, this.#helm.values(), bornAt));
+    }
     const workloads: {
       name: string;
       namespace: string;

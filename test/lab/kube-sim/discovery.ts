@@ -1,7 +1,13 @@
 import { K3S_VERSION } from './build-node.js';
 import { apiVersionOf, RESOURCES, type ResourceInfo } from './resources.js';
 
-const GROUPS = ['apps', 'policy'];
+/** The API groups served, each with its one version. */
+const GROUP_VERSIONS: Readonly<Record<string, string>> = {
+  apps: 'v1',
+  policy: 'v1',
+  'helm.toolkit.fluxcd.io': 'v2',
+};
+const GROUPS = Object.keys(GROUP_VERSIONS);
 
 const VERBS = ['delete', 'get', 'list', 'patch', 'watch'];
 
@@ -49,7 +55,7 @@ export function discoveryDocument(pathname: string, serverAddress: string): unkn
 }
 
 function apiGroup(name: string) {
-  const version = { groupVersion: `${name}/v1`, version: 'v1' };
+  const version = { groupVersion: `${name}/${GROUP_VERSIONS[name]}`, version: GROUP_VERSIONS[name] };
   return { name, versions: [version], preferredVersion: version };
 }
 

@@ -1,24 +1,68 @@
 import type { ClusterSim } from './cluster-sim.js';
 
+type SimReply = { code: number; json: unknown };
+
 /**
- * The lab's control endpoints (no auth), for Ansible playbooks standing in for the real ones:
- * POST /_sim/cilium/rollout (what `cilium.yml`'s Helm upgrade would do), POST /_sim/nodes/{name}/join
- * (what `k3s.yml` on a rebuilt node would do; a no-op 200 for a node that exists), GET /_sim/state,
- * GET /_sim/kubeconfig (`{kubeconfig}`: what the k3s role reads from the primary's
- * /etc/rancher/k3s/k3s.yaml to write the repo's `.cache/<cluster_kubeconfig_name>`).
+ * The lab's control endpoints (no auth), for Ansible playbooks and the ops host's stand-ins:
+ * POST /_sim/cilium/rollout (what `cilium.yml`'s Helm upgrade would do; body `{version, values}`
+ * optional), POST /_sim/nodes/{name}/join (what `k3s.yml` on a rebuilt node would do; a no-op 200
+ * for a node that exists), GET /_sim/state, GET /_sim/kubeconfig (`{kubeconfig}`: what the k3s role
+ * reads from the primary's /etc/rancher/k3s/k3s.yaml to write the repo's
+ * `.cache/<cluster_kubeconfig_name>`); for the `helm` and `flux` stand-ins: GET
+ * /_sim/helm/cilium/history, GET /_sim/helm/cilium/values, POST /_sim/helm/cilium/rollback/{revision}
+ * (404 when there is no such revision), POST /_sim/flux/cilium/suspend|resume (404 without a HelmRelease).
  */
 export function handleSimRequest(
   method: string,
   pathname: string,
   sim: ClusterSim,
   kubeconfig: string,
-): { code: number; json: unknown } {
+  body = '',
+): SimReply {
   if (method === 'POST' && pathname === '/_sim/cilium/rollout')
-    return { code: 200, json: { ok: true, hash: sim.startCiliumRollout() } };
+    return { code: 200, json: { ok: true, hash: sim.startCiliumRollout(chartOf(body)) } };
   const join = /^\/_sim\/nodes\/([^/]+)\/join$/.exec(pathname);
   if (method === 'POST' && join)
     return { code: 200, json: { ok: true, changed: sim.joinNode(decodeURIComponent(join[1]!)) } };
   if (method === 'GET' && pathname === '/_sim/state') return { code: 200, json: sim.state() };
   if (method === 'GET' && pathname === '/_sim/kubeconfig') return { code: 200, json: { kubeconfig } };
+  return handleReleaseRequest(method, pathname, sim) ?? notFound(method, pathname);
+}
+
+function handleReleaseRequest(method: string, pathname: string, sim: ClusterSim): SimReply | undefined {
+  if (method === 'GET' && pathname === '/_sim/helm/cilium/history')
+    return { code: 200, json: sim.helmHistory() };
+  if (method === 'GET' && pathname === '/_sim/helm/cilium/values')
+    return { code: 200, json: sim.helmValues() };
+  const rollback = /^\/_sim\/helm\/cilium\/rollback\/(\d+)$/.exec(pathname);
+  if (method === 'POST' && rollback) {
+    const done = sim.helmRollback(Number(rollback[1]));
+    return done
+      ? { code: 200, json: { ok: true, ...done } }
+      : { code: 404, json: { ok: false, error: `release has no ${rollback[1]} version` } };
+  }
+  const flux = /^\/_sim\/flux\/cilium\/(suspend|resume)$/.exec(pathname);
+  if (method === 'POST' && flux) {
+    const release = sim.setFluxSuspended(flux[1] === 'suspend');
+    return release
+      ? { code: 200, json: { ok: true, chartVersion: release.spec.chart.spec.version } }
+      : { code: 404, json: { ok: false, error: 'helmreleases.helm.toolkit.fluxcd.io "cilium" not found' } };
+  }
+  return undefined;
+}
+
+function notFound(method: string, pathname: string): SimReply {
   return { code: 404, json: { ok: false, error: `no such control endpoint: ${method} ${pathname}` } };
+}
+
+/** The chart a rollout installs, from the playbook's body; an empty or other body keeps the deployed one. */
+function chartOf(body: string): { version?: string; values?: Record<string, unknown> } {
+  if (body.trim() === '') return {};
+  const parsed = JSON.parse(body) as { version?: unknown; values?: unknown };
+  return {
+    ...(typeof parsed.version === 'string' ? { version: parsed.version } : {}),
+    ...(parsed.values !== null && typeof parsed.values === 'object'
+      ? { values: parsed.values as Record<string, unknown> }
+      : {}),
+  };
 }

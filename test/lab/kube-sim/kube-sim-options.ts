@@ -1,3 +1,5 @@
+import type { HelmReleaseShape } from './flux-helm-release.js';
+
 export type AgentFailure = 'config-crash-loop' | 'image-pull' | 'never-ready';
 
 /** A named starting state of the cluster (the default is 'healthy': every field absent). */
@@ -18,6 +20,8 @@ export interface KubeSimScenario {
   readonly brokenAgentFailure?: AgentFailure;
   /** The PodDisruptionBudget of the `web` workload allows no disruption (minAvailable = replicas). */
   readonly pdbBlocks?: boolean;
+  /** Flux has adopted Cilium: the `cilium` HelmRelease exists in kube-system, shaped so (absent by default). */
+  readonly helmRelease?: HelmReleaseShape;
 }
 
 export interface KubeSimOptions {
@@ -55,6 +59,7 @@ export interface ResolvedKubeSimOptions {
   readonly brokenAgentOn: readonly string[];
   readonly brokenAgentFailure: AgentFailure;
   readonly pdbBlocks: boolean;
+  readonly helmRelease: HelmReleaseShape | undefined;
 }
 
 export function resolveKubeSimOptions(
@@ -87,6 +92,7 @@ export function resolveKubeSimOptions(
     brokenAgentOn,
     brokenAgentFailure: scenario.brokenAgentFailure ?? 'config-crash-loop',
     pdbBlocks: scenario.pdbBlocks ?? false,
+    helmRelease: scenario.helmRelease,
   };
 }
 

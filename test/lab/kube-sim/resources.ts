@@ -103,6 +103,16 @@ export const RESOURCES: readonly ResourceInfo[] = [
     shortNames: ['pdb'],
     fieldLabels: [],
   },
+  // Flux's CRD: served whether or not a HelmRelease exists (Flux is installed on the lab's clusters).
+  {
+    plural: 'helmreleases',
+    group: 'helm.toolkit.fluxcd.io',
+    version: 'v2',
+    kind: 'HelmRelease',
+    namespaced: true,
+    shortNames: ['hr'],
+    fieldLabels: [],
+  },
 ];
 
 export type ResourceName =
@@ -114,7 +124,8 @@ export type ResourceName =
   | 'deployments'
   | 'replicasets'
   | 'controllerrevisions'
-  | 'poddisruptionbudgets';
+  | 'poddisruptionbudgets'
+  | 'helmreleases';
 
 export function findResource(group: string, version: string, plural: string): ResourceInfo | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);

@@ -7,13 +7,17 @@ import { writeReply } from './api-reply.js';
 import { failure, KubeApiError, UNAUTHORIZED } from './api-status.js';
 import { buildKubeconfig } from './build-kubeconfig.js';
 import { ClusterSim, type KubeSimState } from './cluster-sim.js';
+import type { HelmRelease } from './flux-helm-release.js';
 import { generateTls } from './generate-tls.js';
 import { handleApiRequest } from './handle-api-request.js';
 import { handleSimRequest } from './handle-sim-request.js';
+import type { HelmHistoryEntry } from './helm-history.js';
 import { type KubeSimOptions, resolveKubeSimOptions } from './kube-sim-options.js';
 import { serveWatch } from './serve-watch.js';
 
 export type { KubeSimState } from './cluster-sim.js';
+export type { HelmRelease } from './flux-helm-release.js';
+export type { HelmHistoryEntry } from './helm-history.js';
 export type { KubeSimOptions, KubeSimScenario } from './kube-sim-options.js';
 
 export interface KubeSimRequest {
@@ -37,8 +41,16 @@ export interface KubeSimHandle {
   readonly connectionCount: number;
   writeKubeconfig(path: string): Promise<void>;
   setNodeReady(name: string, ready: boolean): void;
-  /** Changes the cilium agent template (a Helm upgrade); returns the new controller-revision-hash. */
+  /** Changes the cilium agent template (a Helm upgrade, a new release revision); returns the new controller-revision-hash. */
   startCiliumRollout(): string;
+  /** The `cilium` release's revisions, as `helm history cilium -n kube-system -o json` prints them. */
+  helmHistory(): HelmHistoryEntry[];
+  /** The deployed revision's user-supplied values (`helm get values cilium -o json`). */
+  helmValues(): Record<string, unknown>;
+  /** Someone changed the live release's values by hand (a new revision, same agent template). */
+  setHelmValues(values: Record<string, unknown>): void;
+  /** The `cilium` HelmRelease, when Flux has one (scenario helmRelease). */
+  helmRelease(): HelmRelease | undefined;
   addKubeProxy(): void;
   removeNode(name: string): boolean;
   /** A node registers again: NotReady first, then Ready; false (no-op) when it exists. */
@@ -69,7 +81,7 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     readBody(req)
       .then((body) => {
         if (url.pathname.startsWith('/_sim/'))
-          return writeReply(res, handleSimRequest(method, url.pathname, sim, kubeconfig));
+          return writeReply(res, handleSimRequest(method, url.pathname, sim, kubeconfig, body));
         if (!authorised(req, resolved.token)) return writeReply(res, { code: 401, json: UNAUTHORIZED });
         const reply = handleApiRequest(
           { method, url, contentType: req.headers['content-type'] ?? '', body },
@@ -108,6 +120,10 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     writeKubeconfig: (path) => writeFile(path, kubeconfig, { mode: 0o600 }),
     setNodeReady: (name, ready) => sim.setNodeReady(name, ready),
     startCiliumRollout: () => sim.startCiliumRollout(),
+    helmHistory: () => sim.helmHistory(),
+    helmValues: () => sim.helmValues(),
+    setHelmValues: (values) => sim.setHelmValues(values),
+    helmRelease: () => sim.store.get<HelmRelease>('helmreleases', 'kube-system', 'cilium'),
     addKubeProxy: () => sim.addKubeProxy(),
     removeNode: (name) => sim.removeNode(name),
     joinNode: (name) => sim.joinNode(name),

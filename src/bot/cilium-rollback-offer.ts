@@ -1,0 +1,40 @@
+import type { JobThread } from '../jobs/ports/job-thread.js';
+import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
+
+export const ROLLBACK_ACTION = 'cluster_cilium_rollback';
+
+// The steps of a rollout after which agents may run the new revision: cilium.yml, its watch, the verify.
+const CHANGED_AGENTS = /^\d+-(cilium|cilium-rollout|verify)$/;
+
+/**
+ * Under a Cilium rollout that halted (or whose verify failed), a **Roll back Cilium** button; its
+ * value is the job, which the service checks again on the click. Undefined when nothing is offered.
+ */
+export function ciliumRollbackOffer(thread: JobThread): { text: string; blocks: unknown[] } | undefined {
+  const { board, cluster } = thread;
+  if (board.outcome !== 'failed' || board.title !== describeCommand({ verb: 'cilium', cluster }))
+    return undefined;
+  const failed = board.steps.find((step) => step.status === 'failed');
+  if (!failed || !CHANGED_AGENTS.test(failed.id)) return undefined;
+  const text =
+    `↩️ ${failed.title} failed, so agents may run the new revision. Roll back to the last good revision of the ` +
+    `Cilium release (\`/cluster cilium ${cluster} --rollback\`: ⚠ approved like the rollout, watched agent by agent, then verified)?`;
+  return {
+    text,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text } },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            text: { type: 'plain_text', text: 'Roll back Cilium' },
+            style: 'danger',
+            action_id: ROLLBACK_ACTION,
+            value: thread.jobId,
+          },
+        ],
+      },
+    ],
+  };
+}

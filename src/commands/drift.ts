@@ -1,0 +1,3 @@
+import { submitLifecycle } from './submit-lifecycle.js';
+
+export const drift = submitLifecycle('drift');

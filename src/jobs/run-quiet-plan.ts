@@ -1,0 +1,60 @@
+import type { WorldConfig } from '../config/world-config.js';
+import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
+import { type EngineResult, runPlan } from '../lifecycle/engine/run-plan.js';
+import { buildPlan } from '../lifecycle/plans/build-plan.js';
+import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
+import type { Clock } from '../lifecycle/ports/clock.js';
+import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
+import type { Metrics } from '../metrics/create-metrics.js';
+import { meterEvent } from '../metrics/meter-event.js';
+import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
+
+export interface QuietPlanDeps {
+  readonly world: WorldConfig;
+  readonly shell: RemoteShell;
+  readonly kubeFor: (cluster: string) => KubeGateway;
+  readonly clock: Clock;
+  readonly redact: (text: string) => string;
+  readonly metrics: Metrics;
+}
+
+const NO_APPROVALS: ApprovalDesk = {
+  state: async () => ({ status: 'none' }),
+  request: async () => {
+    throw new Error('a scheduled check has no disruptive step');
+  },
+  expire: async () => undefined,
+  void: async () => undefined,
+};
+
+/**
+ * A read-only plan run on a schedule, with no thread and no job record: its result and the gates it
+ * saw failing (gate → what was observed), for the caller to compare with the last run's.
+ */
+export async function runQuietPlan(
+  command: LifecycleCommand,
+  meterAs: string,
+  deps: QuietPlanDeps,
+): Promise<{ result: EngineResult; failingNow: Record<string, string> }> {
+  const failingNow: Record<string, string> = {};
+  const result = await runPlan(buildPlan(command, deps.world), {
+    jobId: `${meterAs}-${command.cluster}`,
+    world: deps.world,
+    shell: deps.shell,
+    kube: deps.kubeFor(command.cluster),
+    clock: deps.clock,
+    checkpoints: createMemoryCheckpointStore(),
+    approvals: NO_APPROVALS,
+    reporter: {
+      async emit(event) {
+        meterEvent(deps.metrics, meterAs, command.cluster, event);
+        if (event.type === 'gate-failed') failingNow[event.gate] = event.observed;
+      },
+      output: () => undefined,
+    },
+    signal: new AbortController().signal,
+    redact: deps.redact,
+  });
+  return { result, failingNow };
+}

@@ -1,0 +1,64 @@
+import { ClusterBotError } from '../../errors.js';
+import { CILIUM } from '../gates/gate.js';
+import type { Step, StepContext } from '../plan/step.js';
+import { chooseParityFields } from './choose-parity-fields.js';
+import { type DriftPlace, describeDifference, findCiliumDrift } from './find-cilium-drift.js';
+import { readCiliumFiles } from './read-cilium-files.js';
+import { readClusterVar } from './read-cluster-var.js';
+import { HELM_GET_VALUES, readReleaseTool } from './release-tools.js';
+
+/** The gate name of one difference: scheduled runs compare these between runs to alert once. */
+export const driftGate = (field: string, place: DriftPlace) => `Cilium drift: ${field} (${place})`;
+
+/**
+ * Reads, changing nothing, the parity fields in every place they live: the three files at the
+ * repo's HEAD, the live release's values (`helm get values`) and the live DaemonSet's
+ * updateStrategy, and reports each place that differs from the rest as field, place, value.
+ */
+export function ciliumDriftStep(id: string, cluster: string): Step {
+  return {
+    id,
+    title: 'Cilium drift',
+    target: `${cluster}: parity fields in helmrelease, .j2 template, values.yaml at HEAD, helm get values, the live DaemonSet`,
+    async run(ctx) {
+      const places = await readPlaces(ctx);
+      const files = await readCiliumFiles(ctx, 'HEAD');
+      const parity = chooseParityFields(files.marked);
+      const apiHost = (await readClusterVar(ctx, 'k3s_api_host'))?.value;
+      const differences = findCiliumDrift({ ...files.values, ...places }, parity.fields, apiHost);
+      for (const difference of differences)
+        await ctx.gateFailed(driftGate(difference.field, difference.place), describeDifference(difference));
+      if (differences.length > 0) {
+        throw new ClusterBotError(
+          'GATE_FAILED',
+          `Cilium drift: ${differences.map(describeDifference).join('; ')}`,
+          { details: { differences } },
+        );
+      }
+      return {
+        status: 'succeeded',
+        summary:
+          `no drift: ${parity.fields.length} parity fields agree across the three files at HEAD, ` +
+          `the live release's values and the live DaemonSet`,
+      };
+    },
+  };
+}
+
+/** The live places: the release's user-supplied values and the DaemonSet's updateStrategy (when it exists). */
+async function readPlaces(ctx: StepContext): Promise<Partial<Record<DriftPlace, Record<string, unknown>>>> {
+  const text = await readReleaseTool(ctx, HELM_GET_VALUES);
+  let values: unknown;
+  try {
+    values = JSON.parse(text);
+  } catch {
+    throw new ClusterBotError('COMMAND_FAILED', `helm get values printed no JSON: ${text.slice(0, 200)}`);
+  }
+  const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
+  return {
+    'live values': values !== null && typeof values === 'object' ? (values as Record<string, unknown>) : {},
+    ...(ds
+      ? { 'live DaemonSet': { updateStrategy: { rollingUpdate: { maxUnavailable: ds.maxUnavailable } } } }
+      : {}),
+  };
+}

@@ -1,0 +1,116 @@
+import { ClusterBotError } from '../../errors.js';
+import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
+import { bindingFingerprint } from './approval-binding.js';
+import {
+  describeRevision,
+  parseHelmHistory,
+  pickRollbackTarget,
+  type RollbackTarget,
+} from './helm-history.js';
+import { opsCommandLine } from './ops-command-line.js';
+import { readRepoCommit } from './read-repo-commit.js';
+import {
+  HELM_HISTORY,
+  helmRollbackArgv,
+  readReleaseTool,
+  releaseToolOptions,
+  runReleaseTool,
+} from './release-tools.js';
+
+export const ROLLBACK_REASON =
+  'a Cilium rollback replaces the CNI agent on every node with the older revision, one at a time (maxUnavailable 1)';
+
+/** Reads the release's history now and picks the revision: every step of a rollback agrees on it this way. */
+export async function readRollbackTarget(
+  ctx: StepContext,
+  requested: number | undefined,
+): Promise<RollbackTarget> {
+  const history = parseHelmHistory(await readReleaseTool(ctx, HELM_HISTORY));
+  const target = pickRollbackTarget(history, requested);
+  if (typeof target === 'string')
+    throw new ClusterBotError('PRECONDITION_FAILED', `cannot roll back Cilium: ${target}`, {
+      details: { revisions: history.map((entry) => entry.revision) },
+    });
+  return target;
+}
+
+/** "from revision 3 (cilium-1.20.1, deployed) to revision 2 (cilium-1.20.1, superseded)" */
+export function describeRollback({ from, to }: RollbackTarget): string {
+  return `from ${describeRevision(from)} to ${describeRevision(to)}`;
+}
+
+/**
+ * Which revision a rollback goes back to, read before anyone is asked: an explicit revision the
+ * history does not hold is refused here, naming the ones it does.
+ */
+export function ciliumRollbackTargetStep(id: string, cluster: string, requested: number | undefined): Step {
+  return {
+    id,
+    title: 'pick the Cilium revision',
+    target: `${cluster}: helm history ${requested === undefined ? '(the last good revision)' : `(revision ${requested})`}`,
+    async run(ctx) {
+      const target = await readRollbackTarget(ctx, requested);
+      return { status: 'succeeded', summary: `will roll back ${describeRollback(target)}` };
+    },
+    async check(ctx) {
+      try {
+        await readRollbackTarget(ctx, requested);
+        return [];
+      } catch (error) {
+        return [(error as Error).message];
+      }
+    },
+  };
+}
+
+/**
+ * `helm rollback cilium <revision> -n kube-system` on the ops host, approved as a rollout is: the
+ * approval covers the commit, the exact argv and the revision it rolls back from, so a release that
+ * moved since (another upgrade or rollback) asks again.
+ */
+export function ciliumRollbackStep(id: string, cluster: string, requested: number | undefined): Step {
+  return {
+    id,
+    title: 'helm rollback cilium',
+    target: `${cluster}: release kube-system/cilium`,
+    approval: rollbackApproval(requested),
+    async run(ctx) {
+      const target = await readRollbackTarget(ctx, requested);
+      await ctx.progress(`rolling back ${describeRollback(target)}`);
+      const argv = helmRollbackArgv(target.to.revision);
+      await runReleaseTool(ctx, argv);
+      return { status: 'succeeded', summary: `rolled back ${describeRollback(target)}` };
+    },
+  };
+}
+
+function rollbackApproval(requested: number | undefined): ApprovalPolicy {
+  const identity = async (ctx: StepContext) => {
+    const [commit, target, options] = await Promise.all([
+      readRepoCommit(ctx),
+      readRollbackTarget(ctx, requested),
+      releaseToolOptions(ctx),
+    ]);
+    const argv = helmRollbackArgv(target.to.revision);
+    return {
+      target,
+      commit,
+      // Which cluster's release: the kubeconfig helm is given says it.
+      commandLine: `${opsCommandLine(ctx.world, options.cwd, argv)} (KUBECONFIG=${options.env.KUBECONFIG})`,
+      fingerprint: bindingFingerprint(commit, [...argv, `from ${target.from.revision}`]),
+    };
+  };
+  return {
+    reason: ROLLBACK_REASON,
+    mark: '⚠',
+    required: async () => true,
+    async current(ctx) {
+      const { commit, commandLine, fingerprint } = await identity(ctx);
+      return { commit, commandLine, fingerprint };
+    },
+    async bind(ctx) {
+      const { target, ...binding } = await identity(ctx);
+      return { ...binding, targets: `${ctx.cluster.name}: Cilium ${describeRollback(target)}` };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { ClusterBotError } from '../../errors.js';
+import type { StepContext } from '../plan/step.js';
+import { opsTarget } from '../targets.js';
+import { captureRemoteOrFail } from './capture-remote.js';
+import { readClusterVar } from './read-cluster-var.js';
+import { repoPaths } from './repo-paths.js';
+
+/** The Cilium release as helm and Flux name it (the role's cilium_namespace). */
+export const CILIUM_RELEASE = { name: 'cilium', namespace: 'kube-system' } as const;
+
+export const HELM_HISTORY = [
+  'helm',
+  'history',
+  CILIUM_RELEASE.name,
+  '-n',
+  CILIUM_RELEASE.namespace,
+  '-o',
+  'json',
+];
+export const HELM_GET_VALUES = [
+  'helm',
+  'get',
+  'values',
+  CILIUM_RELEASE.name,
+  '-n',
+  CILIUM_RELEASE.namespace,
+  '-o',
+  'json',
+];
+export const helmRollbackArgv = (revision: number): string[] => [
+  'helm',
+  'rollback',
+  CILIUM_RELEASE.name,
+  String(revision),
+  '-n',
+  CILIUM_RELEASE.namespace,
+];
+export const fluxArgv = (verb: 'suspend' | 'resume'): string[] => [
+  'flux',
+  verb,
+  'helmrelease',
+  CILIUM_RELEASE.name,
+  '-n',
+  CILIUM_RELEASE.namespace,
+];
+
+const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/**
+ * Where helm and flux run: the ops host, in the repo, with the cluster's kubeconfig the k3s role
+ * wrote (`.cache/<cluster_kubeconfig_name>`), so dev's release is never confused with prod's.
+ */
+export async function releaseToolOptions(ctx: StepContext) {
+  const name = await readClusterVar(ctx, 'cluster_kubeconfig_name');
+  if (!name || !FILE_NAME.test(name.value)) {
+    throw new ClusterBotError(
+      'PRECONDITION_FAILED',
+      `cluster_kubeconfig_name is ${name ? `not a plain file name in ${name.file}` : 'set in none of the group_vars'}, so helm and flux on the ops host have no kubeconfig for ${ctx.cluster.name}`,
+    );
+  }
+  const root = repoPaths(ctx.world).root;
+  return { cwd: root, env: { KUBECONFIG: `${root}/.cache/${name.value}` } };
+}
+
+/** Runs a short helm/flux read on the ops host; a non-zero exit fails, naming the command and its error. */
+export async function readReleaseTool(ctx: StepContext, argv: readonly string[]): Promise<string> {
+  return captureRemoteOrFail(ctx, opsTarget(ctx.world), argv, await releaseToolOptions(ctx));
+}
+
+/**
+ * Runs a helm/flux command that changes something, its output going to the job's log as it comes;
+ * a non-zero exit fails, naming the command and its last lines.
+ */
+export async function runReleaseTool(ctx: StepContext, argv: readonly string[]): Promise<void> {
+  const options = await releaseToolOptions(ctx);
+  const lines: string[] = [];
+  const result = await ctx.shell.exec(opsTarget(ctx.world), {
+    argv,
+    ...options,
+    timeoutMs: ctx.cluster.timeouts.nodeCommand,
+    signal: ctx.signal,
+    onLine: async (line) => {
+      lines.push(line);
+      await ctx.output(line);
+    },
+  });
+  if (result.exitCode !== 0) {
+    throw new ClusterBotError(
+      'COMMAND_FAILED',
+      `${argv.join(' ')} exited ${result.exitCode}: ${lines.slice(-5).join(' ')}`,
+      { details: { exitCode: result.exitCode } },
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ciliumRollbackOffer, ROLLBACK_ACTION } from '../../src/bot/cilium-rollback-offer.js';
+import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
+import type { BoardStep, JobThread } from '../../src/jobs/ports/job-thread.js';
+import { createFakeClusterService } from '../support/fake-cluster-service.js';
+import { createRecordingPoster } from '../support/recording-poster.js';
+
+const step = (id: string, title: string, status: BoardStep['status']): BoardStep => ({
+  id,
+  title,
+  target: 'dev',
+  disruptive: false,
+  status,
+});
+
+function thread(title: string, outcome: 'failed' | 'succeeded', steps: BoardStep[]): JobThread {
+  return {
+    jobId: 'job-4',
+    channel: 'C0OPS',
+    alertsChannel: 'C0ALERTS',
+    cluster: 'dev',
+    threadTs: '1.1',
+    board: { title, jobNumber: 4, requestedBy: 'U0ALICE', steps, outcome },
+  };
+}
+
+const halted = (failedId: string, failedTitle: string, title = 'cilium dev') =>
+  thread(title, 'failed', [
+    step(
+      '1-cilium-preflight',
+      'Cilium preflight',
+      failedId === '1-cilium-preflight' ? 'failed' : 'succeeded',
+    ),
+    step('2-cilium', 'cilium.yml', failedId === '2-cilium' ? 'failed' : 'succeeded'),
+    step(failedId, failedTitle, 'failed'),
+  ]);
+
+describe('the Roll back Cilium offer under a Cilium rollout', () => {
+  it('is a button carrying the job, once agents may run the new revision (playbook, rollout watch or verify failed)', () => {
+    const offer = ciliumRollbackOffer(halted('3-cilium-rollout', 'watch Cilium rollout'));
+    expect(offer?.text).toContain('watch Cilium rollout failed');
+    expect(offer?.text).toContain('`/cluster cilium dev --rollback`');
+    expect(JSON.stringify(offer?.blocks)).toContain(`"action_id":"${ROLLBACK_ACTION}","value":"job-4"`);
+    expect(ciliumRollbackOffer(halted('4-verify', 'verify gates'))).toBeDefined();
+  });
+
+  it('is not made when nothing reached the agents, for another command, or when the job did not fail', () => {
+    expect(ciliumRollbackOffer(halted('1-cilium-preflight', 'Cilium preflight'))).toBeUndefined();
+    expect(
+      ciliumRollbackOffer(halted('3-cilium-rollout', 'watch Cilium rollout', 'cilium dev --rollback')),
+    ).toBeUndefined();
+    expect(ciliumRollbackOffer(halted('4-cilium-rollout', 'watch Cilium rollout', 'up dev'))).toBeUndefined();
+    expect(
+      ciliumRollbackOffer(thread('cilium dev', 'succeeded', [step('3-cilium-rollout', 'w', 'succeeded')])),
+    ).toBeUndefined();
+  });
+});
+
+describe('handleRollbackClick', () => {
+  const click = { userId: 'U0ALICE', value: 'job-4', channel: 'C0OPS', threadTs: '1.1' };
+
+  it('asks the service with the clicker and the button value, and tells the thread which job runs the rollback', async () => {
+    const { service, asked } = createFakeClusterService();
+    const { poster, posts } = createRecordingPoster();
+    const answer = await handleRollbackClick(click, { service, poster });
+    expect(asked()).toEqual([
+      { op: 'rollBackCilium', args: [{ userId: 'U0ALICE', channelId: 'C0OPS' }, 'job-4'] },
+    ]);
+    expect(answer).toBe('Queued as job #2: `cilium dev --rollback`. Progress goes into its thread.');
+    expect(posts).toEqual([
+      {
+        channel: 'C0OPS',
+        threadTs: '1.1',
+        text: '↩️ <@U0ALICE> asked to roll back Cilium: job #2 `cilium dev --rollback`.',
+      },
+    ]);
+  });
+
+  it('answers a refusal to the clicker alone and posts nothing', async () => {
+    const { service } = createFakeClusterService({
+      rollBackCilium: async () => ({ code: 'ROLLBACK_NOT_OFFERED', why: 'not-failed', number: 4 }),
+    });
+    const { poster, posts } = createRecordingPoster();
+    const answer = await handleRollbackClick(click, { service, poster });
+    expect(answer).toMatch(/^⛔ Job #4 did not fail, so it offers no rollback; nothing was run\./);
+    expect(posts).toEqual([]);
+  });
+});
