@@ -8,7 +8,6 @@ const RECAP =
 const HOST = /^(?:ok|changed|fatal|failed|skipping|included|unreachable): \[([^\]\s]+)/;
 const FAILURE = /^(?:fatal|failed): \[|^\S+\s+:\s+ok=\d+.*\sfailed=[1-9]/;
 const TASK = /^(?:TASK|RUNNING HANDLER) \[/;
-const AGENT = /^agent (\S+) on (\S+) (.*)$/;
 const SVG = 'http://www.w3.org/2000/svg';
 
 const base = location.pathname.replace(/\/+$/, '');
@@ -168,16 +167,19 @@ function renderTimeline(page) {
 }
 
 function renderCilium(page) {
+  // Each agent as the rollout step reached it, newest word per node (the step says which agent).
   const agents = new Map();
   for (const { event } of page.events) {
-    const match = event.type === 'step-progress' ? AGENT.exec(event.text) : null;
-    if (!match) continue;
-    const revision = /(\S+) → (\S+)/.exec(match[3]);
-    agents.set(match[2], {
-      node: match[2],
-      agent: match[1],
-      revision: revision ? `${revision[1]} → ${revision[2]}` : '',
-      state: /\bReady\b/.test(match[3]) ? 'Ready' : match[3],
+    const agent = event.type === 'step-progress' ? event.agent : undefined;
+    if (!agent) continue;
+    agents.set(agent.node, {
+      node: agent.node ?? '?',
+      agent: agent.pod,
+      revision:
+        agent.from && agent.from !== agent.to
+          ? `${agent.from} → ${agent.to}`
+          : `${agent.to ?? '?'} (unchanged)`,
+      state: agent.ready ? 'Ready' : 'not Ready',
     });
   }
   $('cilium-section').hidden = agents.size === 0;

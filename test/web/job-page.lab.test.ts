@@ -186,7 +186,11 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     const agents = await page.$$eval('#cilium tbody tr', (rows) =>
       rows.map((row) => [...row.children].map((cell) => cell.textContent)),
     );
-    expect(agents.length).toBeGreaterThan(0);
+    // Every node's agent, from the revision it ran before the playbook to the one the rollout brought.
+    expect(agents.map((cells) => cells[0]).sort()).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+    const revisions = agents.map((cells) => /^(\S+) → (\S+)$/.exec(cells[2] ?? ''));
+    expect(revisions.every((match) => match && match[1] !== match[2])).toBe(true);
+    expect(new Set(revisions.map((match) => match?.[2])).size).toBe(1);
     expect(agents.every((cells) => cells[3] === 'Ready')).toBe(true);
 
     if (process.env.JOB_PAGE_SCREENSHOT) {

@@ -44,7 +44,8 @@ export function createStepContext(
     clock: deps.clock,
     signal: deps.signal,
     facts,
-    progress: (text) => reporter.emit({ type: 'step-progress', stepId: step.id, text }),
+    progress: (text, agent) =>
+      reporter.emit({ type: 'step-progress', stepId: step.id, text, ...(agent ? { agent } : {}) }),
     output: (line) => reporter.output(step.id, line),
     note: (text) => reporter.emit({ type: 'note', stepId: step.id, text }),
     gateFailed: (gate, observed) =>

@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
+import type { AgentProgress } from '../ports/reporter.js';
 
 /** Job-scoped facts shared between steps and kept across resumes (e.g. a rebuilt node's pinned host key). */
 export interface JobFacts {
@@ -22,7 +23,8 @@ export interface StepContext {
   readonly clock: Clock;
   readonly signal: AbortSignal;
   readonly facts: JobFacts;
-  progress(text: string): Promise<void>;
+  /** A line for the thread; a rollout also says which agent it is about, for the job page. */
+  progress(text: string, agent?: AgentProgress): Promise<void>;
   output(line: string): void | Promise<void>;
   note(text: string): Promise<void>;
   gateFailed(gate: string, observed: string): Promise<void>;

@@ -17,12 +17,27 @@ export interface StepFailure {
   readonly details?: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** A Cilium agent as a rollout reaches it: its node, the revision it left and the one it runs. */
+export interface AgentProgress {
+  readonly pod: string;
+  readonly node: string | undefined;
+  /** The node's agent revision before the playbook; undefined when it was not seen. */
+  readonly from: string | undefined;
+  readonly to: string | undefined;
+  readonly ready: boolean;
+}
+
 export type PlanOutcome = 'succeeded' | 'failed' | 'rejected' | 'expired' | 'cancelled';
 
 export type LifecycleEvent =
   | { readonly type: 'plan-started'; readonly steps: readonly StepView[]; readonly resumed: boolean }
   | { readonly type: 'step-started'; readonly stepId: string }
-  | { readonly type: 'step-progress'; readonly stepId: string; readonly text: string }
+  | {
+      readonly type: 'step-progress';
+      readonly stepId: string;
+      readonly text: string;
+      readonly agent?: AgentProgress | undefined;
+    }
   | {
       readonly type: 'step-finished';
       readonly stepId: string;

@@ -6,6 +6,8 @@ export interface CiliumBaseline {
   readonly generation: number | undefined;
   readonly revisions: readonly string[];
   readonly podsCreatedAt: Readonly<Record<string, string | undefined>>;
+  /** Each node's agent revision (absent in a baseline a job saved before this was recorded). */
+  readonly revisionOnNode?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 export const CILIUM_BASELINE_FACT = 'ciliumBaseline';
@@ -20,5 +22,8 @@ export async function readCiliumBaseline(ctx: StepContext): Promise<CiliumBaseli
     generation: ds?.generation,
     revisions,
     podsCreatedAt: Object.fromEntries(pods.map((pod) => [pod.name, pod.createdAt])),
+    revisionOnNode: Object.fromEntries(
+      pods.flatMap((pod) => (pod.node ? [[pod.node, pod.revisionHash]] : [])),
+    ),
   };
 }

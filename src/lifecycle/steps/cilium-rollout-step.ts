@@ -115,7 +115,13 @@ async function followRollout(
       if (pod.ready && !reportedReady.has(pod.name)) {
         reportedReady.add(pod.name);
         lastProgressAt = now;
-        await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`);
+        await ctx.progress(`agent ${pod.name} on ${pod.node} Ready (${reportedReady.size}/${ds.desired})`, {
+          pod: pod.name,
+          node: pod.node,
+          from: (pod.node && baseline?.revisionOnNode?.[pod.node]) || baseline?.revisions.at(-1),
+          to: pod.revisionHash,
+          ready: true,
+        });
       }
     }
     for (const pod of updated) {
