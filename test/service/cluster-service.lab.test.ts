@@ -149,6 +149,7 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
     expect(await t.service.rollBackCilium(MALLORY, 'job-1')).toMatchObject({ code: 'NOT_OPERATOR' });
     expect(await t.service.rollBackCilium(BOB, 'job-1')).toEqual({
       kind: 'queued',
+      jobId: 'job-3',
       number: 3,
       cluster: 'dev',
       command: 'cilium dev --rollback',
