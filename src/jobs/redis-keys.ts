@@ -26,6 +26,8 @@ export function redisKeys(prefix: string) {
     /** Who opened the App Home lately (sorted set, scored by when), and a hash of what each was last shown. */
     homeWatchers: `${prefix}:home:watchers`,
     homeShown: `${prefix}:home:shown`,
+    /** One bucket of the Slack budget every process shares (a method, or chat.postMessage in one channel). */
+    rateBudget: (bucket: string) => `${prefix}:slack-budget:${bucket}`,
   };
 }
 
