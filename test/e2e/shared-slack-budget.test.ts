@@ -20,7 +20,8 @@ describe('one Slack budget for all processes', { timeout: 150_000 }, () => {
       expect(sent.status).toBe(200);
     }
     const roots = () => slack.messages('C0OPS').filter((m) => m.text.includes('*verify dev*'));
-    const threadDone = (ts: string) => slack.replies('C0OPS', ts).some((m) => /job #\d+ succeeded/.test(m.text));
+    const threadDone = (ts: string) =>
+      slack.replies('C0OPS', ts).some((m) => /job #\d+ succeeded/.test(m.text));
     await slack.waitFor(
       () => {
         const all = roots();
