@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/app/connect-redis.js';
 import { createSharedSlackPacer } from '../../src/bot/create-shared-slack-pacer.js';
 import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { systemClock } from '../../src/system-clock.js';
 import { captureLogger } from '../support/capture-logger.js';
+import { freePort } from '../support/free-port.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 // Two connections: two processes of the bot, sharing one Redis and one prefix.
@@ -78,5 +80,31 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
     await pacers[0]!.take('chat.postMessage', 'C0OTHER');
     await pacers[1]!.take('chat.update');
     expect(Date.now() - other).toBeLessThan(200);
+  });
+
+  it('with Redis unreachable, a post goes within about a second, paced by its process alone, and says why', async () => {
+    // The bot's own kind of connection: it queues commands until Redis is back, so only the deadline ends the wait.
+    const down = connectRedis({
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      REDIS_SENTINELS: undefined,
+      REDIS_SENTINEL_NAME: '',
+    });
+    down.on('error', () => undefined);
+    try {
+      const log = captureLogger((text) => text);
+      const pacer = createSharedSlackPacer(createRedisRateBudget(down, keys), systemClock, log.logger);
+      const started = Date.now();
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(log.lines.join('')).toContain('Slack budget in Redis unreachable: pacing this process alone');
+      // The local pacer's burst, then its pace: no waiting for Redis meanwhile, no unpaced posting.
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeLessThan(1_500);
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    } finally {
+      down.disconnect();
+    }
   });
 });
