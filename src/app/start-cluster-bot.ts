@@ -1,14 +1,17 @@
 import { createHomePublisher } from '../bot/create-home-publisher.js';
 import { createHomeTab } from '../bot/create-home-tab.js';
-import { createSlackPacer } from '../bot/create-slack-pacer.js';
+import { createSharedSlackPacer } from '../bot/create-shared-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
+import { createRedisRateBudget } from '../jobs/create-redis-rate-budget.js';
+import { redisKeys } from '../jobs/redis-keys.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.js';
+import { connectRedis } from './connect-redis.js';
 import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
@@ -31,7 +34,13 @@ export async function startClusterBot(
   const client = createSlackClient(env, logger, metrics);
   const auth = await client.auth.test();
   const slackProblem = slackReadiness(client);
-  const pacer = createSlackPacer(systemClock);
+  const redis = connectRedis(env);
+  // One Slack budget for every bot and worker process on this Redis (README, Slack limits).
+  const pacer = createSharedSlackPacer(
+    createRedisRateBudget(redis, redisKeys(env.REDIS_PREFIX)),
+    systemClock,
+    logger.child({ component: 'slack-budget' }),
+  );
   const poster = createWebApiPoster(client, redact, String(auth.url ?? 'https://slack.com/'), pacer, metrics);
   const members = slackGroupMembers(client, logger);
   const links = jobLinksFromEnv(env, systemClock.now);
@@ -41,6 +50,7 @@ export async function startClusterBot(
     logger,
     redact,
     metrics,
+    redis,
     poster,
     members,
     jobPageUrl: links?.url,

@@ -9,6 +9,7 @@ import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.js';
+import { connectRedis } from './connect-redis.js';
 import { startCore } from './start-core.js';
 
 export interface ConsoleProcessOptions {
@@ -34,6 +35,7 @@ export async function startConsole(options: ConsoleProcessOptions): Promise<void
   const core = await startCore({
     ...options,
     metrics: createMetrics(),
+    redis: connectRedis(options.env),
     poster,
     members: async () => [],
     jobPageUrl: links?.url,

@@ -15,7 +15,6 @@ import { meterRemoteShell } from '../metrics/meter-remote-shell.js';
 import { type ClusterService, createClusterService, type GroupMembers } from '../service/index.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
-import { connectRedis } from './connect-redis.js';
 import { startWorker } from './start-worker.js';
 
 export interface CoreOptions {
@@ -24,6 +23,8 @@ export interface CoreOptions {
   readonly logger: Logger;
   readonly redact: Redact;
   readonly metrics: Metrics;
+  /** The process's Redis connection, handed in so the Slack pacer shares it; the core closes it at stop. */
+  readonly redis: Redis;
   /** Where threads, approvals and alerts go: Slack's Web API, or the console. */
   readonly poster: SlackPoster;
   readonly members: GroupMembers;
@@ -41,8 +42,7 @@ export interface Core {
 
 /** The transport-independent part of the process: Redis, the queue, the worker, the job layer. */
 export async function startCore(options: CoreOptions): Promise<Core> {
-  const { env, world, logger, metrics } = options;
-  const redis = connectRedis(env);
+  const { env, world, logger, metrics, redis } = options;
   const stores = createJobStores(redis, redisKeys(env.REDIS_PREFIX), world, logger, systemClock.now);
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'

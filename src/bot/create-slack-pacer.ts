@@ -1,9 +1,8 @@
+import type { Pace } from '../jobs/ports/rate-budget.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 
 /** A token bucket: `burst` calls at once, then `perSecond` on average. */
-interface PaceRule {
-  readonly burst: number;
-  readonly perSecond: number;
+interface PaceRule extends Pace {
   /** Whether the bucket is per channel (chat.postMessage) rather than per workspace. */
   readonly perChannel?: boolean;
 }
@@ -24,6 +23,13 @@ const RULES: Readonly<Record<string, PaceRule>> = {
   'views.publish': { burst: 10, perSecond: 90 / 60 },
 };
 
+/** The bucket a call of `method` (to `channel`) is counted in, and its pace; none for unlisted methods. */
+export function slackBucket(method: string, channel?: string): { name: string; pace: Pace } | undefined {
+  const rule = RULES[method];
+  if (!rule) return undefined;
+  return { name: rule.perChannel ? `${method}:${channel ?? ''}` : method, pace: rule };
+}
+
 export interface SlackPacer {
   /** Resolves when a call of `method` (to `channel`) fits Slack's limits, and counts it. */
   take(method: string, channel?: string): Promise<void>;
@@ -31,21 +37,22 @@ export interface SlackPacer {
 
 /**
  * Waits before a call instead of letting Slack answer 429: a 429 makes the Web API client pause
- * every method for Retry-After, so one chatty thread would stall all the others. Per process: several
- * workers share Slack's budget, so each should stay well inside it (see README, Slack limits).
+ * every method for Retry-After, so one chatty thread would stall all the others. This one counts
+ * one process's calls only: the fleet's processes share the budget in Redis
+ * (create-shared-slack-pacer.ts), which falls back to this while Redis does not answer.
  */
 export function createSlackPacer(clock: Pick<Clock, 'now' | 'sleep'>): SlackPacer {
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
     async take(method, channel) {
-      const rule = RULES[method];
-      if (!rule) return;
-      const key = rule.perChannel ? `${method} ${channel ?? ''}` : method;
+      const found = slackBucket(method, channel);
+      if (!found) return;
+      const { name, pace: rule } = found;
       const now = clock.now();
-      const bucket = buckets.get(key) ?? { tokens: rule.burst, at: now };
+      const bucket = buckets.get(name) ?? { tokens: rule.burst, at: now };
       bucket.tokens = Math.min(rule.burst, bucket.tokens + ((now - bucket.at) / 1000) * rule.perSecond);
       bucket.at = now;
-      buckets.set(key, bucket);
+      buckets.set(name, bucket);
       // Taken now, possibly into debt: callers that arrive meanwhile queue behind this one.
       bucket.tokens -= 1;
       if (bucket.tokens < 0) await clock.sleep((-bucket.tokens / rule.perSecond) * 1000);

@@ -30,6 +30,8 @@ export function redisKeys(prefix: string) {
     driftRunning: (cluster: string) => `${prefix}:drift:${cluster}:running`,
     /** Flux's cilium HelmRelease left suspended by a failed job: which job, since when (cleared once resumed). */
     fluxSuspended: (cluster: string) => `${prefix}:flux:${cluster}:suspended`,
+    /** One bucket of the Slack budget every process shares (a method, or chat.postMessage in one channel). */
+    rateBudget: (bucket: string) => `${prefix}:slack-budget:${bucket}`,
   };
 }
 

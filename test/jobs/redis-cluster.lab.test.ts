@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/app/connect-redis.js';
 import { readEnv } from '../../src/config/read-env.js';
+import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { type RedisCluster, startRedisCluster } from '../lab/start-redis-cluster.js';
 import { healthyHosts } from '../support/healthy-hosts.js';
@@ -84,11 +85,19 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_00
           keys.lock('prod'),
           keys.audit,
           keys.approvals('job-1'),
+          keys.rateBudget('chat.postMessage:C0OPS'),
           `${keys.bullPrefix}:cluster-jobs:wait`,
         ].map(slotOf),
       ),
     );
     expect(slots.size).toBe(1);
+    // The Slack budget's script runs there too: it declares its key and reads that node's clock.
+    const budget = createRedisRateBudget(redis, keys);
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++)
+      waits.push(await budget.take('chat.postMessage:C0OPS', { burst: 3, perSecond: 1 }));
+    expect(waits.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(waits[3]).toBeGreaterThan(900);
     // Without the tag the same keys would land in different slots (and a MULTI over them fail).
     expect(await slotOf('cluster-bot:job:job-1')).not.toBe(await slotOf('cluster-bot:lock:prod'));
   });

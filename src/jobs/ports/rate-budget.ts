@@ -1,0 +1,18 @@
+/** How fast calls may go: `burst` at once, then `perSecond` on average. */
+export interface Pace {
+  readonly burst: number;
+  readonly perSecond: number;
+}
+
+/**
+ * A rate budget shared by every process of the bot (Slack's limits are per app, not per process).
+ * The edge (the Slack pacer) asks it before a call; the job layer keeps it in Redis.
+ */
+export interface RateBudget {
+  /**
+   * Takes the next call of bucket `name` under `pace`, possibly ahead of time: resolves with how many
+   * milliseconds the caller must wait before making it (0: now). Callers that ask meanwhile queue
+   * behind it, in the order they asked.
+   */
+  take(name: string, pace: Pace): Promise<number>;
+}

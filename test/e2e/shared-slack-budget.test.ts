@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+
+const JOBS = 30;
+
+let lab: SlackLab;
+beforeAll(async () => {
+  lab = await startSlackLab({ workers: 3, env: { COMMANDS_PER_USER_PER_MINUTE: String(JOBS) } });
+}, 60_000);
+afterAll(async () => {
+  await lab?.stop();
+});
+
+describe('one Slack budget for all processes', { timeout: 150_000 }, () => {
+  it(`three workers, ${JOBS} verify jobs in one channel: no 429, every message delivered, each thread in order`, async () => {
+    const { slack, driver } = lab;
+    const started = Date.now();
+    for (let i = 0; i < JOBS; i++) {
+      const sent = await driver.slash('verify dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+      expect(sent.status).toBe(200);
+    }
+    const roots = () => slack.messages('C0OPS').filter((m) => m.text.includes('*verify dev*'));
+    const threadDone = (ts: string) =>
+      slack.replies('C0OPS', ts).some((m) => /job #\d+ succeeded/.test(m.text));
+    await slack.waitFor(
+      () => {
+        const all = roots();
+        return all.length === JOBS && all.every((root) => threadDone(root.ts)) ? all : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 250, description: `${JOBS} verify threads finished` },
+    );
+    const tookMs = Date.now() - started;
+
+    // Each thread as its job told it: the board shows the outcome, the step, then the final report.
+    const jobNumbers = roots().map((root) => {
+      expect(root.text).toContain('succeeded');
+      const number = /job #(\d+)/.exec(root.text)![1];
+      expect(slack.replies('C0OPS', root.ts).map((m) => m.text)).toEqual([
+        expect.stringMatching(/^✅ verify gates \(one read\) \([^)]+\): 3\/3 nodes Ready/),
+        expect.stringMatching(new RegExp(`^✅ job #${number} succeeded`)),
+      ]);
+      return Number(number);
+    });
+    expect(new Set(jobNumbers).size).toBe(JOBS);
+    expect(slack.files.filter((f) => f.channel === 'C0OPS')).toHaveLength(JOBS);
+    // All three workers ran jobs, so all three posted into the channel.
+    for (const worker of lab.workers) expect(worker.output()).toContain('"msg":"job started"');
+    expect(slack.rateLimitedCount()).toBe(0);
+    console.info(
+      `${JOBS} verify jobs on 3 workers, ${slack.calls.filter((c) => c.method === 'chat.postMessage').length} posts into one channel in ${tookMs} ms, 429s: ${slack.rateLimitedCount()}`,
+    );
+  });
+});

@@ -1,0 +1,118 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectRedis } from '../../src/app/connect-redis.js';
+import { createSharedSlackPacer } from '../../src/bot/create-shared-slack-pacer.js';
+import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { systemClock } from '../../src/system-clock.js';
+import { captureLogger } from '../support/capture-logger.js';
+import { freePort } from '../support/free-port.js';
+import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+
+// Two connections: two processes of the bot, sharing one Redis and one prefix.
+const first = new Redis(REDIS_URL);
+const second = new Redis(REDIS_URL);
+const prefix = uniquePrefix('slack-budget');
+const keys = redisKeys(prefix.prefix);
+afterAll(async () => {
+  await prefix.cleanup();
+  first.disconnect();
+  second.disconnect();
+});
+
+describe('the Slack budget in Redis (GCRA on Redis time)', () => {
+  it('two processes take turns from one bucket: three at once, then one per interval, whoever asks', async () => {
+    const budgets = [createRedisRateBudget(first, keys), createRedisRateBudget(second, keys)];
+    const started = Date.now();
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) waits.push(await budgets[i % 2]!.take('turns', { burst: 3, perSecond: 2 }));
+    const elapsed = Date.now() - started;
+    const expected = [0, 0, 0, 500, 1_000, 1_500, 2_000, 2_500];
+    waits.forEach((wait, i) => {
+      expect(wait).toBeLessThanOrEqual(expected[i]!);
+      expect(wait).toBeGreaterThanOrEqual(Math.max(0, expected[i]! - elapsed - 1));
+    });
+    // The key lives as long as the bucket is not full again, under the bot's prefix.
+    const ttl = await first.pttl(`${prefix.prefix}:slack-budget:turns`);
+    expect(ttl).toBeGreaterThan(4_000 - elapsed - 10);
+    expect(ttl).toBeLessThanOrEqual(4_000);
+  });
+
+  it('taken at the same moment by both, no call gets a slot another already has', async () => {
+    const budgets = [createRedisRateBudget(first, keys), createRedisRateBudget(second, keys)];
+    await Promise.all([first.ping(), second.ping()]);
+    const started = Date.now();
+    const waits = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => budgets[i % 2]!.take('together', { burst: 1, perSecond: 1 })),
+    );
+    // Each wait counts from its own arrival: slots a second apart show as waits at least a second
+    // less the spread of the arrivals apart; a slot given twice, as a gap no wider than that spread.
+    const spread = Date.now() - started;
+    expect(spread).toBeLessThan(400);
+    const sorted = [...waits].sort((a, b) => a - b);
+    expect(sorted[0]).toBe(0);
+    for (let i = 1; i < sorted.length; i++)
+      expect(sorted[i]! - sorted[i - 1]!).toBeGreaterThanOrEqual(1_000 - spread);
+  });
+
+  it('refills with time, forgets a full bucket, and keeps buckets apart', async () => {
+    const budget = createRedisRateBudget(first, keys);
+    const pace = { burst: 2, perSecond: 20 };
+    expect([await budget.take('refill', pace), await budget.take('refill', pace)]).toEqual([0, 0]);
+    expect(await budget.take('refill', pace)).toBeGreaterThan(0);
+    expect(await budget.take('refill:other', pace)).toBe(0);
+    await sleep(250);
+    expect(await first.exists(`${prefix.prefix}:slack-budget:refill`)).toBe(0);
+    expect(await budget.take('refill', pace)).toBe(0);
+  });
+
+  it('two pacers over it post to one channel at about one a second after a burst of three', async () => {
+    const { logger } = captureLogger((text) => text);
+    const pacers = [first, second].map((redis) =>
+      createSharedSlackPacer(createRedisRateBudget(redis, keys), systemClock, logger),
+    );
+    const started = Date.now();
+    const sentAt = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        await pacers[i % 2]!.take('chat.postMessage', 'C0PACED');
+        return Date.now() - started;
+      }),
+    );
+    const sorted = sentAt.sort((a, b) => a - b);
+    expect(sorted[2]).toBeLessThan(200);
+    expect(sorted[3]).toBeGreaterThanOrEqual(1_050);
+    expect(sorted[4]).toBeGreaterThanOrEqual(2_100);
+    // Another channel has its own bucket; updates are counted per workspace, not per channel.
+    const other = Date.now();
+    await pacers[0]!.take('chat.postMessage', 'C0OTHER');
+    await pacers[1]!.take('chat.update');
+    expect(Date.now() - other).toBeLessThan(200);
+  });
+
+  it('with Redis unreachable, a post goes within about a second, paced by its process alone, and says why', async () => {
+    // The bot's own kind of connection: it queues commands until Redis is back, so only the deadline ends the wait.
+    const down = connectRedis({
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      REDIS_SENTINELS: undefined,
+      REDIS_SENTINEL_NAME: '',
+    });
+    down.on('error', () => undefined);
+    try {
+      const log = captureLogger((text) => text);
+      const pacer = createSharedSlackPacer(createRedisRateBudget(down, keys), systemClock, log.logger);
+      const started = Date.now();
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeLessThan(1_500);
+      expect(log.lines.join('')).toContain('Slack budget in Redis unreachable: pacing this process alone');
+      // The local pacer's burst, then its pace: no waiting for Redis meanwhile, no unpaced posting.
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeLessThan(1_500);
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    } finally {
+      down.disconnect();
+    }
+  });
+});
