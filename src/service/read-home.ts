@@ -49,9 +49,13 @@ export async function readHomes(deps: ServiceDeps, actors: readonly Actor[]): Pr
   );
 }
 
-/** The gates the scheduled verify alerted on and has not yet seen pass again. */
+/**
+ * What the scheduled watches alerted on and have not yet seen clear: the verify's gates and the
+ * drift watch's differences (named `Cilium drift: field (place)`).
+ */
 async function readOpenAlerts(deps: ServiceDeps, cluster: string): Promise<OpenAlert[]> {
-  const raw = await deps.redis.get(deps.keys.verifyAlerts(cluster));
-  const state = raw ? (JSON.parse(raw) as AlertState) : {};
-  return Object.entries(state).map(([gate, alert]) => ({ gate, ...alert }));
+  const states = await deps.redis.mget(deps.keys.verifyAlerts(cluster), deps.keys.driftAlerts(cluster));
+  return states.flatMap((raw) =>
+    Object.entries(raw ? (JSON.parse(raw) as AlertState) : {}).map(([gate, alert]) => ({ gate, ...alert })),
+  );
 }

@@ -228,6 +228,11 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
       t.keys.verifyAlerts('dev'),
       JSON.stringify({ 'nodes Ready': { observed: '2/3 Ready', alertedAt: 1_000 } }),
     );
+    const drift = 'Cilium drift: maxUnavailable (live DaemonSet)';
+    await t.redis.set(
+      t.keys.driftAlerts('dev'),
+      JSON.stringify({ [drift]: { observed: '2 (files say 1)', alertedAt: 2_000 } }),
+    );
     const home = await t.service.home(DAVE);
     expect(home).toMatchObject({
       kind: 'home',
@@ -236,7 +241,10 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
           cluster: 'dev',
           holder: { id: 'job-1' },
           queued: [{ id: 'job-2', record: { requestedBy: 'U0BOB', command: { verb: 'up' } } }],
-          alerts: [{ gate: 'nodes Ready', observed: '2/3 Ready', alertedAt: 1_000 }],
+          alerts: [
+            { gate: 'nodes Ready', observed: '2/3 Ready', alertedAt: 1_000 },
+            { gate: drift, observed: '2 (files say 1)', alertedAt: 2_000 },
+          ],
           approvers: ['U0ALICE', 'U0BOB'],
           requiredApprovals: 1,
         },
