@@ -17,7 +17,8 @@ export interface JobPageDeps {
   readonly timing: LogStreamTiming;
 }
 
-const PAGE = /^\/jobs\/([^/]+)(\/data|\/log)?$/;
+// A job id is plain ASCII: matched as it stands, never decoded (a bad %-escape is no page at all).
+const PAGE = /^\/jobs\/(job-\d{1,12})(\/data|\/log)?$/;
 const ASSET = /^\/assets\/([a-z.-]+)$/;
 
 /**
@@ -41,7 +42,7 @@ export function createJobPageHandler(deps: JobPageDeps): PageRoutes {
       else send(response, 404);
       return true;
     }
-    const jobId = decodeURIComponent(page![1]!);
+    const jobId = page![1]!;
     const exp = url.searchParams.get('exp');
     const sig = url.searchParams.get('sig');
     if (!exp && !sig) {

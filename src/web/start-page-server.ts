@@ -7,7 +7,13 @@ import type { PageRoutes } from './create-job-page-handler.js';
  */
 export async function startPageServer(port: number, routes: PageRoutes): Promise<Server> {
   const server = createServer((request, response) => {
-    if (!routes(request, response)) response.writeHead(404).end();
+    // No Bolt around this listener to catch what a route throws: a bad request is a 500, not a crash.
+    try {
+      if (!routes(request, response)) response.writeHead(404).end();
+    } catch {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    }
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

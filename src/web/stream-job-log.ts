@@ -32,8 +32,13 @@ export async function streamJobLog(
   };
   response.once('close', close);
   timing.stop?.addEventListener('abort', close, { once: true });
+  // A browser that stopped reading holds back 'drain' for good: closing or stopping wakes it too.
   const write = async (text: string) => {
-    if (!response.write(text)) await new Promise<void>((resolve) => response.once('drain', resolve));
+    if (response.write(text) || closed) return;
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      response.once('drain', resolve);
+    });
   };
   let after = lastEventId && /^\d+-\d+$/.test(lastEventId) ? lastEventId : '0';
   let quietSince = Date.now();
@@ -43,7 +48,11 @@ export async function streamJobLog(
     if (!chunk) break;
     const last = chunk.lines.at(-1);
     if (last) {
-      const data = chunk.lines.map((line) => `data: ${line.text.replaceAll('\r', '')}\n`).join('');
+      // One `data:` per line of text: a line break inside an entry would otherwise end the event early.
+      const data = chunk.lines
+        .flatMap((line) => line.text.split(/\r\n|\r|\n/))
+        .map((text) => `data: ${text}\n`)
+        .join('');
       await write(`id: ${last.id}\nevent: lines\n${data}\n`);
       after = last.id;
       quietSince = Date.now();
@@ -63,5 +72,7 @@ export async function streamJobLog(
     });
   }
   timing.stop?.removeEventListener('abort', close);
-  response.end();
+  // On stop, a reader that is not reading is cut off rather than waited for: the listener must close.
+  if (timing.stop?.aborted) response.destroy();
+  else response.end();
 }

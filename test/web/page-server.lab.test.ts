@@ -1,0 +1,81 @@
+import { request } from 'node:http';
+import type { Server } from 'node:net';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobLogChunk } from '../../src/service/read-job-page.js';
+import { createJobPageHandler } from '../../src/web/create-job-page-handler.js';
+import { createJobLinks } from '../../src/web/job-links.js';
+import { readAssets } from '../../src/web/read-assets.js';
+import { startPageServer } from '../../src/web/start-page-server.js';
+
+const links = createJobLinks({
+  baseUrl: 'http://127.0.0.1',
+  key: Buffer.alloc(32, 7),
+  ttlMs: 60_000,
+  now: Date.now,
+});
+// A settled job whose log holds an entry with line breaks in it (a refusal list, a health summary).
+const LOG: JobLogChunk = {
+  lines: [
+    { id: '1-0', text: '# refused:\n- first reason\r\n- second reason' },
+    { id: '2-0', text: 'last line' },
+  ],
+  ended: true,
+};
+
+let server: Server;
+let port: number;
+beforeAll(async () => {
+  const routes = createJobPageHandler({
+    service: {
+      jobPage: async () => undefined,
+      jobLog: async (_jobId, after) => (after === '0' ? LOG : { lines: [], ended: true }),
+    },
+    links,
+    assets: await readAssets(),
+    logger: pino({ level: 'silent' }),
+    timing: { pollMs: 10, heartbeatMs: 60_000 },
+  });
+  server = await startPageServer(0, routes);
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function get(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe("the job pages' own listener (Socket Mode and the console)", () => {
+  it('answers a path that is no job (a bad %-escape) with 404, and goes on serving', async () => {
+    expect((await get('/jobs/%ZZ')).status).toBe(404);
+    expect((await get('/jobs/job-1%')).status).toBe(404);
+    expect((await get('/jobs/job-1')).status).toBe(401);
+  });
+
+  it('sends each line of a multi-line log entry as its own data line, inside one event', async () => {
+    const link = new URL(links.url('job-1'));
+    const { status, body } = await get(`/jobs/job-1/log${link.search}`);
+    expect(status).toBe(200);
+    const events = body.split('\n\n').filter((event) => event.includes('event: '));
+    expect(events[0]!.split('\n')).toEqual([
+      'id: 2-0',
+      'event: lines',
+      'data: # refused:',
+      'data: - first reason',
+      'data: - second reason',
+      'data: last line',
+    ]);
+    expect(events[1]).toBe('event: end\ndata: ');
+  });
+});
