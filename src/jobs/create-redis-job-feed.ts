@@ -48,25 +48,27 @@ export function createRedisJobFeed(
   let warned = false;
 
   const queued = () => lines.length > 0 || events.length > 0 || ended;
+  /** Empties the queue (whatever happens to the batch next, the loop never takes it twice) into a pipeline. */
   const takeBatch = () => {
-    const pipeline = redis.pipeline();
-    for (let at = 0; at < lines.length; at += LINES_PER_CALL) {
-      pipeline.eval(
-        ADD_LINES,
-        1,
-        keys.feedLog(jobId),
-        FEED_MAX_LINES,
-        ...lines.slice(at, at + LINES_PER_CALL),
-      );
-    }
-    for (const event of events)
-      pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', event);
-    if (ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
+    const batch = { lines, events, ended };
     lines = [];
     queuedChars = 0;
     events = [];
     ended = false;
     for (const resume of waiting.splice(0)) resume();
+    const pipeline = redis.pipeline();
+    for (let at = 0; at < batch.lines.length; at += LINES_PER_CALL) {
+      pipeline.eval(
+        ADD_LINES,
+        1,
+        keys.feedLog(jobId),
+        FEED_MAX_LINES,
+        ...batch.lines.slice(at, at + LINES_PER_CALL),
+      );
+    }
+    for (const event of batch.events)
+      pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', event);
+    if (batch.ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
     return pipeline;
   };
   const writeQueued = async () => {
