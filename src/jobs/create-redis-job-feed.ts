@@ -6,8 +6,13 @@ import type { RedisKeys } from './redis-keys.js';
 /** Lines a job's page keeps (the oldest go first beyond it): about 20 MB of Redis for a runaway playbook. */
 export const FEED_MAX_LINES = 200_000;
 const FEED_MAX_EVENTS = 20_000;
-/** Past this many unsent lines the writer waits for Redis: a flood of output cannot swell the worker. */
-const HIGH_WATER = 5_000;
+/**
+ * Characters of lines waiting for Redis past which `line()` makes the writer wait: with one batch on
+ * the wire and at most this much behind it, a Redis slower than the playbook holds the ssh output
+ * back instead of the worker queueing it without limit (each batch used to leave unawaited, so the
+ * queue was ioredis's, as long as the lag). 128 KB is about 1,500 lines: one script call or two.
+ */
+export const FEED_HIGH_WATER_CHARS = 128 * 1024;
 /** Lines per script call: Redis is busy for a few milliseconds at most per call. */
 const LINES_PER_CALL = 1_000;
 
@@ -18,10 +23,11 @@ const LINES_PER_CALL = 1_000;
 const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'l', ARGV[i]) end`;
 
 /**
- * The job page's feed in Redis: the log as a stream of lines, the events as another. Writes queue
- * up and leave as one pipeline per tick of the event loop (a burst of 100k lines is a few dozen round
- * trips, not 100k). Redis trouble is logged once and never fails the job: Slack and the log file
- * still carry it.
+ * The job page's feed in Redis: the log as a stream of lines, the events as another. One pipeline
+ * is on the wire at a time; what is written meanwhile queues up and leaves as the next one (a burst
+ * of 100k lines is a few dozen round trips, not 100k), and past FEED_HIGH_WATER_CHARS queued the
+ * writer waits for Redis. Redis trouble is logged once and never fails the job: Slack and the log
+ * file still carry it.
  */
 export function createRedisJobFeed(
   redis: Redis,
@@ -31,52 +37,77 @@ export function createRedisJobFeed(
   logger: Logger,
 ): JobFeed {
   let lines: string[] = [];
+  let queuedChars = 0;
   let events: string[] = [];
   let ended = false;
   let scheduled = false;
-  let last: Promise<void> = Promise.resolve();
+  /** The loop sending batches until nothing is queued; undefined while idle. */
+  let writing: Promise<void> | undefined;
+  /** Writers waiting for the queue to be taken (it was past the high water). */
+  const waiting: Array<() => void> = [];
   let warned = false;
-  const send = (): Promise<void> => {
-    scheduled = false;
-    if (lines.length === 0 && events.length === 0 && !ended) return last;
+
+  const queued = () => lines.length > 0 || events.length > 0 || ended;
+  /** Empties the queue (whatever happens to the batch next, the loop never takes it twice) into a pipeline. */
+  const takeBatch = () => {
+    const batch = { lines, events, ended };
+    lines = [];
+    queuedChars = 0;
+    events = [];
+    ended = false;
+    for (const resume of waiting.splice(0)) resume();
     const pipeline = redis.pipeline();
-    for (let at = 0; at < lines.length; at += LINES_PER_CALL) {
+    for (let at = 0; at < batch.lines.length; at += LINES_PER_CALL) {
       pipeline.eval(
         ADD_LINES,
         1,
         keys.feedLog(jobId),
         FEED_MAX_LINES,
-        ...lines.slice(at, at + LINES_PER_CALL),
+        ...batch.lines.slice(at, at + LINES_PER_CALL),
       );
     }
-    for (const event of events)
+    for (const event of batch.events)
       pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', event);
-    if (ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
-    lines = [];
-    events = [];
-    ended = false;
-    // Pipelines on one connection run in the order they are sent, so each batch lands after the last.
-    const sent = pipeline.exec().then((results) => {
-      const failed = results?.find(([error]) => error);
-      if (failed) throw failed[0];
-    });
-    last = sent.catch((error: unknown) => {
-      if (!warned) logger.warn({ err: error, jobId }, 'job page feed: write failed (the page misses lines)');
-      warned = true;
-    });
-    return last;
+    if (batch.ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
+    return pipeline;
   };
+  const writeQueued = async () => {
+    while (queued()) {
+      try {
+        const results = await takeBatch().exec();
+        const failed = results?.find(([error]) => error);
+        if (failed) throw failed[0];
+      } catch (error) {
+        if (!warned)
+          logger.warn({ err: error, jobId }, 'job page feed: write failed (the page misses lines)');
+        warned = true;
+      }
+    }
+    writing = undefined;
+  };
+  /** Resolves once everything queued so far is stored (or failed). */
+  const startWriting = (): Promise<void> => {
+    scheduled = false;
+    if (!writing && queued()) writing = writeQueued();
+    return writing ?? Promise.resolve();
+  };
+  // Writes in one tick of the event loop leave together; while a batch is on the wire the loop takes them.
   const schedule = () => {
-    if (scheduled) return;
+    if (scheduled || writing) return;
     scheduled = true;
-    setImmediate(send);
+    setImmediate(startWriting);
   };
   return {
     line(text) {
       lines.push(text);
-      if (lines.length >= HIGH_WATER) return send();
-      schedule();
-      return undefined;
+      queuedChars += text.length;
+      if (queuedChars < FEED_HIGH_WATER_CHARS) {
+        schedule();
+        return undefined;
+      }
+      const taken = new Promise<void>((resolve) => waiting.push(resolve));
+      void startWriting();
+      return taken;
     },
     event(event) {
       events.push(JSON.stringify({ at: now(), event }));
@@ -86,6 +117,6 @@ export function createRedisJobFeed(
       ended = true;
       schedule();
     },
-    flush: send,
+    flush: startWriting,
   };
 }

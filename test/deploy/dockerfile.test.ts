@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { START_FLAGS } from '../support/start-flags.js';
 import { findObject } from './find-object.js';
 import type { Workload } from './k8s-types.js';
 import { type DockerStage, parseDockerfile } from './parse-dockerfile.js';
@@ -86,6 +87,11 @@ describe('Dockerfile', () => {
     const compose = await readCompose();
     expect(compose.services.worker?.environment?.DATA_DIR).toBe(env.get('DATA_DIR'));
     expect(all(runtime, 'CMD').at(-1)).toContain('"dist/main.js"');
+  });
+
+  it('runs node with the flags npm start has (the heap cap the benchmark measured)', () => {
+    expect(START_FLAGS).toContain('--max-old-space-size=256');
+    for (const flag of START_FLAGS) expect(all(runtime, 'CMD').at(-1)).toContain(`"${flag}"`);
   });
 
   it('sends only what it copies as build context: never .env, secrets, kubeconfigs or node_modules', () => {

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
 import { REDIS_URL } from './redis-prefix.js';
+import { START_FLAGS } from './start-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -41,7 +42,7 @@ async function startOnFreePorts(
 ): Promise<BotProcess> {
   const port = await freePort();
   const opsPort = await freePort();
-  const entry = options.built ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const entry = options.built ? [...START_FLAGS, 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
