@@ -13,6 +13,8 @@ export function connectRedis(
     Env,
     'REDIS_URL' | 'REDIS_SENTINELS' | 'REDIS_SENTINEL_NAME' | 'REDIS_CA_FILE' | 'REDIS_CLUSTER_NODES'
   >,
+  /** Fail a command at once while disconnected instead of queueing it until Redis is back. */
+  options: { readonly failFast?: boolean } = {},
 ): Redis {
   const url = new URL(env.REDIS_URL);
   const tls =
@@ -21,7 +23,11 @@ export function connectRedis(
         ? { ca: readFileSync(env.REDIS_CA_FILE) }
         : {}
       : undefined;
-  const common: RedisOptions = { maxRetriesPerRequest: null, ...(tls ? { tls } : {}) };
+  const common: RedisOptions = {
+    maxRetriesPerRequest: null,
+    ...(tls ? { tls } : {}),
+    ...(options.failFast ? { enableOfflineQueue: false } : {}),
+  };
   if (env.REDIS_CLUSTER_NODES) return connectCluster(env.REDIS_CLUSTER_NODES, url, common);
   if (!env.REDIS_SENTINELS) return new Redis(env.REDIS_URL, common);
   return new Redis({
@@ -45,6 +51,7 @@ export function connectRedis(
  */
 function connectCluster(nodes: string, url: URL, common: RedisOptions): Redis {
   const cluster = new Cluster(hostPorts(nodes), {
+    enableOfflineQueue: common.enableOfflineQueue ?? true,
     redisOptions: {
       ...common,
       password: url.password ? decodeURIComponent(url.password) : undefined,

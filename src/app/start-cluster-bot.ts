@@ -35,9 +35,12 @@ export async function startClusterBot(
   const auth = await client.auth.test();
   const slackProblem = slackReadiness(client);
   const redis = connectRedis(env);
-  // One Slack budget for every bot and worker process on this Redis (README, Slack limits).
+  // One Slack budget for every bot and worker process on this Redis (README, Slack limits). Its own
+  // connection fails fast while Redis is away: a queued take would book a slot, when Redis is back,
+  // for a post that was long since paced locally and sent.
+  const budgetRedis = connectRedis(env, { failFast: true });
   const pacer = createSharedSlackPacer(
-    createRedisRateBudget(redis, redisKeys(env.REDIS_PREFIX)),
+    createRedisRateBudget(budgetRedis, redisKeys(env.REDIS_PREFIX)),
     systemClock,
     logger.child({ component: 'slack-budget' }),
   );
@@ -120,6 +123,7 @@ export async function startClusterBot(
       await app?.stop();
       pageServer?.close();
       await core.stop();
+      budgetRedis.disconnect();
       ops.close();
     },
   };

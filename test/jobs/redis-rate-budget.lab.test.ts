@@ -90,6 +90,29 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
     expect(Date.now() - other).toBeLessThan(200);
   });
 
+  it("on the budget's own fail-fast connection, a post while Redis is away goes at once, paced locally", async () => {
+    // What the bot wires: nothing waits out the deadline, and no take is queued to book a slot later.
+    const down = connectRedis(
+      {
+        REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+        REDIS_SENTINELS: undefined,
+        REDIS_SENTINEL_NAME: '',
+      },
+      { failFast: true },
+    );
+    down.on('error', () => undefined);
+    try {
+      const log = captureLogger((text) => text);
+      const pacer = createSharedSlackPacer(createRedisRateBudget(down, keys), systemClock, log.logger);
+      const started = Date.now();
+      await pacer.take('chat.postMessage', 'C0DOWN');
+      expect(Date.now() - started).toBeLessThan(300);
+      expect(log.lines.join('')).toContain('Slack budget in Redis unreachable: pacing this process alone');
+    } finally {
+      down.disconnect();
+    }
+  });
+
   it('with Redis unreachable, a post goes within about a second, paced by its process alone, and says why', async () => {
     // The bot's own kind of connection: it queues commands until Redis is back, so only the deadline ends the wait.
     const down = connectRedis({
