@@ -3,3 +3,8 @@
  * not wired): given by the composition root, so renderers stay pure.
  */
 export type JobPageUrl = (jobId: string) => string | undefined;
+
+/** A job page link in mrkdwn: the URL's `&` escaped as Slack wants inside <…> (it holds no `<`, `>` or `|`). */
+export function pageLinkMrkdwn(url: string, label: string): string {
+  return `<${url.replaceAll('&', '&amp;')}|${label}>`;
+}

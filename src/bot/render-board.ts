@@ -1,6 +1,7 @@
 import { formatDuration } from '../config/parse-duration.js';
 import type { BoardState, BoardStepStatus } from '../jobs/ports/job-thread.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { pageLinkMrkdwn } from './job-page-url.js';
 
 const ICON: Readonly<Record<BoardStepStatus, string>> = {
   pending: '▫️',
@@ -21,8 +22,7 @@ export const OUTCOME: Readonly<Record<string, string>> = {
 
 /** The root message of a job's thread: one line per step, updated in place; `pageUrl` links the job's page. */
 export function renderBoard(board: BoardState, pageUrl?: string): { text: string; blocks: unknown[] } {
-  // The link's `&` is escaped as Slack wants inside <…>; the URL holds no `<`, `>` or `|`.
-  const page = pageUrl ? ` · <${pageUrl.replaceAll('&', '&amp;')}|job page: whole log and timeline>` : '';
+  const page = pageUrl ? ` · ${pageLinkMrkdwn(pageUrl, 'job page: whole log and timeline')}` : '';
   const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>${page}`;
   const status = board.outcome ? OUTCOME[board.outcome] : 'running';
   const lines = board.steps.map((step, index) => {

@@ -2,7 +2,7 @@ import type { HomeAnswer, HomeCluster, JobSummary, LastVerify } from '../service
 import { describeJob } from './describe-job.js';
 import { describeRefusal } from './describe-refusal.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import type { JobPageUrl } from './job-page-url.js';
+import { type JobPageUrl, pageLinkMrkdwn } from './job-page-url.js';
 import { OUTCOME, truncate } from './render-board.js';
 
 export const HOME_VERIFY_ACTION = 'home_verify';
@@ -127,7 +127,7 @@ function mention(id: string): string {
 
 function pageLink(jobId: string, jobPageUrl: JobPageUrl): string {
   const url = jobPageUrl(jobId);
-  return url ? ` <${url}|job page>` : '';
+  return url ? ` ${pageLinkMrkdwn(url, 'job page')}` : '';
 }
 
 function section(text: string) {

@@ -47,7 +47,7 @@ const dev: HomeCluster = {
 const prod = homeCluster('prod', { approvers: ['U0ALICE'], requiredApprovals: 2 });
 
 const options: HomeOptions = {
-  jobPageUrl: (id) => `https://bot.example/jobs/${id}?token=t`,
+  jobPageUrl: (id) => `https://bot.example/jobs/${id}?exp=1&sig=t`,
   verifyChannel: () => 'C0OPS',
 };
 const texts = (data: HomeAnswer, with_: Partial<HomeOptions> = {}) =>
@@ -62,7 +62,7 @@ describe('renderHome', () => {
       .filter((block) => block.type === 'section')
       .map((block) => (block.text as { text: string }).text);
     expect(devText).toContain('*Lease:* job #3 (cilium dev) by <@U0BOB>, step 3/5 (waiting for approval)');
-    expect(devText).toContain('<https://bot.example/jobs/job-3?token=t|job page>, since <!date^');
+    expect(devText).toContain('<https://bot.example/jobs/job-3?exp=1&amp;sig=t|job page>, since <!date^');
     expect(devText).toContain(
       '*Waiting for approval:* job #3 at cilium.yml (1 needed; approvers: <@U0ALICE>, <!subteam^S0PLATFORM>). You may approve it',
     );
