@@ -23,8 +23,9 @@ export function queueRetireJob(
   retentionMs: number,
 ): ChainableCommander {
   const owned = [keys.job(jobId), keys.steps(jobId), keys.board(jobId), keys.approvals(jobId)];
-  // The job page's log and timeline live as long as the record they describe: a page link can be
-  // issued again (from the board) for any job still recorded, and it must then show the whole job.
+  // The job page's log and timeline live as long as the record they describe, not as long as the
+  // board's link (JOB_PAGE_TTL): a link drawn later (the App Home draws one for the jobs it shows)
+  // must find the whole job while its record is kept.
   for (const key of [...owned, keys.feedLog(jobId), keys.feedEvents(jobId)]) multi.pexpire(key, retentionMs);
   return multi;
 }
