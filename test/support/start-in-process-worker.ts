@@ -120,10 +120,8 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
       workers.push(new Worker(QUEUE_NAME, processor, { connection, prefix: keys.bullPrefix }));
     },
     async stop() {
-      // Forced: every test has awaited what it asserts, and a worker blocked in a read on a Redis
-      // Cluster was seen to hold a graceful close past the hook's minute on a loaded CI.
       for (const worker of workers) {
-        await worker.close(true);
+        await worker.close();
         await worker.disconnect();
       }
       await queue.close();

@@ -19,14 +19,20 @@ export async function watchRun(
     controller.abort(new Error(`cancelled by ${by}`));
   };
   if (cancelBy) await announceCancel(cancelBy);
+  // A poll that fails (Redis away, the connection closed under a stopping worker) is tried again at
+  // the next tick; left unhandled, its rejection would end the process.
+  const missed = (what: string) => (error: unknown) =>
+    deps.logger.warn({ err: error, jobId: record.id }, `${what} failed; trying again`);
   const watchers = [
     setInterval(() => {
-      void cancelledBy(deps.redis, deps.keys, record.id).then(async (by) => {
-        if (by && !controller.signal.aborted) await announceCancel(by);
-      });
+      cancelledBy(deps.redis, deps.keys, record.id)
+        .then(async (by) => {
+          if (by && !controller.signal.aborted) await announceCancel(by);
+        })
+        .catch(missed('cancel poll'));
     }, deps.cancelPollMs ?? 1_000),
     setInterval(() => {
-      if (run.mutating) void deps.lock.renew(cluster.name, record.id, LEASE_MS);
+      if (run.mutating) deps.lock.renew(cluster.name, record.id, LEASE_MS).catch(missed('lease renewal'));
     }, LEASE_MS / 3),
   ];
   return () => {
