@@ -110,10 +110,27 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   );
 
   it(
+    'a second --rollback without a revision is refused: it would roll forward to the bad revision',
+    async () => {
+      const job = lab.startJob('cilium dev --rollback');
+      expect(await job.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'failed',
+      });
+      expect(job.reporter.failedStep()?.failure?.message).toBe(
+        'cannot roll back Cilium: the release is already rolled back to 2 at revision 4; name a revision to go elsewhere (revisions: 1, 2, 3, 4)',
+      );
+      expect(job.approvals.requests).toEqual([]);
+      expect((await opsCalls('helm')).filter((call) => call.startsWith('rollback'))).toHaveLength(1);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'a rejected rollback leaves Flux alone: it is suspended only once the approval is given',
     async () => {
       const fluxBefore = await opsCalls('flux');
-      const job = lab.startJob('cilium dev --rollback');
+      const job = lab.startJob('cilium dev --rollback 3');
       expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-helm-rollback' });
       job.approvals.reject('2-helm-rollback');
       expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'rejected' });
