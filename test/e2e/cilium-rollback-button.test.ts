@@ -97,7 +97,8 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
     );
     const done = await board('cilium dev --rollback', 'succeeded');
     expect(done.text).toContain('✅ 3. watch Cilium rollout');
-    expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+    // Flux stays suspended: git still holds the values that failed. status says so, and why.
+    expect(lab.sim.helmRelease()?.spec.suspend).toBe(true);
     await driver.slash('status dev', { userId: 'U0BOB', channelId: 'C0OPS' });
     const status = await slack.waitFor(
       () => ephemerals(slack, 'U0BOB').filter((t) => t.startsWith('*dev*'))[1],
@@ -106,6 +107,8 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
         description: 'status after the rollback',
       },
     );
-    expect(status).not.toContain('Flux suspended');
+    expect(status).toMatch(
+      /• ⚠ Flux suspended for Cilium since job #2 succeeded at .* UTC: rolled back; fix the repo, then `\/cluster cilium dev --resume-flux`/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle
  * One world, told in order: Flux has adopted Cilium; `cilium dev` ships a template whose agent
  * crash-loops on k3s-dev-2 and halts; Flux stays suspended and the thread says so; a rollback to a
  * revision that does not exist is refused; `--rollback` goes back to the last good revision, watched
- * agent by agent, verified, and Flux resumed.
+ * agent by agent, verified, and Flux left suspended (git still holds the failed values).
  */
 let lab: LifecycleLab;
 beforeAll(async () => {
@@ -66,7 +66,7 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   );
 
   it(
-    '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux resumed',
+    '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux left suspended',
     async () => {
       const job = lab.startJob('cilium dev --rollback');
       const result = await job.runUntilDone({ approve: true });
@@ -97,14 +97,13 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
       ).toBeGreaterThanOrEqual(1);
       expect(texts).toContainEqual(expect.stringMatching(/^3-cilium-rollout succeeded: 3\/3 agents/));
       expect(texts).toContainEqual(expect.stringMatching(/^4-verify succeeded/));
+      // Resuming Flux would re-apply the values in git, which are the ones that failed.
       expect(texts).toContain(
-        '5-resume-flux succeeded: HelmRelease kube-system/cilium resumed: Flux reconciles Cilium again',
+        '5-keep-flux-suspended succeeded: HelmRelease kube-system/cilium stays suspended (Flux would re-apply the values that failed): ' +
+          'rolled back; fix the repo, then `/cluster cilium dev --resume-flux`',
       );
-      expect(await opsCalls('flux')).toEqual([
-        'suspend helmrelease cilium -n kube-system',
-        'resume helmrelease cilium -n kube-system',
-      ]);
-      expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+      expect(await opsCalls('flux')).toEqual(['suspend helmrelease cilium -n kube-system']);
+      expect(lab.sim.helmRelease()?.spec.suspend).toBe(true);
     },
     LAB_TEST_TIMEOUT_MS,
   );
@@ -129,13 +128,17 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   it(
     'a rejected rollback leaves Flux alone: it is suspended only once the approval is given',
     async () => {
+      // The repo fixed, someone resumes Flux by hand as the rollback asked.
+      const resume = lab.startJob('cilium dev --resume-flux');
+      expect(await resume.runUntilDone({ approve: true })).toMatchObject({ outcome: 'succeeded' });
+      expect(lab.sim.helmRelease()?.spec.suspend).toBeFalsy();
       const fluxBefore = await opsCalls('flux');
       const job = lab.startJob('cilium dev --rollback 3');
       expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-helm-rollback' });
       job.approvals.reject('2-helm-rollback');
       expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'rejected' });
       expect(await opsCalls('flux')).toEqual(fluxBefore);
-      expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+      expect(lab.sim.helmRelease()?.spec.suspend).toBeFalsy();
       expect((await opsCalls('helm')).filter((call) => call.startsWith('rollback'))).toHaveLength(1);
     },
     LAB_TEST_TIMEOUT_MS,
