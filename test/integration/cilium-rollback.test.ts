@@ -68,7 +68,8 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   it(
     '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux left suspended',
     async () => {
-      const job = lab.startJob('cilium dev --rollback');
+      // The halted job (#1 here) left Flux suspended: the rollback takes that suspension over.
+      const job = lab.startJob('cilium dev --rollback', { fluxSuspendedByJob: 1 });
       const result = await job.runUntilDone({ approve: true });
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
