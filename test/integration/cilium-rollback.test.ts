@@ -97,6 +97,16 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
           .length,
       ).toBeGreaterThanOrEqual(1);
       expect(texts).toContainEqual(expect.stringMatching(/^3-cilium-rollout succeeded: 3\/3 agents/));
+      // Each agent told from the revision it ran before the rollback to the one it runs now: the
+      // broken agent on k3s-dev-2 changes back; an agent the halted rollout never reached stays.
+      const agents = job.reporter.events.flatMap((event) =>
+        event.type === 'step-progress' && event.agent ? [event.agent] : [],
+      );
+      const rolledBack = agents.find((agent) => agent.node === 'k3s-dev-2');
+      expect(rolledBack?.from).toMatch(/^[0-9a-z]+$/);
+      expect(rolledBack?.to).toMatch(/^[0-9a-z]+$/);
+      expect(rolledBack?.from).not.toBe(rolledBack?.to);
+      expect(agents.every((agent) => agent.from !== undefined)).toBe(true);
       expect(texts).toContainEqual(expect.stringMatching(/^4-verify succeeded/));
       // Resuming Flux would re-apply the values in git, which are the ones that failed.
       expect(texts).toContain(
