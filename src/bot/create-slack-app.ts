@@ -127,6 +127,8 @@ export function createSlackApp(deps: SlackAppDeps): App {
     { action_id: ROLLBACK_ACTION },
     async ({ ack, body, action, respond }) => {
       await ack();
+      // Slack redelivers a click it thinks went unanswered: one click queues one rollback.
+      if (!(await deps.service.firstDelivery(`rollback:${body.trigger_id}`))) return;
       const answer = await handleRollbackClick(
         {
           userId: body.user.id,

@@ -28,8 +28,10 @@ export function createSlackGateAlerts(poster: SlackPoster, alertsChannel: string
       await poster.post({
         channel: alertsChannel,
         text:
-          `⏸ ${cluster}: Flux's HelmRelease kube-system/cilium is still suspended (job #${since.jobNumber} failed at ${at} UTC and left it so): ` +
-          `Flux does not reconcile Cilium. Once Cilium is sound: \`/cluster cilium ${cluster} --resume-flux\``,
+          `⏸ ${cluster}: Flux's HelmRelease kube-system/cilium is still suspended (job #${since.jobNumber} ${since.outcome ?? 'failed'} at ${at} UTC and left it so): ` +
+          (since.reason === undefined
+            ? `Flux does not reconcile Cilium. Once Cilium is sound: \`/cluster cilium ${cluster} --resume-flux\``
+            : `Flux does not reconcile Cilium: ${since.reason}`),
       });
     },
     async recovered(cluster, gate) {

@@ -51,11 +51,23 @@ export function describeRefusal(refusal: Refusal): string {
     case 'CLICK_REFUSED':
       return `⛔ ${refusal.reason}; nothing changed.`;
     case 'ROLLBACK_NOT_OFFERED':
-      return refusal.why === 'no-such-job'
-        ? '⛔ This button does not belong to a job; nothing was run.'
-        : refusal.why === 'not-a-rollout'
-          ? `⛔ Job #${refusal.number} is not a Cilium rollout, so there is nothing to roll back from it; nothing was run.`
-          : `⛔ Job #${refusal.number} did not fail, so it offers no rollback; nothing was run. \`/cluster cilium <cluster> --rollback\` rolls back on purpose.`;
+      return describeRollbackRefusal(refusal.why, refusal.number);
+  }
+}
+
+function describeRollbackRefusal(
+  why: Extract<Refusal, { code: 'ROLLBACK_NOT_OFFERED' }>['why'],
+  number: number | undefined,
+): string {
+  switch (why) {
+    case 'no-such-job':
+      return '⛔ This button does not belong to a job; nothing was run.';
+    case 'not-a-rollout':
+      return `⛔ Job #${number} is not a Cilium rollout, so there is nothing to roll back from it; nothing was run.`;
+    case 'not-failed':
+      return `⛔ Job #${number} did not fail, so it offers no rollback; nothing was run. \`/cluster cilium <cluster> --rollback\` rolls back on purpose.`;
+    case 'already-rolled-back':
+      return `⛔ This rollout's rollback ${number === undefined ? 'is being queued' : `is job #${number}`} already; nothing more was run. \`/cluster cilium <cluster> --rollback <revision>\` goes elsewhere on purpose.`;
   }
 }
 

@@ -20,7 +20,8 @@ export function describeStatus(clusters: readonly ClusterOverview[]): string {
     if (flux) {
       lines.push(
         `• ⚠ Flux suspended for Cilium since job #${flux.jobNumber} ${flux.outcome} at ${new Date(flux.at).toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
-          `Flux does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${overview.cluster} --resume-flux\``,
+          (flux.reason ??
+            `Flux does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${overview.cluster} --resume-flux\``),
       );
     }
     return lines.join('\n');

@@ -89,7 +89,7 @@ export function describeHomeCluster(cluster: HomeCluster, options: Pick<HomeOpti
   const flux = cluster.fluxSuspended;
   if (flux) {
     lines.push(
-      `*⚠ Flux suspended* for Cilium since job #${flux.jobNumber} ${escapeMrkdwn(flux.outcome)} ${when(flux.at)}: it does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${escapeMrkdwn(cluster.cluster)} --resume-flux\``,
+      `*⚠ Flux suspended* for Cilium since job #${flux.jobNumber} ${escapeMrkdwn(flux.outcome)} ${when(flux.at)}: ${flux.reason === undefined ? `it does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${escapeMrkdwn(cluster.cluster)} --resume-flux\`` : escapeMrkdwn(flux.reason)}`,
     );
   }
   lines.push(`*Last verify:* ${describeLastVerify(cluster.lastVerify)}`);

@@ -1,10 +1,12 @@
 import type { Job } from 'bullmq';
+import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { JobData } from './create-job-queue.js';
 import { claimCluster } from './processor/claim-cluster.js';
 import { createLogPruner } from './processor/create-log-pruner.js';
 import type { JobProcessorDeps } from './processor/job-processor-deps.js';
+import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspension.js';
 import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
@@ -40,6 +42,8 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     });
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
+      const checkpoints = createRedisCheckpointStore(deps.redis, deps.keys, record.id);
+      await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         world: deps.world,
@@ -47,7 +51,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         kube: deps.kubeFor(cluster.name),
         kubeconfigs: deps.kubeconfigs,
         clock: deps.clock,
-        checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
+        checkpoints,
         approvals: run.approvals,
         reporter: run.reporter,
         signal: run.signal,

@@ -18,6 +18,8 @@ export function redisKeys(prefix: string) {
     verifyRunning: (cluster: string) => `${prefix}:verify:${cluster}:running`,
     /** Set once a verify has seen the cluster's nodes: from then on, an empty or silent API is an incident. */
     clusterFormed: (cluster: string) => `${prefix}:verify:${cluster}:formed`,
+    /** The rollback job queued from a failed Cilium rollout's button: one rollback per failed job. */
+    rollbackOf: (id: string) => `${prefix}:job:${id}:rollback`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
     /** The job page's copy of the log: a stream of redacted lines, readable by any process. */
     feedLog: (id: string) => `${prefix}:job:${id}:feed:log`,

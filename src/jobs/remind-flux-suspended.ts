@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { GateAlerts } from './ports/job-reporting.js';
+import type { FluxSuspendedSince, GateAlerts } from './ports/job-reporting.js';
 import type { RedisKeys } from './redis-keys.js';
 
 /** How often a Flux left suspended is brought up again in the alerts channel. */
@@ -15,6 +15,6 @@ export async function remindFluxSuspended(
 ): Promise<string> {
   const raw = await deps.redis.get(deps.keys.fluxSuspended(cluster));
   if (!raw) return 'flux not suspended';
-  await deps.alerts.fluxStillSuspended(cluster, JSON.parse(raw) as { jobNumber: number; at: number });
+  await deps.alerts.fluxStillSuspended(cluster, JSON.parse(raw) as FluxSuspendedSince);
   return 'reminded';
 }

@@ -6,6 +6,7 @@ import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
+import type { StepFailure } from '../lifecycle/ports/reporter.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
@@ -29,15 +30,17 @@ const NO_APPROVALS: ApprovalDesk = {
 };
 
 /**
- * A read-only plan run on a schedule, with no thread and no job record: its result and the gates it
- * saw failing (gate → what was observed), for the caller to compare with the last run's.
+ * A read-only plan run on a schedule, with no thread and no job record: its result, the gates it
+ * saw failing (gate → what was observed), for the caller to compare with the last run's, and why it
+ * failed when it did.
  */
 export async function runQuietPlan(
   command: LifecycleCommand,
   meterAs: string,
   deps: QuietPlanDeps,
-): Promise<{ result: EngineResult; failingNow: Record<string, string> }> {
+): Promise<{ result: EngineResult; failingNow: Record<string, string>; failure: StepFailure | undefined }> {
   const failingNow: Record<string, string> = {};
+  let failure: StepFailure | undefined;
   const result = await runPlan(buildPlan(command, deps.world), {
     jobId: `${meterAs}-${command.cluster}`,
     world: deps.world,
@@ -50,11 +53,12 @@ export async function runQuietPlan(
       async emit(event) {
         meterEvent(deps.metrics, meterAs, command.cluster, event);
         if (event.type === 'gate-failed') failingNow[event.gate] = event.observed;
+        if (event.type === 'plan-finished') failure = event.failure;
       },
       output: () => undefined,
     },
     signal: new AbortController().signal,
     redact: deps.redact,
   });
-  return { result, failingNow };
+  return { result, failingNow, failure };
 }

@@ -40,6 +40,8 @@ export interface FluxSuspended {
   readonly jobId: string;
   readonly at: number;
   readonly outcome: string;
+  /** Why a job that went well left it suspended (a rollback: git still holds what failed). */
+  readonly reason?: string | undefined;
 }
 
 export interface PendingApproval {

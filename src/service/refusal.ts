@@ -23,10 +23,13 @@ export type Refusal =
   | { readonly code: 'NO_SUCH_APPROVAL' }
   /** The approval rules refused a click; `reason` is theirs. */
   | { readonly code: 'CLICK_REFUSED'; readonly reason: string }
-  /** A Roll back Cilium button that does not belong to a failed Cilium rollout (or a forged one). */
+  /**
+   * A Roll back Cilium button that does not belong to a failed Cilium rollout (or a forged one), or
+   * whose rollback was queued already (`number`: that rollback job).
+   */
   | {
       readonly code: 'ROLLBACK_NOT_OFFERED';
-      readonly why: 'no-such-job' | 'not-a-rollout' | 'not-failed';
+      readonly why: 'no-such-job' | 'not-a-rollout' | 'not-failed' | 'already-rolled-back';
       readonly number?: number | undefined;
     };
 

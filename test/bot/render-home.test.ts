@@ -88,6 +88,17 @@ describe('renderHome', () => {
     expect(texts({ kind: 'home', clusters: [dev] })).not.toContain('Flux suspended');
   });
 
+  it('says why a rollback that went well left Flux suspended', () => {
+    const reason = 'rolled back; fix the repo, then `/cluster cilium dev --resume-flux`';
+    const suspended = {
+      ...dev,
+      fluxSuspended: { jobNumber: 4, jobId: 'job-4', at: AT, outcome: 'succeeded', reason },
+    };
+    expect(texts({ kind: 'home', clusters: [suspended] })).toContain(
+      '*⚠ Flux suspended* for Cilium since job #4 succeeded <!date^1796074800^{date_short_pretty} {time}|2026-11-30 21:40 UTC>: rolled back; fix the repo, then `/cluster cilium dev --resume-flux`',
+    );
+  });
+
   it('no job page links while there is no job page', () => {
     expect(texts({ kind: 'home', clusters: [dev] }, { jobPageUrl: () => undefined })).not.toContain(
       'job page',

@@ -63,7 +63,7 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
 
     /** Clicks Roll back Cilium as `userId` (with the button's value changed, for a forged click) and waits for the answer. */
     const clickRollback = async (userId: string, answer: string, editValue?: () => string) => {
-      await driver.click({
+      const click = await driver.click({
         channel: 'C0OPS',
         where: { ts: offer.ts },
         button: { text: 'Roll back Cilium' },
@@ -74,23 +74,31 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
         timeoutMs: 10_000,
         description: `${userId} told ${answer}`,
       });
+      return click;
     };
     await clickRollback('U0MALLORY', 'not an operator of dev');
     await clickRollback('U0ALICE', 'does not belong to a job', () => 'job-99');
     expect(slack.messages('C0OPS').filter((m) => m.text.includes('cilium dev --rollback'))).toEqual([]);
-    await clickRollback('U0ALICE', 'Queued as job #2: `cilium dev --rollback`');
+    const queued = await clickRollback('U0ALICE', 'Queued as job #2: `cilium dev --rollback`');
     await slack.waitFor(
       () =>
         threadTexts(slack, halted.ts).find((t) => t.includes('<@U0ALICE> asked to roll back Cilium: job #2')),
       { timeoutMs: 10_000 },
     );
+    // Slack delivering the same click again runs nothing; a second click is told the rollback is queued.
+    expect((await driver.resend({ ...queued, responseUrl: '' })).status).toBe(200);
+    await clickRollback('U0BOB', "This rollout's rollback is job #2 already");
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(ephemerals(slack, 'U0ALICE').filter((t) => t.includes('rollback is job #2 already'))).toEqual([]);
+    expect(slack.messages('C0OPS').filter((m) => m.text.includes('cilium dev --rollback'))).toHaveLength(1);
     const request = await approve('helm rollback cilium');
     expect(JSON.stringify(slack.message('C0OPS', request.ts)?.blocks)).toContain(
       'from revision 3 (cilium-1.20.1, deployed) to revision 2 (cilium-1.20.1, superseded)',
     );
     const done = await board('cilium dev --rollback', 'succeeded');
     expect(done.text).toContain('✅ 3. watch Cilium rollout');
-    expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+    // Flux stays suspended: git still holds the values that failed. status says so, and why.
+    expect(lab.sim.helmRelease()?.spec.suspend).toBe(true);
     await driver.slash('status dev', { userId: 'U0BOB', channelId: 'C0OPS' });
     const status = await slack.waitFor(
       () => ephemerals(slack, 'U0BOB').filter((t) => t.startsWith('*dev*'))[1],
@@ -99,6 +107,8 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_
         description: 'status after the rollback',
       },
     );
-    expect(status).not.toContain('Flux suspended');
+    expect(status).toMatch(
+      /• ⚠ Flux suspended for Cilium since job #2 succeeded at .* UTC: rolled back; fix the repo, then `\/cluster cilium dev --resume-flux`/,
+    );
   });
 });

@@ -27,6 +27,7 @@ let cleanupRedis: () => Promise<void>;
 const recording = createRecordingPoster();
 const clock = createInstantClock(Date.UTC(2026, 10, 30, 12, 0));
 let run: () => Promise<string>;
+let hideDaemonSet = false;
 
 beforeAll(async () => {
   lab = await startLifecycleLab();
@@ -40,7 +41,14 @@ beforeAll(async () => {
     keys: redisKeys(prefix.prefix),
     alerts: createSlackGateAlerts(recording.poster, 'C0ALERTS'),
     shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
-    kubeFor: (cluster: string) => kubes.kubeFor(cluster),
+    // The DaemonSet made unreadable for a run, as when the API answers nothing for it.
+    kubeFor: (cluster: string) => {
+      const kube = kubes.kubeFor(cluster);
+      if (!hideDaemonSet) return kube;
+      return new Proxy(kube, {
+        get: (target, key) => (key === 'readDaemonSet' ? async () => undefined : Reflect.get(target, key)),
+      });
+    },
     clock,
     logger: createLogger({ level: 'silent', redact: createRedactor() }),
     redact: createRedactor(),
@@ -163,6 +171,45 @@ describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
     recording.posts.length = 0;
     expect(await run()).toBe('no drift');
     expect(recording.texts()).toEqual([
+      '✅ dev: Cilium drift: updateStrategy.rollingUpdate.maxUnavailable (live DaemonSet) agrees again (scheduled drift watch)',
+    ]);
+  });
+
+  it('a DaemonSet it cannot read keeps its drift alert standing, alone or beside another place’s drift', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(lab.sim.kubeconfig);
+    const setMaxUnavailable = (maxUnavailable: number) =>
+      kc.makeApiClient(AppsV1Api).patchNamespacedDaemonSet(
+        {
+          namespace: 'kube-system',
+          name: 'cilium',
+          body: { spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } },
+        },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      );
+    await setMaxUnavailable(2);
+    recording.posts.length = 0;
+    expect(await run()).toBe('drift');
+    hideDaemonSet = true;
+    clock.advance(60_000);
+    expect(await run()).toBe('unread');
+    const restore = await editCommitted(INFRA_REPO_PATHS.ciliumTemplate, (text) =>
+      text.replace('k8sServicePort: 6443 ', 'k8sServicePort: 6444 '),
+    );
+    clock.advance(60_000);
+    expect(await run()).toBe('drift');
+    expect(recording.texts()).toEqual([
+      expect.stringContaining('updateStrategy.rollingUpdate.maxUnavailable (live DaemonSet) drifted'),
+      expect.stringContaining('k8sServicePort (template) drifted'),
+    ]);
+    hideDaemonSet = false;
+    await restore();
+    await setMaxUnavailable(1);
+    recording.posts.length = 0;
+    clock.advance(60_000);
+    expect(await run()).toBe('no drift');
+    expect([...recording.texts()].sort()).toEqual([
+      '✅ dev: Cilium drift: k8sServicePort (template) agrees again (scheduled drift watch)',
       '✅ dev: Cilium drift: updateStrategy.rollingUpdate.maxUnavailable (live DaemonSet) agrees again (scheduled drift watch)',
     ]);
   });

@@ -7,7 +7,7 @@ import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle
  * One world, told in order: Flux has adopted Cilium; `cilium dev` ships a template whose agent
  * crash-loops on k3s-dev-2 and halts; Flux stays suspended and the thread says so; a rollback to a
  * revision that does not exist is refused; `--rollback` goes back to the last good revision, watched
- * agent by agent, verified, and Flux resumed.
+ * agent by agent, verified, and Flux left suspended (git still holds the failed values).
  */
 let lab: LifecycleLab;
 beforeAll(async () => {
@@ -66,9 +66,10 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   );
 
   it(
-    '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux resumed',
+    '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux left suspended',
     async () => {
-      const job = lab.startJob('cilium dev --rollback');
+      // The halted job (#1 here) left Flux suspended: the rollback takes that suspension over.
+      const job = lab.startJob('cilium dev --rollback', { fluxSuspendedByJob: 1 });
       const result = await job.runUntilDone({ approve: true });
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
@@ -96,15 +97,41 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
           .length,
       ).toBeGreaterThanOrEqual(1);
       expect(texts).toContainEqual(expect.stringMatching(/^3-cilium-rollout succeeded: 3\/3 agents/));
-      expect(texts).toContainEqual(expect.stringMatching(/^4-verify succeeded/));
-      expect(texts).toContain(
-        '5-resume-flux succeeded: HelmRelease kube-system/cilium resumed: Flux reconciles Cilium again',
+      // Each agent told from the revision it ran before the rollback to the one it runs now: the
+      // broken agent on k3s-dev-2 changes back; an agent the halted rollout never reached stays.
+      const agents = job.reporter.events.flatMap((event) =>
+        event.type === 'step-progress' && event.agent ? [event.agent] : [],
       );
-      expect(await opsCalls('flux')).toEqual([
-        'suspend helmrelease cilium -n kube-system',
-        'resume helmrelease cilium -n kube-system',
-      ]);
-      expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+      const rolledBack = agents.find((agent) => agent.node === 'k3s-dev-2');
+      expect(rolledBack?.from).toMatch(/^[0-9a-z]+$/);
+      expect(rolledBack?.to).toMatch(/^[0-9a-z]+$/);
+      expect(rolledBack?.from).not.toBe(rolledBack?.to);
+      expect(agents.every((agent) => agent.from !== undefined)).toBe(true);
+      expect(texts).toContainEqual(expect.stringMatching(/^4-verify succeeded/));
+      // Resuming Flux would re-apply the values in git, which are the ones that failed.
+      expect(texts).toContain(
+        '5-keep-flux-suspended succeeded: HelmRelease kube-system/cilium stays suspended (Flux would re-apply the values that failed): ' +
+          'rolled back; fix the repo, then `/cluster cilium dev --resume-flux`',
+      );
+      expect(await opsCalls('flux')).toEqual(['suspend helmrelease cilium -n kube-system']);
+      expect(lab.sim.helmRelease()?.spec.suspend).toBe(true);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a second --rollback without a revision is refused: it would roll forward to the bad revision',
+    async () => {
+      const job = lab.startJob('cilium dev --rollback');
+      expect(await job.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'failed',
+      });
+      expect(job.reporter.failedStep()?.failure?.message).toBe(
+        'cannot roll back Cilium: the release is already rolled back to 2 at revision 4; name a revision to go elsewhere (revisions: 1, 2, 3, 4)',
+      );
+      expect(job.approvals.requests).toEqual([]);
+      expect((await opsCalls('helm')).filter((call) => call.startsWith('rollback'))).toHaveLength(1);
     },
     LAB_TEST_TIMEOUT_MS,
   );
@@ -112,13 +139,17 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   it(
     'a rejected rollback leaves Flux alone: it is suspended only once the approval is given',
     async () => {
+      // The repo fixed, someone resumes Flux by hand as the rollback asked.
+      const resume = lab.startJob('cilium dev --resume-flux');
+      expect(await resume.runUntilDone({ approve: true })).toMatchObject({ outcome: 'succeeded' });
+      expect(lab.sim.helmRelease()?.spec.suspend).toBeFalsy();
       const fluxBefore = await opsCalls('flux');
-      const job = lab.startJob('cilium dev --rollback');
+      const job = lab.startJob('cilium dev --rollback 3');
       expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-helm-rollback' });
       job.approvals.reject('2-helm-rollback');
       expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'rejected' });
       expect(await opsCalls('flux')).toEqual(fluxBefore);
-      expect(lab.sim.helmRelease()?.spec.suspend).toBeUndefined();
+      expect(lab.sim.helmRelease()?.spec.suspend).toBeFalsy();
       expect((await opsCalls('helm')).filter((call) => call.startsWith('rollback'))).toHaveLength(1);
     },
     LAB_TEST_TIMEOUT_MS,

@@ -24,6 +24,18 @@ describe('the hourly reminder of a Flux left suspended', () => {
       JSON.stringify({ jobNumber: 7, jobId: 'job-7', at: Date.UTC(2026, 10, 30, 21, 0), outcome: 'failed' }),
     );
     expect(await remindFluxSuspended('dev', { redis, keys, alerts })).toBe('reminded');
+    // A rollback that went well left it so on purpose, and says why.
+    await redis.set(
+      keys.fluxSuspended('dev'),
+      JSON.stringify({
+        jobNumber: 8,
+        jobId: 'job-8',
+        at: Date.UTC(2026, 10, 30, 22, 0),
+        outcome: 'succeeded',
+        reason: 'rolled back; fix the repo, then `/cluster cilium dev --resume-flux`',
+      }),
+    );
+    expect(await remindFluxSuspended('dev', { redis, keys, alerts })).toBe('reminded');
     await redis.del(keys.fluxSuspended('dev'));
     expect(await remindFluxSuspended('dev', { redis, keys, alerts })).toBe('flux not suspended');
     expect(posts).toEqual([
@@ -32,6 +44,12 @@ describe('the hourly reminder of a Flux left suspended', () => {
         text:
           "⏸ dev: Flux's HelmRelease kube-system/cilium is still suspended (job #7 failed at 2026-11-30 21:00 UTC and left it so): " +
           'Flux does not reconcile Cilium. Once Cilium is sound: `/cluster cilium dev --resume-flux`',
+      },
+      {
+        channel: 'C0ALERTS',
+        text:
+          "⏸ dev: Flux's HelmRelease kube-system/cilium is still suspended (job #8 succeeded at 2026-11-30 22:00 UTC and left it so): " +
+          'Flux does not reconcile Cilium: rolled back; fix the repo, then `/cluster cilium dev --resume-flux`',
       },
     ]);
   });

@@ -151,14 +151,14 @@ describe('plans built from config/example.yaml', () => {
     ]);
   });
 
-  it('cilium dev --rollback: pick the revision, approved helm rollback, the same rollout watch, gates, Flux resumed', () => {
+  it('cilium dev --rollback: pick the revision, approved helm rollback, the same rollout watch, gates, Flux kept suspended', () => {
     const steps = planOf('cilium dev --rollback').steps;
     expect(steps.map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
       'pick the Cilium revision',
       '⚠ helm rollback cilium',
       'watch Cilium rollout',
       'verify gates',
-      'resume Flux for cilium',
+      'keep Flux suspended for cilium',
     ]);
     expect(steps[0]!.target).toBe('dev: helm history (the last good revision)');
     expect(planOf('cilium dev --rollback 7').steps[0]!.target).toBe('dev: helm history (revision 7)');
@@ -167,7 +167,7 @@ describe('plans built from config/example.yaml', () => {
       '2-helm-rollback',
       '3-cilium-rollout',
       '4-verify',
-      '5-resume-flux',
+      '5-keep-flux-suspended',
     ]);
   });
 

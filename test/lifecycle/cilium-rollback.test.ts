@@ -10,13 +10,18 @@ beforeAll(async () => {
   world = await loadExampleWorld();
 });
 
-const entry = (revision: number, status: string, chart = 'cilium-1.20.1') => ({
+const entry = (
+  revision: number,
+  status: string,
+  chart = 'cilium-1.20.1',
+  description = 'Upgrade complete',
+) => ({
   revision,
   updated: '2026-11-01T10:00:00.000000000+00:00',
   status,
   chart,
   app_version: chart.slice('cilium-'.length),
-  description: 'Upgrade complete',
+  description,
 });
 
 describe('cilium --rollback and --resume-flux: words to a command', () => {
@@ -94,6 +99,42 @@ describe('the revision a rollback goes back to', () => {
     expect(pickRollbackTarget(parseHelmHistory(JSON.stringify([entry(1, 'deployed')])), undefined)).toBe(
       'no revision before 1 ran well to roll back to (revisions: 1)',
     );
+  });
+
+  it('is refused unasked when the newest revision is a rollback already (a second click must not roll forward)', () => {
+    const rolledBack = parseHelmHistory(
+      JSON.stringify([
+        entry(2, 'superseded', 'cilium-1.20.0'),
+        entry(3, 'superseded', 'cilium-1.20.1'),
+        entry(4, 'deployed', 'cilium-1.20.0', 'Rollback to 2'),
+      ]),
+    );
+    expect(pickRollbackTarget(rolledBack, undefined)).toBe(
+      'the release is already rolled back to 2 at revision 4; name a revision to go elsewhere (revisions: 2, 3, 4)',
+    );
+    expect(pickRollbackTarget(rolledBack, 3)).toMatchObject({ from: { revision: 4 }, to: { revision: 3 } });
+  });
+
+  it('skips the revisions an earlier rollback moved away from', () => {
+    const upgradedAgain = parseHelmHistory(
+      JSON.stringify([
+        entry(1, 'superseded', 'cilium-1.19.4'),
+        entry(2, 'superseded', 'cilium-1.20.0'),
+        entry(3, 'superseded', 'cilium-1.20.1'),
+        entry(4, 'superseded', 'cilium-1.20.0', 'Rollback to 2'),
+        entry(5, 'deployed', 'cilium-1.20.2'),
+      ]),
+    );
+    expect(pickRollbackTarget(upgradedAgain, undefined)).toMatchObject({ to: { revision: 4 } });
+    const rollbackFailed = parseHelmHistory(
+      JSON.stringify([
+        entry(2, 'superseded', 'cilium-1.20.0'),
+        entry(3, 'superseded', 'cilium-1.20.1'),
+        entry(4, 'failed', 'cilium-1.20.0', 'Rollback to 2'),
+        entry(5, 'deployed', 'cilium-1.20.2'),
+      ]),
+    );
+    expect(pickRollbackTarget(rollbackFailed, undefined)).toMatchObject({ to: { revision: 2 } });
   });
 
   it('refuses output that is not helm history JSON', () => {

@@ -2,10 +2,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
+import type { Step } from '../../src/lifecycle/plan/step.js';
 import { resumeFluxPlan } from '../../src/lifecycle/plans/resume-flux-plan.js';
-import { FLUX_SUSPENDED_FACT } from '../../src/lifecycle/steps/flux-steps.js';
+import {
+  FLUX_SUSPENDED_EARLIER_FACT,
+  FLUX_SUSPENDED_FACT,
+  fluxResumeStep,
+  underSuspendedFlux,
+} from '../../src/lifecycle/steps/flux-steps.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
+import { opsRepoFiles } from '../support/ops-repo-files.js';
 import { runSteps } from '../support/run-steps.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
@@ -51,6 +58,82 @@ describe('cilium --resume-flux', () => {
       '1-resume-flux skipped: HelmRelease kube-system/cilium is not suspended',
     );
     expect(shell.calls).toEqual([]);
+    expect((await loadJobFacts(checkpoints)).get(FLUX_SUSPENDED_FACT)).toBe(false);
+  });
+});
+
+describe('a cilium job around a Flux found suspended', () => {
+  const ciliumCommand = { verb: 'cilium', cluster: 'dev' } as const;
+  const change: Step = {
+    id: '1-change',
+    title: 'change Cilium',
+    target: 'dev',
+    run: async () => ({ status: 'succeeded', summary: 'changed' }),
+  };
+  const suspendedRelease = () => {
+    const memory = createMemoryKube();
+    memory.helmReleases.set('kube-system/cilium', {
+      name: 'cilium',
+      namespace: 'kube-system',
+      ready: false,
+      suspended: true,
+      chartVersion: '1.20.1',
+    });
+    return memory;
+  };
+  const steps = () => underSuspendedFlux('dev', [change], fluxResumeStep('2-resume-flux', 'dev'));
+
+  it('leaves a suspension a person made as it was, and says so', async () => {
+    const shell = createScriptedShell(() => undefined);
+    const checkpoints = createMemoryCheckpointStore();
+    const { result, reporter } = await runSteps({
+      world,
+      command: ciliumCommand,
+      steps: steps(),
+      shell,
+      kube: suspendedRelease().kube,
+      checkpoints,
+    });
+    expect(result).toMatchObject({ outcome: 'succeeded' });
+    expect(shell.calls).toEqual([]);
+    expect(reporter.texts()).toContainEqual(
+      expect.stringContaining('Flux was already suspended before this job; left as it was'),
+    );
+    expect(reporter.texts()).toContain(
+      '2-resume-flux skipped: Flux was already suspended before this job; left as it was',
+    );
+    // Nothing recorded: status and the reminder keep saying nothing of it.
+    expect((await loadJobFacts(checkpoints)).get(FLUX_SUSPENDED_FACT)).toBeUndefined();
+  });
+
+  it('takes over a suspension an earlier bot job left, and resumes it after a good verify', async () => {
+    const files = opsRepoFiles({
+      'infra/ansible/group_vars/all.yml': 'cluster_kubeconfig_name: dev.kubeconfig\n',
+    });
+    const shell = createScriptedShell(files);
+    const checkpoints = createMemoryCheckpointStore();
+    await (await loadJobFacts(checkpoints)).set(FLUX_SUSPENDED_EARLIER_FACT, 7);
+    const { result, reporter } = await runSteps({
+      world,
+      command: ciliumCommand,
+      steps: steps(),
+      shell,
+      kube: suspendedRelease().kube,
+      checkpoints,
+    });
+    expect(result).toMatchObject({ outcome: 'succeeded' });
+    expect(reporter.texts()).toContainEqual(
+      expect.stringContaining("Flux's HelmRelease kube-system/cilium was left suspended by job #7"),
+    );
+    expect(reporter.texts()).toContain(
+      '2-resume-flux succeeded: HelmRelease kube-system/cilium resumed: Flux reconciles Cilium again',
+    );
+    expect(shell.calls.map((call) => call.argv.join(' '))).toContainEqual(
+      expect.stringContaining('flux resume helmrelease cilium -n kube-system'),
+    );
+    expect(shell.calls.map((call) => call.argv.join(' '))).toContainEqual(
+      expect.stringContaining('flux resume helmrelease cilium -n kube-system'),
+    );
     expect((await loadJobFacts(checkpoints)).get(FLUX_SUSPENDED_FACT)).toBe(false);
   });
 });

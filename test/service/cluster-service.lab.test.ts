@@ -160,6 +160,14 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
       cluster: 'dev',
       mode: { kind: 'rollback' },
     });
+    // A second click (anyone's, even once the cluster is free) queues no second rollback.
+    await t.redis.del(t.keys.lock('dev'));
+    expect(await t.service.rollBackCilium(ALICE, 'job-1')).toEqual({
+      code: 'ROLLBACK_NOT_OFFERED',
+      why: 'already-rolled-back',
+      number: 3,
+    });
+    expect(await t.records.get('job-4')).toBeUndefined();
   });
 
   it('decides a click by the cluster’s rules, shows it before waking the job, audits every click', async () => {

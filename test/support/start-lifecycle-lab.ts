@@ -3,11 +3,13 @@ import type { WorldConfig } from '../../src/config/world-config.js';
 import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
 import { createKubeGateway } from '../../src/kube/create-kube-gateway.js';
 import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
+import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
 import { type EngineResult, runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
+import { FLUX_SUSPENDED_EARLIER_FACT } from '../../src/lifecycle/steps/flux-steps.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { systemClock } from '../../src/system-clock.js';
 import { type CrashableCheckpoints, createCrashableCheckpoints } from './crashable-checkpoints.js';
@@ -19,6 +21,8 @@ export interface JobOptions {
   readonly world?: WorldConfig;
   /** Sees every event as the engine emits it, before runPlan goes on (e.g. to crash the worker there). */
   readonly onEvent?: (event: LifecycleEvent) => void;
+  /** The job whose Flux suspension still stands, as the worker reads it from Redis before a cilium job runs. */
+  readonly fluxSuspendedByJob?: number;
 }
 
 export interface RunOptions {
@@ -88,8 +92,15 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
       await record(event);
       jobOptions.onEvent?.(event);
     };
-    const run = (runOptions: RunOptions = {}) =>
-      runPlan(plan, {
+    const seeded =
+      jobOptions.fluxSuspendedByJob === undefined
+        ? Promise.resolve()
+        : loadJobFacts(checkpoints).then((facts) =>
+            facts.set(FLUX_SUSPENDED_EARLIER_FACT, jobOptions.fluxSuspendedByJob),
+          );
+    const run = async (runOptions: RunOptions = {}) => {
+      await seeded;
+      return runPlan(plan, {
         jobId: `job-${plan.command.verb}`,
         world: jobWorld,
         shell,
@@ -101,6 +112,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
         reporter,
         signal: runOptions.signal ?? new AbortController().signal,
       });
+    };
     return {
       plan,
       approvals,

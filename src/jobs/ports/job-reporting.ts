@@ -33,6 +33,14 @@ export interface GateAlerts {
   /** A parity field drifted in one place (field, place, value): once when it appears, again at most every verifyAlertRepeat. */
   driftFound(cluster: string, gate: string, observed: string, repeat: boolean): Promise<void>;
   driftCleared(cluster: string, gate: string): Promise<void>;
-  /** The hourly reminder while a failed job has left Flux's cilium HelmRelease suspended. */
-  fluxStillSuspended(cluster: string, since: { jobNumber: number; at: number }): Promise<void>;
+  /** The hourly reminder while a job (a failed one, or a rollback) has left Flux's cilium HelmRelease suspended. */
+  fluxStillSuspended(cluster: string, since: FluxSuspendedSince): Promise<void>;
+}
+
+/** Which job left Flux suspended, when it ended, how, and (a rollback) why. */
+export interface FluxSuspendedSince {
+  readonly jobNumber: number;
+  readonly at: number;
+  readonly outcome?: string | undefined;
+  readonly reason?: string | undefined;
 }

@@ -1,5 +1,5 @@
 import { loadJobFacts } from '../../lifecycle/engine/job-facts.js';
-import { FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
+import { FLUX_KEPT_REASON_FACT, FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
 import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
 import { queueRetireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
@@ -33,12 +33,18 @@ export async function settleJob(
     );
   }
   // Whether Flux is out of Cilium's way after this job: kept for status, the App Home and the reminder.
-  if (fluxSuspended === true) {
+  if (fluxSuspended.suspended === true) {
     multi.set(
       deps.keys.fluxSuspended(cluster.name),
-      JSON.stringify({ jobNumber: record.number, jobId: record.id, at: now, outcome }),
+      JSON.stringify({
+        jobNumber: record.number,
+        jobId: record.id,
+        at: now,
+        outcome,
+        ...(fluxSuspended.reason !== undefined && { reason: fluxSuspended.reason }),
+      }),
     );
-  } else if (fluxSuspended === false) multi.del(deps.keys.fluxSuspended(cluster.name));
+  } else if (fluxSuspended.suspended === false) multi.del(deps.keys.fluxSuspended(cluster.name));
   if (run.mutating) deps.lock.queueRelease(multi, cluster.name, record.id);
   queueRetireJob(multi, deps.keys, record.id, deps.retentionMs);
   deps.audit.queue(multi, {
@@ -54,9 +60,18 @@ export async function settleJob(
   await approvalsClosed(results[0]?.[1]);
 }
 
-/** What the job's steps recorded about Flux's HelmRelease: suspended, resumed, or (undefined) untouched. */
-async function readFluxSuspended(deps: JobProcessorDeps, run: JobRun): Promise<boolean | undefined> {
-  if (run.record.command.verb !== 'cilium') return undefined;
+/**
+ * What the job's steps recorded about Flux's HelmRelease: suspended, resumed, or (undefined)
+ * untouched; and why a job that went well keeps it suspended (a rollback), when it does.
+ */
+async function readFluxSuspended(
+  deps: JobProcessorDeps,
+  run: JobRun,
+): Promise<{ suspended?: boolean | undefined; reason?: string | undefined }> {
+  if (run.record.command.verb !== 'cilium') return {};
   const facts = await loadJobFacts(createRedisCheckpointStore(deps.redis, deps.keys, run.record.id));
-  return facts.get<boolean>(FLUX_SUSPENDED_FACT);
+  return {
+    suspended: facts.get<boolean>(FLUX_SUSPENDED_FACT),
+    reason: facts.get<string>(FLUX_KEPT_REASON_FACT),
+  };
 }

@@ -4,7 +4,7 @@ import { productionServers } from '../preconditions/production-servers.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
-import { underSuspendedFlux } from '../steps/flux-steps.js';
+import { fluxResumeStep, underSuspendedFlux } from '../steps/flux-steps.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
@@ -36,7 +36,7 @@ export function ciliumPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
         ciliumRolloutStep(id('cilium-rollout'), cluster.name),
         verifyGatesStep(id('verify'), cluster.name),
       ],
-      id('resume-flux'),
+      fluxResumeStep(id('resume-flux'), cluster.name),
     ),
   ];
 }

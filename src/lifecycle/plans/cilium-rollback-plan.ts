@@ -4,7 +4,7 @@ import { productionServers } from '../preconditions/production-servers.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumRollbackStep, ciliumRollbackTargetStep } from '../steps/cilium-rollback-step.js';
 import { ciliumRolloutStep } from '../steps/cilium-rollout-step.js';
-import { underSuspendedFlux } from '../steps/flux-steps.js';
+import { fluxKeptSuspendedStep, underSuspendedFlux } from '../steps/flux-steps.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { createStepIds } from './step-ids.js';
@@ -12,7 +12,8 @@ import { createStepIds } from './step-ids.js';
 /**
  * Back to an earlier revision of the Cilium release (the last good one unless a revision is named):
  * pick it from helm history, `helm rollback` (⚠ approved), then watch the agents roll back one at a
- * time exactly as a rollout is watched, then the verify gates; Flux kept out meanwhile.
+ * time exactly as a rollout is watched, then the verify gates; Flux kept out meanwhile and
+ * afterwards: git still holds what failed, and Flux would re-apply it (resumed by hand once fixed).
  */
 export function ciliumRollbackPlan(cluster: ClusterConfig, revision: number | undefined): Step[] {
   const id = createStepIds();
@@ -29,7 +30,7 @@ export function ciliumRollbackPlan(cluster: ClusterConfig, revision: number | un
         ciliumRolloutStep(id('cilium-rollout'), cluster.name),
         verifyGatesStep(id('verify'), cluster.name),
       ],
-      id('resume-flux'),
+      fluxKeptSuspendedStep(id('keep-flux-suspended'), cluster.name),
     ),
   ];
 }

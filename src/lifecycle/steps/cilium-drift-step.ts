@@ -21,18 +21,23 @@ export function ciliumDriftStep(id: string, cluster: string): Step {
     title: 'Cilium drift',
     target: `${cluster}: parity fields in helmrelease, .j2 template, values.yaml at HEAD, helm get values, the live DaemonSet`,
     async run(ctx) {
-      const places = await readPlaces(ctx);
+      const { places, unread } = await readPlaces(ctx);
       const files = await readCiliumFiles(ctx, 'HEAD');
       const parity = chooseParityFields(files.marked);
       const apiHost = (await readClusterVar(ctx, 'k3s_api_host'))?.value;
       const differences = findCiliumDrift({ ...files.values, ...places }, parity.fields, apiHost);
       for (const difference of differences)
         await ctx.gateFailed(driftGate(difference.field, difference.place), describeDifference(difference));
-      if (differences.length > 0) {
+      // A place not read is not a place that agrees: the run fails naming it, and its alerts stand.
+      const problems = [
+        ...differences.map(describeDifference),
+        ...unread.map(({ place, why }) => `${place} not read (${why}); its drift alerts stand`),
+      ];
+      if (problems.length > 0) {
         throw new ClusterBotError(
-          'GATE_FAILED',
-          `Cilium drift: ${differences.map(describeDifference).join('; ')}`,
-          { details: { differences } },
+          differences.length > 0 ? 'GATE_FAILED' : 'COMMAND_FAILED',
+          `Cilium drift: ${problems.join('; ')}`,
+          { details: { differences, unread: unread.map(({ place }) => place) } },
         );
       }
       return {
@@ -45,8 +50,11 @@ export function ciliumDriftStep(id: string, cluster: string): Step {
   };
 }
 
-/** The live places: the release's user-supplied values and the DaemonSet's updateStrategy (when it exists). */
-async function readPlaces(ctx: StepContext): Promise<Partial<Record<DriftPlace, Record<string, unknown>>>> {
+/** The live places: the release's user-supplied values and the DaemonSet's updateStrategy; the DaemonSet as unread when it is missing or unreadable. */
+async function readPlaces(ctx: StepContext): Promise<{
+  places: Partial<Record<DriftPlace, Record<string, unknown>>>;
+  unread: { place: DriftPlace; why: string }[];
+}> {
   const text = await readReleaseTool(ctx, HELM_GET_VALUES);
   let values: unknown;
   try {
@@ -54,11 +62,19 @@ async function readPlaces(ctx: StepContext): Promise<Partial<Record<DriftPlace, 
   } catch {
     throw new ClusterBotError('COMMAND_FAILED', `helm get values printed no JSON: ${text.slice(0, 200)}`);
   }
-  const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
+  const liveValues = values !== null && typeof values === 'object' ? (values as Record<string, unknown>) : {};
+  const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).catch((error: unknown) => {
+    return error instanceof Error ? error.message : String(error);
+  });
+  if (ds === undefined || typeof ds === 'string') {
+    const why = ds ?? `DaemonSet ${CILIUM.namespace}/${CILIUM.name} not found`;
+    return { places: { 'live values': liveValues }, unread: [{ place: 'live DaemonSet', why }] };
+  }
   return {
-    'live values': values !== null && typeof values === 'object' ? (values as Record<string, unknown>) : {},
-    ...(ds
-      ? { 'live DaemonSet': { updateStrategy: { rollingUpdate: { maxUnavailable: ds.maxUnavailable } } } }
-      : {}),
+    places: {
+      'live values': liveValues,
+      'live DaemonSet': { updateStrategy: { rollingUpdate: { maxUnavailable: ds.maxUnavailable } } },
+    },
+    unread: [],
   };
 }

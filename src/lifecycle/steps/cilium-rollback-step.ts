@@ -1,6 +1,7 @@
 import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import { bindingFingerprint } from './approval-binding.js';
+import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import {
   describeRevision,
   parseHelmHistory,
@@ -41,7 +42,7 @@ export function describeRollback({ from, to }: RollbackTarget): string {
 
 /**
  * Which revision a rollback goes back to, read before anyone is asked: an explicit revision the
- * history does not hold is refused here, naming the ones it does.
+ * history does not hold is refused here, naming the ones it does. Saves the Cilium baseline too.
  */
 export function ciliumRollbackTargetStep(id: string, cluster: string, requested: number | undefined): Step {
   return {
@@ -50,6 +51,9 @@ export function ciliumRollbackTargetStep(id: string, cluster: string, requested:
     target: `${cluster}: helm history ${requested === undefined ? '(the last good revision)' : `(revision ${requested})`}`,
     async run(ctx) {
       const target = await readRollbackTarget(ctx, requested);
+      // The agents as they are before the rollback: the rollout watch tells each one old → new from
+      // it (without it, every agent reads "(unchanged)"), as the preflight saves it for a rollout.
+      await ctx.facts.set(CILIUM_BASELINE_FACT, await readCiliumBaseline(ctx).catch(() => undefined));
       return { status: 'succeeded', summary: `will roll back ${describeRollback(target)}` };
     },
     async check(ctx) {

@@ -3,8 +3,23 @@ import type { Step, StepContext } from '../plan/step.js';
 import type { HelmReleaseState } from '../ports/kube-gateway.js';
 import { CILIUM_RELEASE, fluxArgv, runReleaseTool } from './release-tools.js';
 
-/** Set once this job suspended (or found suspended) Flux's `cilium` HelmRelease: it resumes it after a good verify. */
+/**
+ * Set once this job suspended Flux's `cilium` HelmRelease, or took over a suspension an earlier bot
+ * job left: it resumes it after a good verify, and the job's settle records it. Never for a
+ * suspension a person made: that one is theirs to lift.
+ */
 export const FLUX_SUSPENDED_FACT = 'fluxSuspended';
+
+/** Seeded by the worker before the job runs: the number of the bot job whose suspension still stands (Redis `fluxSuspended`). */
+export const FLUX_SUSPENDED_EARLIER_FACT = 'fluxSuspendedByEarlierJob';
+
+/** Set when Flux was found suspended with no bot job behind it: this job leaves it as it was. */
+export const FLUX_LEFT_ALONE_FACT = 'fluxSuspendedByPerson';
+
+const LEFT_ALONE = 'Flux was already suspended before this job; left as it was';
+
+/** Why a job that ended well still leaves Flux suspended: status, the App Home and the reminder say it. */
+export const FLUX_KEPT_REASON_FACT = 'fluxKeptSuspendedReason';
 
 const HELM_RELEASE = `HelmRelease ${CILIUM_RELEASE.namespace}/${CILIUM_RELEASE.name}`;
 
@@ -23,16 +38,28 @@ async function runFlux(ctx: StepContext, verb: 'suspend' | 'resume'): Promise<vo
  * job's helm changes would overwrite each other: Flux is suspended first. A job that fails after
  * this leaves it suspended on purpose (Flux would re-apply what just failed) and says so.
  */
-async function suspendFlux(ctx: StepContext, cluster: string): Promise<void> {
-  if (ctx.facts.get<boolean>(FLUX_SUSPENDED_FACT) === true) return;
+async function suspendFlux(ctx: StepContext, cluster: string, after: Step): Promise<void> {
+  if (ctx.facts.get<boolean>(FLUX_SUSPENDED_FACT) === true || ctx.facts.get<boolean>(FLUX_LEFT_ALONE_FACT))
+    return;
   const release = await readRelease(ctx);
   if (!release || (!release.ready && !release.suspended)) return;
+  const earlierJob = ctx.facts.get<number>(FLUX_SUSPENDED_EARLIER_FACT);
+  if (release.suspended && earlierJob === undefined) {
+    // Someone suspended it by hand, for reasons of their own: not this job's to resume.
+    await ctx.facts.set(FLUX_LEFT_ALONE_FACT, true);
+    await ctx.progress(`${LEFT_ALONE} (${HELM_RELEASE})`);
+    return;
+  }
   if (!release.suspended) await runFlux(ctx, 'suspend');
   await ctx.facts.set(FLUX_SUSPENDED_FACT, true);
   await ctx.progress(
-    `Flux's ${HELM_RELEASE} ${release.suspended ? 'was suspended already' : 'suspended'} so Flux and this job do not overwrite each other; ` +
-      `resumed after a successful verify, left suspended if the job fails (until \`${resumeFluxCommand(cluster)}\`)`,
+    `Flux's ${HELM_RELEASE} ${release.suspended ? `was left suspended by job #${earlierJob}` : 'suspended'} so Flux and this job do not overwrite each other; ` +
+      `after a successful verify: ${after.title}; left suspended if the job fails (until \`${resumeFluxCommand(cluster)}\`)`,
   );
+}
+
+function notSuspendedByThisJob(ctx: StepContext): string {
+  return ctx.facts.get<boolean>(FLUX_LEFT_ALONE_FACT) ? LEFT_ALONE : 'this job did not suspend Flux';
 }
 
 /** After a successful verify: Flux takes Cilium back. `always`: the `--resume-flux` command, which resumes whatever suspended it. */
@@ -44,7 +71,7 @@ export function fluxResumeStep(id: string, cluster: string, always = false): Ste
     commandLine: fluxArgv('resume').join(' '),
     async run(ctx) {
       if (!always && ctx.facts.get<boolean>(FLUX_SUSPENDED_FACT) !== true)
-        return { status: 'skipped', summary: 'this job did not suspend Flux' };
+        return { status: 'skipped', summary: notSuspendedByThisJob(ctx) };
       const release = await readRelease(ctx);
       if (!release) {
         if (!always) return { status: 'skipped', summary: `no ${HELM_RELEASE} any more` };
@@ -66,15 +93,38 @@ export function fluxResumeStep(id: string, cluster: string, always = false): Ste
 }
 
 /**
+ * After a rollback: Flux stays suspended although the job went well. The HelmRelease in git still
+ * holds the values that failed, so resuming Flux would re-apply them and undo the rollback unwatched.
+ */
+export function fluxKeptSuspendedStep(id: string, cluster: string): Step {
+  return {
+    id,
+    title: 'keep Flux suspended for cilium',
+    target: `${cluster}: ${HELM_RELEASE}`,
+    async run(ctx) {
+      if (ctx.facts.get<boolean>(FLUX_SUSPENDED_FACT) !== true)
+        return { status: 'skipped', summary: notSuspendedByThisJob(ctx) };
+      const reason = `rolled back; fix the repo, then \`${resumeFluxCommand(cluster)}\``;
+      await ctx.facts.set(FLUX_KEPT_REASON_FACT, reason);
+      return {
+        status: 'succeeded',
+        summary: `${HELM_RELEASE} stays suspended (Flux would re-apply the values that failed): ${reason}`,
+      };
+    },
+  };
+}
+
+/**
  * The steps that change Cilium, run with Flux kept out: the first suspends Flux right before it
  * runs (after its approval, so a rejected job leaves Flux alone), and a failure of any of them
- * says in the thread that Flux stays suspended and how to resume it. Then resume after them.
+ * says in the thread that Flux stays suspended and how to resume it. Then `after` (resume Flux, or
+ * for a rollback keep it suspended).
  */
-export function underSuspendedFlux(cluster: string, steps: readonly Step[], resumeId: string): Step[] {
+export function underSuspendedFlux(cluster: string, steps: readonly Step[], after: Step): Step[] {
   const wrapped = steps.map((step, index) => ({
     ...step,
     async run(ctx: StepContext) {
-      if (index === 0) await suspendFlux(ctx, cluster);
+      if (index === 0) await suspendFlux(ctx, cluster, after);
       try {
         return await step.run(ctx);
       } catch (error) {
@@ -88,5 +138,5 @@ export function underSuspendedFlux(cluster: string, steps: readonly Step[], resu
       }
     },
   }));
-  return [...wrapped, fluxResumeStep(resumeId, cluster)];
+  return [...wrapped, after];
 }

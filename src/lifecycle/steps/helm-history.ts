@@ -56,9 +56,36 @@ export function parseHelmHistory(text: string): HelmRevision[] {
     .sort((a, b) => a.revision - b.revision);
 }
 
+/** Helm's description of a revision `helm rollback` made: "Rollback to 2". */
+const ROLLBACK_DESCRIPTION = /^Rollback to (\d+)$/;
+
+/** The revision a rollback revision went back to, or undefined when `entry` is no rollback. */
+function rolledBackTo(entry: HelmRevision): number | undefined {
+  const match = ROLLBACK_DESCRIPTION.exec(entry.description.trim());
+  return match ? Number(match[1]) : undefined;
+}
+
 /**
- * The revision to roll back to: the one asked for, which must be in the history and not the newest;
- * else the last good one before the newest (the upgrade that failed). A string says why there is none.
+ * Revisions some rollback moved away from: a rollback at L to N rejected every revision between N
+ * and L (they ran, so helm marks them superseded, yet someone judged them bad). Without this a
+ * second rollback would pick the bad upgrade the first one left.
+ */
+function rejectedByRollbacks(history: readonly HelmRevision[]): Set<number> {
+  const rejected = new Set<number>();
+  for (const entry of history) {
+    const to = rolledBackTo(entry);
+    if (to === undefined) continue;
+    for (const other of history)
+      if (other.revision > to && other.revision < entry.revision) rejected.add(other.revision);
+  }
+  return rejected;
+}
+
+/**
+ * The revision to roll back to: the one asked for, which must be in the history and not the newest.
+ * Else, when the newest revision is itself a rollback, none: it already went back, and going back
+ * again unasked would guess (and used to pick the bad upgrade). Else the last good revision before
+ * the newest that no later rollback moved away from. A string says why there is none.
  */
 export function pickRollbackTarget(
   history: readonly HelmRevision[],
@@ -73,7 +100,13 @@ export function pickRollbackTarget(
     if (to === from) return `revision ${requested} is the newest revision already (revisions: ${numbers})`;
     return { from, to };
   }
-  const to = history.slice(0, -1).findLast((entry) => GOOD_STATUSES.has(entry.status));
+  const already = rolledBackTo(from);
+  if (already !== undefined)
+    return `the release is already rolled back to ${already} at revision ${from.revision}; name a revision to go elsewhere (revisions: ${numbers})`;
+  const rejected = rejectedByRollbacks(history);
+  const to = history
+    .slice(0, -1)
+    .findLast((entry) => GOOD_STATUSES.has(entry.status) && !rejected.has(entry.revision));
   if (!to) return `no revision before ${from.revision} ran well to roll back to (revisions: ${numbers})`;
   return { from, to };
 }
