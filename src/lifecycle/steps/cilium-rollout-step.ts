@@ -24,12 +24,16 @@ const CILIUM_WATCHES = [
  */
 export async function watchForStuckAgent(ctx: StepContext): Promise<void> {
   const stuckFor = createStuckAgentClock(ctx.cluster.timeouts.agentReady);
+  // Agents of the revision that ran before the playbook are not this rollout's: re-running cilium.yml
+  // to fix a broken render must not be stopped at the broken agents it is about to replace.
+  const before = ctx.facts.get<CiliumBaseline>(CILIUM_BASELINE_FACT)?.revisions.at(-1);
   const waiter = watchForChanges(ctx.kube, ctx.clock, CILIUM_WATCHES, ctx.signal);
   try {
     while (!ctx.signal.aborted) {
       const agents = await readAgents(ctx).catch(() => undefined);
       const now = ctx.clock.now();
-      for (const pod of agents?.updated ?? []) {
+      const ours = agents && (before === undefined || agents.newest !== before) ? agents.updated : [];
+      for (const pod of ours) {
         await stopAtBrokenAgent(ctx, pod);
         const waited = stuckFor(pod, now);
         if (waited !== undefined) await stopAtAgent(ctx, pod, waited);
@@ -105,9 +109,16 @@ async function followRollout(
     const ds = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name);
     if (!ds)
       throw new ClusterBotError('GATE_FAILED', 'DaemonSet kube-system/cilium not found after the playbook');
-    const { revisions, newest, pods, updated } = await readAgents(ctx);
     const now = ctx.clock.now();
     lastObserved = describeDaemonSet(ds);
+    // Until the controller has seen the newest spec (a rollback applied a moment ago), the newest
+    // revision is still the one being replaced: judging its agents would stop at the very agent the
+    // change is about to replace. Waiting here counts toward "no progress" like any other wait.
+    if (ds.observedGeneration < ds.generation && now - lastProgressAt < timeout + timeout / 2) {
+      await wait(POLL_MS);
+      continue;
+    }
+    const { revisions, newest, pods, updated } = await readAgents(ctx);
 
     // Every agent that came up is reported before any broken one stops the rollout, whatever the
     // order the API lists them in: the thread shows how far the rollout got.
