@@ -23,7 +23,7 @@ import { percentile, round } from './stats.js';
 type Section = (redis: BenchRedis) => Promise<Partial<BenchResult> & { resumeMs?: readonly number[] }>;
 
 /** Sections that take the Redis they run on; the others still run on the single Redis only. */
-const ON_CLUSTER = new Set(['acks', 'ackUnderLoad', 'throughput']);
+const ON_CLUSTER = new Set(['acks', 'ackUnderLoad', 'firstPost', 'verifyAlert', 'slackCalls', 'throughput']);
 
 const SECTIONS: Record<string, Section> = {
   acks: measureAcks,
