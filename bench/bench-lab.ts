@@ -1,6 +1,7 @@
 import { type DriverResponse, type FakeSlack, findButton } from '../test/lab/fake-slack/index.js';
 import type { BotProcess } from '../test/support/start-bot-process.js';
 import { type SlackLab, type SlackLabOptions, startSlackLab } from '../test/support/start-slack-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 
 /** One line of a bot process's JSON log (pino), with the fields the benchmark reads. */
 export interface LogEntry {
@@ -30,15 +31,17 @@ export interface BenchLab extends SlackLab {
 /**
  * The lab as deployed: a bot-only process taking Slack requests and a worker process running jobs,
  * both from the compiled `dist/` (run `npm run build` first), against real Redis, sshd and ansible,
- * fake Slack with its rate limits, and kube-sim.
+ * fake Slack with its rate limits, and kube-sim; on the Redis Cluster when `redis` is one.
  */
-export async function startBenchLab(options: SlackLabOptions = {}): Promise<BenchLab> {
+export async function startBenchLab(
+  options: SlackLabOptions & { readonly redis?: BenchRedis } = {},
+): Promise<BenchLab> {
   // Hundreds of commands a minute from one user: the benchmark measures acks, not the per-person limit.
   const lab = await startSlackLab({
     workers: 1,
     built: true,
     ...options,
-    env: { COMMANDS_PER_USER_PER_MINUTE: '10000', ...options.env },
+    env: { COMMANDS_PER_USER_PER_MINUTE: '10000', ...options.redis?.labEnv(), ...options.env },
   });
   const readLog = createLogReader([lab.bot, ...lab.workers]);
   const outcome = async (jobId: string, timeoutMs = OUTCOME_DEADLINE_MS) => {

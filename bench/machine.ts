@@ -1,4 +1,5 @@
 import { cpus, totalmem } from 'node:os';
+import type { RedisMode } from './bench-redis.js';
 
 export interface Machine {
   readonly cpus: number;
@@ -6,10 +7,12 @@ export interface Machine {
   readonly memoryGb: number;
   readonly node: string;
   readonly at: string;
+  /** The Redis the sections ran on (`--redis cluster`: three masters on loopback). */
+  readonly redis: RedisMode;
 }
 
 /** What the figures were measured on: they mean little without it. */
-export function describeMachine(): Machine {
+export function describeMachine(redis: RedisMode): Machine {
   const cores = cpus();
   return {
     cpus: cores.length,
@@ -17,5 +20,6 @@ export function describeMachine(): Machine {
     memoryGb: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     at: new Date().toISOString(),
+    redis,
   };
 }

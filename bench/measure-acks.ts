@@ -1,11 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createSlackDriver, type SlackDriver } from '../test/lab/fake-slack/index.js';
+import { BOT_TOKEN, SIGNING_SECRET } from '../test/support/start-slack-lab.js';
 import { type BenchLab, startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { runLanes } from './run-lanes.js';
+import { startBareBolt } from './start-bare-bolt.js';
 import { percentile, round } from './stats.js';
 
 const COMMANDS = 200;
 const IN_FLIGHT = 20;
+/** Bot and bare Bolt take turns, COMMANDS / ROUNDS each, so the machine's load falls on both alike. */
+const ROUNDS = 5;
 /**
  * `/cluster help` sent before measuring: the first tens of requests after a start pay for compiling
  * the request path (and Node loading fetch), a one-off a running bot has long paid. Help creates no
@@ -17,19 +23,37 @@ const STREAM_LINES = 100_000;
 const STREAM_MB = (STREAM_LINES * 83) / 2 ** 20;
 
 export interface AckFigures {
-  readonly ack: { p50: number; p99: number; n: number };
+  readonly ack: {
+    p50: number;
+    p99: number;
+    n: number;
+    /** p99 of a bare Bolt app acking the same requests in the same run (bench/bare-bolt-app.mjs). */
+    bareBoltP99: number;
+    ratioToBareBolt: number;
+  };
   readonly ackBurst: { max: number; p99: number; n: number; over3s: number };
 }
 
 /**
- * Signed `/cluster verify dev` to the HTTP receiver: 200 at 20 in flight, then (in a fresh lab, so
- * the first 200 jobs' Slack traffic is not still queued) 200 at once.
+ * Signed `/cluster verify dev` to the HTTP receiver: 200 at 20 in flight, alternated in rounds with
+ * the same requests to a bare Bolt app, then (in a fresh lab, so the first 200 jobs' Slack traffic
+ * is not still queued) 200 at once.
  */
-export async function measureAcks(): Promise<AckFigures> {
-  const paced = await withLab((lab) => runLanes(COMMANDS, IN_FLIGHT, () => acked(lab)));
-  const burst = await withLab((lab) => Promise.all(Array.from({ length: COMMANDS }, () => acked(lab))));
+export async function measureAcks(redis: BenchRedis): Promise<AckFigures> {
+  const { bot, bare } = await withLab(redis, pacedBesideBareBolt);
+  const burst = await withLab(redis, (lab) =>
+    Promise.all(Array.from({ length: COMMANDS }, () => acked(lab))),
+  );
+  const botP99 = percentile(bot, 99);
+  const bareP99 = percentile(bare, 99);
   return {
-    ack: { p50: round(percentile(paced, 50)), p99: round(percentile(paced, 99)), n: paced.length },
+    ack: {
+      p50: round(percentile(bot, 50)),
+      p99: round(botP99),
+      n: bot.length,
+      bareBoltP99: round(bareP99),
+      ratioToBareBolt: round(botP99 / bareP99, 2),
+    },
     ackBurst: {
       max: round(Math.max(...burst)),
       p99: round(percentile(burst, 99)),
@@ -39,8 +63,29 @@ export async function measureAcks(): Promise<AckFigures> {
   };
 }
 
-async function withLab<T>(measure: (lab: BenchLab) => Promise<T>): Promise<T> {
-  const lab = await startBenchLab();
+async function pacedBesideBareBolt(lab: BenchLab): Promise<{ bot: number[]; bare: number[] }> {
+  const bareBolt = await startBareBolt(lab.slack, { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET });
+  try {
+    const driver = createSlackDriver({
+      slack: lab.slack,
+      eventsUrl: bareBolt.eventsUrl,
+      signingSecret: SIGNING_SECRET,
+    });
+    await runLanes(WARM_UP_COMMANDS, IN_FLIGHT, () => ackedBy(driver, 'help'));
+    const bot: number[] = [];
+    const bare: number[] = [];
+    for (let turn = 0; turn < ROUNDS; turn++) {
+      bot.push(...(await runLanes(COMMANDS / ROUNDS, IN_FLIGHT, () => acked(lab))));
+      bare.push(...(await runLanes(COMMANDS / ROUNDS, IN_FLIGHT, () => ackedBy(driver, 'verify dev'))));
+    }
+    return { bot, bare };
+  } finally {
+    await bareBolt.stop();
+  }
+}
+
+async function withLab<T>(redis: BenchRedis, measure: (lab: BenchLab) => Promise<T>): Promise<T> {
+  const lab = await startBenchLab({ redis });
   try {
     await lab.warmUp();
     await runLanes(WARM_UP_COMMANDS, IN_FLIGHT, () => acked(lab, 'help'));
@@ -54,10 +99,10 @@ async function withLab<T>(measure: (lab: BenchLab) => Promise<T>): Promise<T> {
  * 20 in flight for as long as the worker streams a 100k-line playbook (`packages k3s-dev-1`, whose
  * one play streams the lines through ansible's display).
  */
-export async function measureAckUnderLoad(): Promise<{
+export async function measureAckUnderLoad(redis: BenchRedis): Promise<{
   ackUnderLoad: { p99: number; p50: number; n: number; streamedLines: number; streamSeconds: number };
 }> {
-  const lab = await startBenchLab({ labVars: { lab_stream_mb: STREAM_MB } });
+  const lab = await startBenchLab({ redis, labVars: { lab_stream_mb: STREAM_MB } });
   try {
     await lab.warmUp();
     await runLanes(WARM_UP_COMMANDS, IN_FLIGHT, () => acked(lab, 'help'));
@@ -96,8 +141,12 @@ export async function measureAckUnderLoad(): Promise<{
   }
 }
 
-async function acked(lab: BenchLab, text = 'verify dev'): Promise<number> {
-  const response = await lab.command(text);
-  if (response.status !== 200) throw new Error(`ack was HTTP ${response.status}: ${response.body}`);
+const acked = (lab: BenchLab, text = 'verify dev') => ackedBy(lab.driver, text, 'the bot');
+
+/** The signed request `lab.command` sends, to the bot or (another driver) to the bare Bolt app. */
+async function ackedBy(driver: SlackDriver, text: string, receiver = 'the bare Bolt app'): Promise<number> {
+  const response = await driver.slash(text, { userId: 'U0ALICE', channelId: 'C0OPS' });
+  if (response.status !== 200)
+    throw new Error(`${receiver}'s ack was HTTP ${response.status}: ${response.body}`);
   return response.latencyMs;
 }

@@ -1,4 +1,5 @@
 import { startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { percentile, round } from './stats.js';
 
 const JOBS = 50;
@@ -13,8 +14,10 @@ const CADENCE_MS = 3_000;
  * Command → first thread post: from sending `/cluster verify dev` to the job's status board
  * arriving at Slack (chat.postMessage in #ops, not in a thread), one command every 3 s, 50 jobs.
  */
-export async function measureFirstPost(): Promise<{ firstPost: { p50: number; p99: number; n: number } }> {
-  const lab = await startBenchLab();
+export async function measureFirstPost(
+  redis: BenchRedis,
+): Promise<{ firstPost: { p50: number; p99: number; n: number } }> {
+  const lab = await startBenchLab({ redis });
   try {
     await lab.warmUp();
     const latencies: number[] = [];

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { runUpDev } from './run-up-dev.js';
 import { round } from './stats.js';
 
@@ -22,8 +23,8 @@ export interface SlackCallFigures {
 }
 
 /** One `up dev` whose playbooks print about 100k lines, against fake Slack's rate limits. */
-export async function measureSlackCalls(): Promise<SlackCallFigures> {
-  const lab = await startBenchLab({ labVars: { lab_output_lines: LINES_PER_REPORT } });
+export async function measureSlackCalls(redis: BenchRedis): Promise<SlackCallFigures> {
+  const lab = await startBenchLab({ redis, labVars: { lab_output_lines: LINES_PER_REPORT } });
   try {
     const run = await runUpDev(lab);
     const calls = lab.slack.calls.filter((call) => call.at >= run.sentAt && call.at <= run.endedAt);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Processor, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { connectRedis } from '../src/app/connect-redis.js';
 import type { SlackPoster } from '../src/bot/slack-poster.js';
 import { readEnv } from '../src/config/read-env.js';
@@ -16,11 +17,10 @@ import { createRedactor } from '../src/log/create-redactor.js';
 import { createInProcessProcessor } from '../test/support/create-in-process-processor.js';
 import { loadExampleWorld } from '../test/support/example-world.js';
 import { answerK3sServer } from '../test/support/k3s-server-replies.js';
-import { REDIS_URL, uniquePrefix } from '../test/support/redis-prefix.js';
+import type { BenchRedis } from './bench-redis.js';
+import { createRoundTripCounter } from './count-round-trips.js';
 import { median, round } from './stats.js';
 
-/** Connections made as the bot makes them, from an environment naming the test Redis. */
-const REDIS = readEnv({ REDIS_URL });
 const JOBS = 300;
 const ROUNDS = 3;
 const CONCURRENCY = 4;
@@ -32,37 +32,54 @@ export interface ThroughputFigures {
     ratio: number;
     jobs: number;
     rounds: number;
+    /** Commands and pipelines (one each) sent per job, enqueue to completion, counted client-side. */
+    redisRoundTripsPerJob: number;
+    bareBullmqRoundTripsPerJob: number;
   };
+}
+
+/** One round's figures: jobs per second and the Redis round trips all its jobs took. */
+interface Round {
+  readonly jobsPerSec: number;
+  readonly trips: number;
 }
 
 /**
  * Jobs per second through the whole job layer (records, thread reporter, checkpoints, audit, job
  * log) running a plan that touches nothing (`verify dev` against an in-memory healthy cluster, Slack
  * posts answered at once), against a bare BullMQ worker doing nothing: same Redis, same
- * concurrency (4), rounds alternated, medians compared.
+ * concurrency (4), rounds alternated, medians compared. Connections are made as the bot makes them
+ * (connectRedis from an environment), on the single Redis or the Redis Cluster.
  */
-export async function measureThroughput(): Promise<ThroughputFigures> {
+export async function measureThroughput(redis: BenchRedis): Promise<ThroughputFigures> {
   const world = await loadExampleWorld();
-  const engine: number[] = [];
-  const bare: number[] = [];
+  const engine: Round[] = [];
+  const bare: Round[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    engine.push(await engineRound(world));
-    bare.push(await bareRound());
+    engine.push(await engineRound(world, redis));
+    bare.push(await bareRound(redis));
   }
+  const perSec = (rounds: readonly Round[]) => median(rounds.map((one) => one.jobsPerSec));
+  const tripsPerJob = (rounds: readonly Round[]) =>
+    round(rounds.reduce((sum, one) => sum + one.trips, 0) / (JOBS * rounds.length));
   return {
     throughput: {
-      jobsPerSec: round(median(engine)),
-      bareBullmqJobsPerSec: round(median(bare)),
-      ratio: round(median(engine) / median(bare), 3),
+      jobsPerSec: round(perSec(engine)),
+      bareBullmqJobsPerSec: round(perSec(bare)),
+      ratio: round(perSec(engine) / perSec(bare), 3),
       jobs: JOBS,
       rounds: ROUNDS,
+      redisRoundTripsPerJob: tripsPerJob(engine),
+      bareBullmqRoundTripsPerJob: tripsPerJob(bare),
     },
   };
 }
 
-async function engineRound(world: WorldConfig): Promise<number> {
-  const { prefix, cleanup } = uniquePrefix('bench-engine');
-  const redis = connectRedis(REDIS);
+async function engineRound(world: WorldConfig, benchRedis: BenchRedis): Promise<Round> {
+  const { env, prefix, cleanup } = benchRedis.space('bench-engine');
+  const trips = createRoundTripCounter();
+  const connect = () => trips.watch(connectRedis(readEnv(env)));
+  const redis = connect();
   const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
   const keys = redisKeys(prefix);
   const records = createJobRecords(redis, keys);
@@ -90,7 +107,7 @@ async function engineRound(world: WorldConfig): Promise<number> {
       redact: createRedactor(),
       dataDir,
     });
-    return await drain(prefix, processor);
+    return { jobsPerSec: await drain(connect(), prefix, processor), trips: trips.count() };
   } finally {
     await queue.close();
     redis.disconnect();
@@ -99,13 +116,15 @@ async function engineRound(world: WorldConfig): Promise<number> {
   }
 }
 
-async function bareRound(): Promise<number> {
-  const { prefix, cleanup } = uniquePrefix('bench-bare');
-  const connection = connectRedis(REDIS);
+async function bareRound(benchRedis: BenchRedis): Promise<Round> {
+  const { env, prefix, cleanup } = benchRedis.space('bench-bare');
+  const trips = createRoundTripCounter();
+  const connect = () => trips.watch(connectRedis(readEnv(env)));
+  const connection = connect();
   const queue = new Queue(QUEUE_NAME, { connection, prefix });
   try {
     for (let i = 0; i < JOBS; i++) await queue.add('noop', { i });
-    return await drain(prefix, async () => 'ok');
+    return { jobsPerSec: await drain(connect(), prefix, async () => 'ok'), trips: trips.count() };
   } finally {
     await queue.close();
     connection.disconnect();
@@ -114,8 +133,7 @@ async function bareRound(): Promise<number> {
 }
 
 /** Starts a worker on a filled queue and returns jobs per second until the last one completed. */
-async function drain<Data>(prefix: string, processor: Processor<Data>): Promise<number> {
-  const connection = connectRedis(REDIS);
+async function drain<Data>(connection: Redis, prefix: string, processor: Processor<Data>): Promise<number> {
   let completed = 0;
   let failed = 0;
   const started = performance.now();

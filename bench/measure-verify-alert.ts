@@ -1,4 +1,5 @@
 import { startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { percentile, round } from './stats.js';
 
 const JOBS = 10;
@@ -14,8 +15,9 @@ export interface VerifyAlertFigures {
  * alert reaching Slack's alerts channel (a standalone verify reads once; the lab's gate timeout is
  * the default 5 minutes, which a waiting verify would sit out), 10 commands.
  */
-export async function measureVerifyAlert(): Promise<VerifyAlertFigures> {
+export async function measureVerifyAlert(redis: BenchRedis): Promise<VerifyAlertFigures> {
   const lab = await startBenchLab({
+    redis,
     sim: { scenario: { nodeNotReady: 'k3s-dev-2' } },
     timeouts: { gate: '5m' },
   });

@@ -9,7 +9,8 @@ const machine = {
   memoryGb: 24,
   node: 'v20.20.2',
   at: '2026-11-29T00:00:00.000Z',
-};
+  redis: 'single',
+} as const;
 
 describe('benchmark report', () => {
   it('takes nearest-rank percentiles, so p99 of 200 samples is the second largest', () => {
@@ -38,7 +39,7 @@ describe('benchmark report', () => {
   it('marks each figure against its target, and names the machine', () => {
     const result: BenchResult = {
       machine,
-      ack: { p50: 40, p99: 120, n: 200 },
+      ack: { p50: 40, p99: 120, n: 200, bareBoltP99: 100, ratioToBareBolt: 1.2 },
       memory: {
         peakRssMb: 180,
         peakRssMbDoubled: 185,
@@ -47,16 +48,35 @@ describe('benchmark report', () => {
         warmRssMb: 150,
         mbPerSecond: 10,
       },
-      throughput: { jobsPerSec: 100, bareBullmqJobsPerSec: 150, ratio: 0.667, jobs: 300, rounds: 3 },
+      throughput: {
+        jobsPerSec: 100,
+        bareBullmqJobsPerSec: 150,
+        ratio: 0.667,
+        jobs: 300,
+        rounds: 3,
+        redisRoundTripsPerJob: 21.4,
+        bareBullmqRoundTripsPerJob: 3.1,
+      },
     };
     expect(benchRows(result).map((row) => [row.target, row.met])).toEqual([
       ['p99 < 100 ms', false],
+      ['p99 ≤ 1.5 × bare Bolt, and < 100 ms at 20 in flight', false],
       ['< 200 MB, flat when the output doubles (within 10 %)', true],
       ['ratio ≥ 0.5', true],
+      ['reported', undefined],
     ]);
     const table = renderTable(result);
     expect(table).toContain('| p50 40 ms, p99 120 ms | p99 < 100 ms | ❌ missed |');
-    expect(table).toContain('Machine: 2 × Test CPU, 24 GB, Node v20.20.2');
+    expect(table).toContain('| p99 120 ms vs bare Bolt 100 ms: ratio 1.2 |');
+    expect(table).toContain('| 21.4 vs bare BullMQ 3.1 | reported | — |');
+    expect(table).toContain('Machine: 2 × Test CPU, 24 GB, Node v20.20.2; single Redis;');
+  });
+
+  it('holds the ack to 1.5 × a bare Bolt app even when it is under 100 ms, and names the Redis Cluster', () => {
+    const ack = { p50: 20, p99: 80, n: 200, bareBoltP99: 40, ratioToBareBolt: 2 };
+    const result: BenchResult = { machine: { ...machine, redis: 'cluster' }, ack };
+    expect(benchRows(result).map((row) => row.met)).toEqual([true, false]);
+    expect(renderTable(result)).toContain('Redis Cluster (3 masters on loopback)');
   });
 
   it('calls memory that grows with the output a miss even under 200 MB', () => {
