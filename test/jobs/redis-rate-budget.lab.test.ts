@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/app/connect-redis.js';
 import { createSharedSlackPacer } from '../../src/bot/create-shared-slack-pacer.js';
+import type { SlackPacer } from '../../src/bot/create-slack-pacer.js';
 import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { systemClock } from '../../src/system-clock.js';
@@ -20,6 +21,28 @@ afterAll(async () => {
   first.disconnect();
   second.disconnect();
 });
+
+/** A shared pacer whose Redis is a closed port, for `use` to run against; the connection is closed after. */
+async function withRedisAway(
+  options: { failFast?: boolean },
+  use: (pacer: SlackPacer, log: ReturnType<typeof captureLogger>) => Promise<void>,
+) {
+  const down = connectRedis(
+    {
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+      REDIS_SENTINELS: undefined,
+      REDIS_SENTINEL_NAME: '',
+    },
+    options,
+  );
+  down.on('error', () => undefined);
+  try {
+    const log = captureLogger((text) => text);
+    await use(createSharedSlackPacer(createRedisRateBudget(down, keys), systemClock, log.logger), log);
+  } finally {
+    down.disconnect();
+  }
+}
 
 describe('the Slack budget in Redis (GCRA on Redis time)', () => {
   it('two processes take turns from one bucket: three at once, then one per interval, whoever asks', async () => {
@@ -92,38 +115,17 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
 
   it("on the budget's own fail-fast connection, a post while Redis is away goes at once, paced locally", async () => {
     // What the bot wires: nothing waits out the deadline, and no take is queued to book a slot later.
-    const down = connectRedis(
-      {
-        REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-        REDIS_SENTINELS: undefined,
-        REDIS_SENTINEL_NAME: '',
-      },
-      { failFast: true },
-    );
-    down.on('error', () => undefined);
-    try {
-      const log = captureLogger((text) => text);
-      const pacer = createSharedSlackPacer(createRedisRateBudget(down, keys), systemClock, log.logger);
+    await withRedisAway({ failFast: true }, async (pacer, log) => {
       const started = Date.now();
       await pacer.take('chat.postMessage', 'C0DOWN');
       expect(Date.now() - started).toBeLessThan(300);
       expect(log.lines.join('')).toContain('Slack budget in Redis unreachable: pacing this process alone');
-    } finally {
-      down.disconnect();
-    }
+    });
   });
 
   it('with Redis unreachable, a post goes within about a second, paced by its process alone, and says why', async () => {
     // The bot's own kind of connection: it queues commands until Redis is back, so only the deadline ends the wait.
-    const down = connectRedis({
-      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
-      REDIS_SENTINELS: undefined,
-      REDIS_SENTINEL_NAME: '',
-    });
-    down.on('error', () => undefined);
-    try {
-      const log = captureLogger((text) => text);
-      const pacer = createSharedSlackPacer(createRedisRateBudget(down, keys), systemClock, log.logger);
+    await withRedisAway({}, async (pacer, log) => {
       const started = Date.now();
       await pacer.take('chat.postMessage', 'C0DOWN');
       expect(Date.now() - started).toBeLessThan(1_500);
@@ -134,8 +136,6 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
       expect(Date.now() - started).toBeLessThan(1_500);
       await pacer.take('chat.postMessage', 'C0DOWN');
       expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
-    } finally {
-      down.disconnect();
-    }
+    });
   });
 });
