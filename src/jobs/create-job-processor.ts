@@ -10,7 +10,6 @@ import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspens
 import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
-import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import { remindFluxSuspended } from './remind-flux-suspended.js';
 import { runScheduledDrift } from './run-scheduled-drift.js';
 import { runScheduledVerify } from './run-scheduled-verify.js';
@@ -42,7 +41,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     });
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
-      const checkpoints = createRedisCheckpointStore(deps.redis, deps.keys, record.id);
+      const { checkpoints } = run;
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,

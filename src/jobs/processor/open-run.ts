@@ -1,6 +1,7 @@
 import { checkAccess } from '../../access/access-policy.js';
 import type { ClusterConfig } from '../../config/world-config.js';
 import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
+import type { CheckpointStore } from '../../lifecycle/ports/checkpoint-store.js';
 import type { Logger } from '../../log/create-logger.js';
 import { meterEvent } from '../../metrics/meter-event.js';
 import { createRedisApprovalDesk, type RedisApprovalDesk } from '../create-redis-approval-desk.js';
@@ -9,6 +10,7 @@ import { openJobLog } from '../job-log.js';
 import type { JobRecord } from '../job-record.js';
 import type { JobFeed } from '../ports/job-feed.js';
 import type { JobLogSink, JobReporter } from '../ports/job-reporting.js';
+import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
 import { retireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import { settleJob } from './settle-job.js';
@@ -29,6 +31,8 @@ export interface JobRun {
   /** What the engine reports to: the thread, plus metrics, step logs and the settling at the end. */
   readonly reporter: JobReporter;
   readonly approvals: RedisApprovalDesk;
+  /** The job's checkpoints (and the facts its steps keep): the engine's, and what settling reads back. */
+  readonly checkpoints: CheckpointStore;
   /** Settled: the record has its outcome. */
   finished: boolean;
   /** Moved to delayed for an approval: it keeps its lease while nobody holds a worker for it. */
@@ -87,6 +91,7 @@ export async function openRun(
     signal: controller.signal,
     thread,
     approvals,
+    checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
     finished: false,
     parked: false,
     reporter: {

@@ -1,6 +1,5 @@
 import { loadJobFacts } from '../../lifecycle/engine/job-facts.js';
 import { FLUX_KEPT_REASON_FACT, FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
-import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
 import { queueRetireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import type { JobRun } from './open-run.js';
@@ -21,7 +20,7 @@ export async function settleJob(
   run.finished = true;
   const { record, cluster } = run;
   const now = deps.clock.now();
-  const fluxSuspended = await readFluxSuspended(deps, run);
+  const fluxSuspended = await readFluxSuspended(run);
   const multi = deps.redis.multi();
   // Queued first: the function it returns reads this command's result.
   const approvalsClosed = await run.approvals.queueClosePending(multi, `job ${outcome}`);
@@ -65,11 +64,10 @@ export async function settleJob(
  * untouched; and why a job that went well keeps it suspended (a rollback), when it does.
  */
 async function readFluxSuspended(
-  deps: JobProcessorDeps,
   run: JobRun,
 ): Promise<{ suspended?: boolean | undefined; reason?: string | undefined }> {
   if (run.record.command.verb !== 'cilium') return {};
-  const facts = await loadJobFacts(createRedisCheckpointStore(deps.redis, deps.keys, run.record.id));
+  const facts = await loadJobFacts(run.checkpoints);
   return {
     suspended: facts.get<boolean>(FLUX_SUSPENDED_FACT),
     reason: facts.get<string>(FLUX_KEPT_REASON_FACT),
