@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
-import type { JobLinks } from './job-links.js';
+import { JOB_ID_SOURCE, type JobLinks } from './job-links.js';
 import type { PageAssets } from './read-assets.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { type LogStreamTiming, streamJobLog } from './stream-job-log.js';
@@ -17,8 +17,8 @@ export interface JobPageDeps {
   readonly timing: LogStreamTiming;
 }
 
-// A job id is plain ASCII: matched as it stands, never decoded (a bad %-escape is no page at all).
-const PAGE = /^\/jobs\/(job-\d{1,12})(\/data|\/log)?$/;
+// Matched as it stands, never decoded: a bad %-escape is no page at all.
+const PAGE = new RegExp(`^/jobs/(${JOB_ID_SOURCE})(/data|/log)?$`);
 const ASSET = /^\/assets\/([a-z.-]+)$/;
 
 /**

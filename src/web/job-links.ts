@@ -7,7 +7,9 @@ export interface JobLinks {
   check(jobId: string, exp: string | null, sig: string | null): 'ok' | 'expired' | 'invalid';
 }
 
-const JOB_ID = /^job-\d{1,12}$/;
+/** What a job id looks like in a link: plain ASCII, so a path is matched as it stands, never decoded. */
+export const JOB_ID_SOURCE = 'job-\\d{1,12}';
+const JOB_ID = new RegExp(`^${JOB_ID_SOURCE}$`);
 const EXPIRY_STEP_MS = 3_600_000;
 
 /**
