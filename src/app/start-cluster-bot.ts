@@ -24,6 +24,7 @@ export interface ClusterBot {
 }
 
 /** Wires the process: Redis, the queue, the worker, Slack. Everything it creates, it closes. */
+// Long on purpose: the composition root reads top to bottom in start order, and stop() undoes it in reverse.
 export async function startClusterBot(
   env: Env,
   world: WorldConfig,

@@ -32,6 +32,7 @@ export const HOME_WATCH_MS = 30 * 60_000;
  * (kept by the service in Redis): it needs no hook in the worker, works the same whichever process
  * changed the state, and publishes nothing when nothing changed.
  */
+// Long only as a whole: four short methods sharing the service, the renderer and the publish-or-give-back rule.
 export function createHomeTab(deps: HomeTabDeps) {
   const { world, service, publisher } = deps;
   const read = (userId: string) => service.home({ userId, channelId: homeChannel(world) });

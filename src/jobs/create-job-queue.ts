@@ -40,6 +40,7 @@ export type EnqueueResult =
  * The producer side. A mutating command takes its cluster's lease before its job exists, so of
  * many simultaneous requests exactly one wins; the others are refused, or wait with `--queue`.
  */
+// Long only as a whole: short methods sharing one BullMQ queue, its connection and the lease.
 export function createJobQueue(
   connection: Redis,
   keys: RedisKeys,

@@ -25,6 +25,7 @@ export interface RedisApprovalDesk extends ApprovalDesk {
 }
 
 /** Approvals of one job, one Redis hash field per step: the latest request and its state. */
+// Long only as a whole: short methods sharing the job's approvals hash and its scripts.
 export function createRedisApprovalDesk(
   redis: Redis,
   keys: RedisKeys,

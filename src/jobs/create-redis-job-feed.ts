@@ -29,6 +29,7 @@ const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~'
  * writer waits for Redis. Redis trouble is logged once and never fails the job: Slack and the log
  * file still carry it.
  */
+// Long only as a whole: the writer and its one-batch-in-flight state must share one closure.
 export function createRedisJobFeed(
   redis: Redis,
   keys: RedisKeys,
