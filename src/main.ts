@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-old-space-size=256
 import { pino } from 'pino';
 import { startClusterBot } from './app/start-cluster-bot.js';
 import { startConsole } from './app/start-console.js';

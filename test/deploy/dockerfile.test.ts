@@ -94,6 +94,11 @@ describe('Dockerfile', () => {
     for (const flag of START_FLAGS) expect(all(runtime, 'CMD').at(-1)).toContain(`"${flag}"`);
   });
 
+  it('starts the `cluster-bot` bin entry with the same flags (its shebang passes them to node)', async () => {
+    const [shebang] = (await readFile(new URL('../../src/main.ts', import.meta.url), 'utf8')).split('\n');
+    expect(shebang).toBe(`#!/usr/bin/env -S node ${START_FLAGS.join(' ')}`);
+  });
+
   it('sends only what it copies as build context: never .env, secrets, kubeconfigs or node_modules', () => {
     const copied = stages.flatMap((s) =>
       all(s, 'COPY')
