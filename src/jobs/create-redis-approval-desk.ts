@@ -1,6 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApprovalDesk, ApprovalState } from '../lifecycle/ports/approval-desk.js';
 import type { ApprovalAnnouncer, StoredApproval } from './ports/approval-announcer.js';
+import { readStoredApprovals, type StoredApprovalEntry } from './read-stored-approvals.js';
 import type { RedisKeys } from './redis-keys.js';
 import { queueReplaceHashFields, replaceHashField } from './replace-hash-field.js';
 
@@ -35,21 +36,17 @@ export function createRedisApprovalDesk(
   announcer: ApprovalAnnouncer,
 ): RedisApprovalDesk {
   const key = keys.approvals(jobId);
-  const findById = async (id: string): Promise<[string, string, StoredApproval] | undefined> => {
-    const all = await redis.hgetall(key);
-    for (const [stepId, raw] of Object.entries(all)) {
-      const stored = JSON.parse(raw) as StoredApproval;
-      if (stored.state.status !== 'none' && stored.state.id === id) return [stepId, raw, stored];
-    }
-    return undefined;
-  };
+  const findById = async (id: string): Promise<StoredApprovalEntry | undefined> =>
+    (await readStoredApprovals(redis, keys, jobId)).find(
+      ({ stored }) => stored.state.status !== 'none' && stored.state.id === id,
+    );
   // Written only over the record as read, so a click deciding at the same moment is not lost:
   // the loser reads again (and a click then finds it closed).
   const close = async (id: string, status: 'expired' | 'void', reason: string) => {
     for (;;) {
       const found = await findById(id);
       if (!found) return;
-      const [stepId, raw, stored] = found;
+      const { stepId, raw, stored } = found;
       const next: StoredApproval = { ...stored, state: { status, id } };
       if (await replaceHashField(redis, key, stepId, raw, JSON.stringify(next))) {
         await announcer.close(jobId, next, reason);

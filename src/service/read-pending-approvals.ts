@@ -1,5 +1,5 @@
 import { isMember } from '../access/access-policy.js';
-import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
+import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import type { ClusterOverview, PendingApproval } from './cluster-service.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -14,9 +14,7 @@ export async function readPendingApprovals(
   const mayDecide = await isMember(userId, cluster.approvers, deps.members);
   const pending: PendingApproval[] = [];
   for (const job of overview.open) {
-    const stored = await deps.redis.hgetall(deps.keys.approvals(job.id));
-    for (const [stepId, raw] of Object.entries(stored)) {
-      const approval = JSON.parse(raw) as StoredApproval;
+    for (const { stepId, stored: approval } of await readStoredApprovals(deps.redis, deps.keys, job.id)) {
       if (approval.state.status !== 'pending') continue;
       pending.push({
         jobId: job.id,
