@@ -1,5 +1,6 @@
 import type { Machine } from './machine.js';
 import type { AckFigures, measureAckUnderLoad } from './measure-acks.js';
+import type { FleetFigures } from './measure-fleet.js';
 import type { JobPageFigures } from './measure-job-page.js';
 import type { MemoryFigures } from './measure-memory.js';
 import type { OverheadFigures } from './measure-overhead.js';
@@ -17,7 +18,8 @@ export type BenchResult = Partial<
     MemoryFigures &
     ThroughputFigures &
     JobPageFigures &
-    VerifyAlertFigures & { approvalResume: { p50: number; n: number } }
+    VerifyAlertFigures &
+    FleetFigures & { approvalResume: { p50: number; n: number } }
 > & {
   machine: Machine;
   /** Sections that did not finish, with why (a stuck job names what it was waiting for). */

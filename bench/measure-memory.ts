@@ -64,7 +64,7 @@ async function streamThroughWorker(megabytes: number) {
 }
 
 /** The process's resident set now (VmRSS) or at its peak (VmHWM), in MiB, as the kernel counts it. */
-async function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+export async function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
   if (!kb) throw new Error(`no ${field} in /proc/${pid}/status`);

@@ -1,6 +1,7 @@
 import type { BenchResult } from './bench-result.js';
+import { fleetRows } from './fleet-rows.js';
 
-interface Row {
+export interface Row {
   readonly figure: string;
   readonly measured: string;
   readonly target: string;
@@ -126,6 +127,7 @@ export function benchRows(result: BenchResult): Row[] {
       target: 'p50 < 250 ms',
       met: approvalResume.p50 < 250,
     });
+  if (result.fleet) rows.push(...fleetRows({ fleet: result.fleet }));
   for (const [section, reason] of Object.entries(result.failed ?? {}))
     rows.push({
       figure: `section \`${section}\``,

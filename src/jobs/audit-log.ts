@@ -9,6 +9,8 @@ export type AuditAction =
   | 'reject'
   | 'click-refused'
   | 'cancel'
+  /** A worker began running a mutating job, holding its cluster's lease (again, when it resumes). */
+  | 'start'
   | 'outcome';
 
 export interface AuditEntry {

@@ -100,4 +100,35 @@ describe('benchmark report', () => {
     expect(row).toMatchObject({ measured: 'p50 100 ms, p99 1200 ms', target: 'p99 < 1 s', met: false });
     expect(row?.figure).toContain('line printed → visible on an open job page');
   });
+
+  it('holds the fleet to zero lost jobs, overlaps and 429s and a flat worker RSS; ack and Redis bytes reported', () => {
+    const fleet = {
+      clusters: 24,
+      minutes: 10,
+      jobs: 260,
+      scheduledVerifies: 240,
+      commandJobs: 20,
+      jobsLost: 1,
+      jobsFailed: 0,
+      verifiesNotPassed: 0,
+      overlaps: 0,
+      rateLimited: 0,
+      ackP99: 35,
+      ackN: 140,
+      rssStartMb: 100,
+      rssEndMb: 112,
+      redisBytesPerJob: 900,
+    };
+    const rows = benchRows({ machine, fleet });
+    expect(rows.map((row) => [row.target, row.met])).toEqual([
+      ['0', false],
+      ['0', true],
+      ['0', true],
+      ['reported', undefined],
+      ['flat (within 10 %)', false],
+      ['reported', undefined],
+    ]);
+    expect(rows[0]?.measured).toBe('1 of 260 (240 scheduled verifies, 0 not passed; 0 failed)');
+    expect(rows[4]?.measured).toBe('100 MB → 112 MB');
+  });
 });

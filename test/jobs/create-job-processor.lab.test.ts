@@ -190,6 +190,16 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     ).toBe(true);
     expect(await lab.redis.lrange(lab.keys.waiting('prod'), 0, -1)).toEqual([]);
     await posted('*packages k3s-prod-1* · job #2');
+    // The audit alone tells who held prod when: the second started only after the first's outcome.
+    const trail = (await lab.audit.recent(50))
+      .reverse()
+      .filter((entry) => entry.action === 'start' || entry.action === 'outcome')
+      .map((entry) => `${entry.action} ${entry.jobId}: ${entry.what.split(':')[0]}`);
+    expect(trail).toEqual([
+      `start ${first}: holds prod`,
+      `outcome ${first}: cancelled`,
+      `start ${second}: holds prod`,
+    ]);
   });
 
   it('a job cancelled before it started ends cancelled without running anything or keeping the lease', async () => {

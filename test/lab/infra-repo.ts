@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
+import { type FleetCluster, fleetGroupVars, fleetInventory } from './fleet-inventory.js';
 
 const run = promisify(execFile);
 const TEMPLATE_DIR = fileURLToPath(new URL('./infra-repo', import.meta.url));
@@ -59,6 +60,8 @@ export interface InfraRepoOptions {
   vault?: boolean;
   /** Keep the BLOCKED disk placeholders in group_vars/k3s_prod/vars.yml. Default true. */
   blocked?: boolean;
+  /** Clusters of a lab fleet: their inventory groups and group_vars beside dev's and prod's. */
+  fleet?: readonly FleetCluster[];
   lab?: LabVars;
 }
 
@@ -206,6 +209,11 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
       await setProdNode(node, (options.prodNodes ?? ['k3s-prod-1']).includes(node));
     if (options.vault) await repo.addVault();
     if (options.blocked === false) await repo.resolveBlocked();
+    if (options.fleet && options.fleet.length > 0) {
+      await edit(INFRA_REPO_PATHS.inventory, (text) => `${text}\n${fleetInventory(options.fleet!)}`);
+      for (const cluster of options.fleet)
+        await repo.writeFile(`infra/ansible/group_vars/${cluster.group}/vars.yml`, fleetGroupVars(cluster));
+    }
     await repo.setLab(options.lab ?? {});
     await git('init', '-q', '-b', 'main');
     // lab.yml holds the test's knobs, not the operators' repo: it never makes the checkout dirty.

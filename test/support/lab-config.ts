@@ -1,4 +1,5 @@
 import type { SshdLab } from '../lab/sshd.js';
+import { type FleetConfigParts, fleetClustersConfig } from './fleet-config.js';
 import { DEV_ADDRESSES, HOME_EXIT_IP, PROD_ADDRESSES, type ProdNode, TOFU_RESOURCE } from './lab-names.js';
 
 /**
@@ -28,6 +29,8 @@ export interface LabConfigParts {
   /** Cluster timeouts as config durations ("3s"), over LAB_TIMEOUTS, for both clusters. */
   readonly timeouts?: Readonly<Record<string, string>>;
   readonly prodAddresses?: Readonly<Partial<Record<ProdNode, string>>>;
+  /** Clusters of a lab fleet beside dev and prod. */
+  readonly fleet?: FleetConfigParts;
 }
 
 /**
@@ -36,12 +39,7 @@ export interface LabConfigParts {
  */
 export function labConfig(parts: LabConfigParts): Record<string, unknown> {
   const { ops, nodes } = parts;
-  const nodeSsh = {
-    user: nodes.user,
-    port: nodes.port,
-    privateKeyPath: nodes.clientKeyPath,
-    knownHostsPath: nodes.knownHostsPath,
-  };
+  const nodeSsh = nodeSshOf(nodes);
   const timeouts = { ...LAB_TIMEOUTS, ...parts.timeouts };
   const prod = { ...PROD_ADDRESSES, ...parts.prodAddresses };
   const devNode = (name: keyof typeof DEV_ADDRESSES, roles: string[]) => ({
@@ -99,6 +97,17 @@ export function labConfig(parts: LabConfigParts): Record<string, unknown> {
           'k3s-prod-3': { address: prod['k3s-prod-3'], roles: ['server'] },
         },
       },
+      ...(parts.fleet && fleetClustersConfig(parts.fleet, { nodeSsh: nodeSshOf, timeouts })),
     },
+  };
+}
+
+/** How the bot reaches nodes served by this sshd. */
+function nodeSshOf(nodes: SshdLab) {
+  return {
+    user: nodes.user,
+    port: nodes.port,
+    privateKeyPath: nodes.clientKeyPath,
+    knownHostsPath: nodes.knownHostsPath,
   };
 }

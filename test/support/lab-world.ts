@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { type FleetCluster, fleetK3sVars } from '../lab/fleet-inventory.js';
 import {
   createInfraRepo,
   INFRA_REPO_PATHS,
@@ -20,6 +21,7 @@ import { type Cleanup, createCleanupStack } from './cleanup-stack.js';
 import { type LabConfigParts, labConfig } from './lab-config.js';
 import { DEV_ADDRESSES, PROD_ADDRESSES, type ProdNode } from './lab-names.js';
 import { uniquePrefix } from './redis-prefix.js';
+import { startFleet } from './start-fleet.js';
 
 const NODE_ADDRESSES = { ...DEV_ADDRESSES, ...PROD_ADDRESSES };
 const PROD_K3S_VARS = [
@@ -46,6 +48,13 @@ export interface LabWorldOptions {
   readonly dev?: LabConfigParts['dev'];
   /** Cluster timeouts ("3s") over the lab's short ones, for both clusters. */
   readonly timeouts?: LabConfigParts['timeouts'];
+  /**
+   * A fleet of this many more clusters (`fleet01`…, see test/lab/fleet-inventory.ts), formed by
+   * k3s.yml, each with its own kube-sim and its nodes on an sshd of their own, and their scheduled
+   * verify. The playbooks' kube-sim hooks reach dev's sim only: a fleet runs what reads its API and
+   * nodes or runs on the ops host alone (verify, packages, health), not bring-ups or Cilium rollouts.
+   */
+  readonly fleet?: { readonly count: number; readonly verifyEvery?: string };
 }
 
 export interface WorldOverrides {
@@ -63,6 +72,8 @@ export interface LabWorld {
   readonly sim: KubeSimHandle;
   /** Prod's API, when the lab was asked for a formed prod. */
   readonly prodSim: KubeSimHandle | undefined;
+  /** The fleet's clusters and their APIs (none unless asked for). */
+  readonly fleet: readonly { readonly cluster: FleetCluster; readonly sim: KubeSimHandle }[];
   readonly devKubeconfigPath: string;
   /** The known_hosts the playbooks' SSH reads on the ops host (ops.ansibleKnownHostsPath). */
   readonly opsKnownHostsPath: string;
@@ -117,23 +128,42 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     for (const [name, address] of Object.entries(NODE_ADDRESSES)) {
       await nodes.setNodeState('node-name', name, address);
     }
+    const fleetLab = options.fleet ? await startFleet(options.fleet.count) : undefined;
+    cleanups.push(() => fleetLab?.stop());
+    const fleet = fleetLab?.clusters ?? [];
     const relay = await startSimRelay(sim);
     cleanups.push(() => relay.close());
     // The ops host's helm and flux stand-ins reach the cluster their KUBECONFIG names (dev's only).
     await ops.setNodeState('kube-sim-url.dev.kubeconfig', relay.url);
     const eventsFile = join(dir, 'lab-events.txt');
     const baseVars: LabVars = { lab_kube_sim_url: relay.url, lab_events_file: eventsFile };
-    const repo = await createInfraRepo({ ...options.repo, lab: { ...baseVars, ...options.labVars } });
+    const repo = await createInfraRepo({
+      ...options.repo,
+      fleet: fleet.map(({ cluster }) => cluster),
+      lab: { ...baseVars, ...options.labVars },
+    });
     cleanups.push(() => repo.cleanup());
     // kube-sim starts as a formed dev cluster: its servers were set up by k3s.yml (and prod's, if formed).
-    await formClusters(repo, { repo: options.repo, formedProd });
+    await formClusters(repo, {
+      repo: options.repo,
+      formedProd,
+      fleet: fleet.map(({ cluster }) => cluster),
+    });
     await mapK3sConfigDirs(nodes, repo.root, NODE_ADDRESSES);
+    if (fleetLab) await mapK3sConfigDirs(fleetLab.nodes, repo.root, fleetLab.addresses);
 
     const devKubeconfigPath = join(dir, 'dev.kubeconfig');
     const prodKubeconfigPath = join(dir, 'prod.kubeconfig');
     await sim.writeKubeconfig(devKubeconfigPath);
     if (prodSim) await prodSim.writeKubeconfig(prodKubeconfigPath);
     else await writeFile(prodKubeconfigPath, unformedClusterKubeconfig(), { mode: 0o600 });
+    const fleetKubeconfigs = await Promise.all(
+      fleet.map(async ({ cluster, sim: fleetSim }) => {
+        const kubeconfigPath = join(dir, `${cluster.name}.kubeconfig`);
+        await fleetSim.writeKubeconfig(kubeconfigPath);
+        return { cluster, kubeconfigPath };
+      }),
+    );
     const dataDir = join(dir, 'data');
     await mkdir(dataDir);
 
@@ -146,6 +176,11 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
       opsKnownHostsPath: join(dir, 'ops-known_hosts'),
       dev: options.dev,
       timeouts: options.timeouts,
+      fleet: fleetLab && {
+        clusters: fleetKubeconfigs,
+        nodes: fleetLab.nodes,
+        verifyEvery: options.fleet?.verifyEvery,
+      },
     };
     const configText = stringify(labConfig(parts));
     const configPath = join(dir, 'cluster-bot.yaml');
@@ -159,6 +194,7 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
       repo,
       sim,
       prodSim,
+      fleet,
       devKubeconfigPath,
       opsKnownHostsPath: parts.opsKnownHostsPath,
       dataDir,
@@ -204,7 +240,10 @@ const formedOutputs = new Map<string, Promise<string>>();
  * the same repo shape, so the real run happens once per shape and test process and later labs get a
  * copy: a playbook run less for every lab a test file starts.
  */
-async function formClusters(repo: InfraRepo, shape: { repo?: object; formedProd: boolean }): Promise<void> {
+async function formClusters(
+  repo: InfraRepo,
+  shape: { repo?: object; formedProd: boolean; fleet: readonly FleetCluster[] },
+): Promise<void> {
   const labOut = join(repo.root, INFRA_REPO_PATHS.labOut);
   const key = JSON.stringify(shape);
   let formed = formedOutputs.get(key);
@@ -212,6 +251,7 @@ async function formClusters(repo: InfraRepo, shape: { repo?: object; formedProd:
     formed = (async () => {
       await repo.installK3s();
       if (shape.formedProd) await repo.installK3s(PROD_K3S_VARS);
+      if (shape.fleet.length > 0) await repo.installK3s(fleetK3sVars(shape.fleet));
       const copy = await mkdtemp(join(tmpdir(), 'cb-lab-formed-'));
       process.once('exit', () => rmSync(copy, { recursive: true, force: true }));
       await cp(labOut, copy, { recursive: true });

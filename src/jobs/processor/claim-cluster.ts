@@ -1,6 +1,6 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { ClusterConfig } from '../../config/world-config.js';
-import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
+import { describeCommand, isMutating } from '../../lifecycle/command/lifecycle-command.js';
 import type { JobData } from '../create-job-queue.js';
 import type { JobRecord } from '../job-record.js';
 import { cancelledBy } from '../request-cancel.js';
@@ -22,14 +22,20 @@ export async function claimCluster(
   cluster: ClusterConfig,
 ): Promise<string | null> {
   const cancelBy = await cancelledBy(deps.redis, deps.keys, record.id);
-  if (
-    isMutating(record.command) &&
-    !cancelBy &&
-    !(await deps.lock.acquire(cluster.name, record.id, LEASE_MS))
-  ) {
+  const claims = isMutating(record.command) && !cancelBy;
+  if (claims && !(await deps.lock.acquire(cluster.name, record.id, LEASE_MS))) {
     await job.moveToDelayed(deps.clock.now() + QUEUED_RETRY_MS, token);
     throw new DelayedError();
   }
   await deps.redis.lrem(deps.keys.waiting(cluster.name), 0, record.id);
+  // With the outcome entry, it bounds when the job held its cluster: who ran on it when, from the audit alone.
+  if (claims)
+    await deps.audit.record({
+      at: deps.clock.now(),
+      who: 'cluster-bot',
+      action: 'start',
+      what: `holds ${cluster.name}: ${describeCommand(record.command)}`,
+      jobId: record.id,
+    });
   return cancelBy;
 }
