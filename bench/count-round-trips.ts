@@ -4,6 +4,8 @@ export interface RoundTripCounter {
   /** Counts what this connection (and every duplicate made of it, as BullMQ's worker makes) sends. */
   watch<Connection extends Redis>(redis: Connection): Connection;
   count(): number;
+  /** Each round trip by its first command's name (`multi` for a MULTI), in the order sent. */
+  sent(): string[];
 }
 
 /**
@@ -14,14 +16,14 @@ export interface RoundTripCounter {
  * the connection is not ready counts when it is replayed, once ready.
  */
 export function createRoundTripCounter(): RoundTripCounter {
-  let trips = 0;
+  const trips: string[] = [];
   const pipelines = new WeakSet<object>();
   const watch = <Connection extends Redis>(redis: Connection): Connection => {
     // A Cluster's sendCommand takes a third argument (the node); it is passed through untouched.
     const send = redis.sendCommand as (...args: unknown[]) => ReturnType<Redis['sendCommand']>;
     redis.sendCommand = ((command: unknown, stream?: object, ...rest: unknown[]) => {
       if (redis.status === 'ready' && !(stream && pipelines.has(stream))) {
-        trips++;
+        trips.push((command as { name: string }).name);
         if (stream) pipelines.add(stream);
       }
       return send.call(redis, command, stream, ...rest);
@@ -30,5 +32,5 @@ export function createRoundTripCounter(): RoundTripCounter {
     redis.duplicate = ((...args: unknown[]) => watch(duplicate.apply(redis, args))) as Redis['duplicate'];
     return redis;
   };
-  return { watch, count: () => trips };
+  return { watch, count: () => trips.length, sent: () => [...trips] };
 }

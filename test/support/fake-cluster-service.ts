@@ -12,7 +12,7 @@ export interface FakeCall {
 export function createFakeClusterService(overrides: Partial<ClusterService> = {}) {
   const calls: FakeCall[] = [];
   const defaults: ClusterService = {
-    takeCommand: async () => undefined,
+    admitCommand: async () => undefined,
     firstDelivery: async () => true,
     admit: async () => undefined,
     submit: async (_actor, command) => ({
@@ -57,6 +57,6 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     ]),
   ) as unknown as ClusterService;
   /** The operations asked, in order, without the checks every verb makes first. */
-  const asked = () => calls.filter((call) => call.op !== 'admit' && call.op !== 'takeCommand');
+  const asked = () => calls.filter((call) => call.op !== 'admit' && call.op !== 'admitCommand');
   return { service, calls, asked };
 }
