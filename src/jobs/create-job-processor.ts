@@ -3,6 +3,7 @@ import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { JobData } from './create-job-queue.js';
+import type { JobRecord } from './job-record.js';
 import { claimCluster } from './processor/claim-cluster.js';
 import { createLogPruner } from './processor/create-log-pruner.js';
 import type { JobProcessorDeps } from './processor/job-processor-deps.js';
@@ -13,6 +14,7 @@ import { refuseAtStart } from './processor/refuse-at-start.js';
 import { remindFluxSuspended } from './remind-flux-suspended.js';
 import { runScheduledDrift } from './run-scheduled-drift.js';
 import { runScheduledVerify } from './run-scheduled-verify.js';
+import { createWriteBatch } from './write-batch.js';
 
 export type { JobProcessorDeps } from './processor/job-processor-deps.js';
 
@@ -25,19 +27,26 @@ export type { JobProcessorDeps } from './processor/job-processor-deps.js';
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
   const pruneLogs = createLogPruner(deps);
+  const writes = createWriteBatch(deps.redis);
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
     if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
     if ('scheduledDrift' in job.data) return runScheduledDrift(job.data.scheduledDrift, deps);
     if ('fluxReminder' in job.data) return remindFluxSuspended(job.data.fluxReminder, deps);
-    const record = await deps.records.get(job.data.jobId);
-    if (!record) throw new Error(`job ${job.data.jobId} has no record`);
+    // The record and a cancel requested meanwhile, in one round trip.
+    const [raw, cancelled] = await deps.redis.mget(
+      deps.keys.job(job.data.jobId),
+      deps.keys.cancel(job.data.jobId),
+    );
+    if (!raw) throw new Error(`job ${job.data.jobId} has no record`);
+    const record = JSON.parse(raw) as JobRecord;
     const cluster = deps.world.clusters[record.command.cluster]!;
-    const cancelBy = await claimCluster(deps, job, token, record, cluster);
+    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled);
     const run = await openRun(deps, record, cluster, {
       cancelBy,
       signal,
       attempt: job.attemptsMade,
       pruneLogs,
+      writes,
     });
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);

@@ -11,7 +11,8 @@ import type { JobRecord } from '../job-record.js';
 import type { JobFeed } from '../ports/job-feed.js';
 import type { JobLogSink, JobReporter } from '../ports/job-reporting.js';
 import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
-import { retireJob } from '../retire-job.js';
+import { queueRetireJob } from '../retire-job.js';
+import type { WriteBatch } from '../write-batch.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import { settleJob } from './settle-job.js';
 import { watchRun } from './watch-run.js';
@@ -47,6 +48,8 @@ export interface RunStart {
   /** The worker's own signal: it aborts on shutdown. */
   readonly signal: AbortSignal | undefined;
   readonly pruneLogs: () => Promise<void>;
+  /** The worker's writes that leave together (a step's checkpoint and its page event). */
+  readonly writes: WriteBatch;
 }
 
 /**
@@ -76,7 +79,7 @@ export async function openRun(
   await start.pruneLogs();
   const file = await openJobLog(deps.dataDir, record.id);
   // The job page reads the log and the events from Redis: its server may be another process than this worker.
-  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger);
+  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger, start.writes);
   const log = teeLog(file, feed);
   const thread = await deps.reporterFor(record, log, logger);
   const approvals = threadApprovals(deps, record, cluster, thread);
@@ -91,7 +94,7 @@ export async function openRun(
     signal: controller.signal,
     thread,
     approvals,
-    checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
+    checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id, start.writes),
     finished: false,
     parked: false,
     reporter: {
@@ -106,11 +109,14 @@ export async function openRun(
       },
     },
     async close() {
-      if (run.finished) feed.end();
-      await feed.flush();
       // A finished job's keys first written after it settled (the thread's, if its root message
-      // was late) get the retention too.
-      if (run.finished) await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
+      // was late) get the retention too, in the same write as the feed's end.
+      if (run.finished) feed.end();
+      await Promise.all([
+        feed.flush(),
+        run.finished &&
+          start.writes.write((pipeline) => queueRetireJob(pipeline, deps.keys, record.id, deps.retentionMs)),
+      ]);
       stopWatching();
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
       if (mutating && !run.parked) await deps.lock.release(cluster.name, record.id);
