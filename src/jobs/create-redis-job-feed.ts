@@ -1,8 +1,8 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { Logger } from '../log/create-logger.js';
+import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { JobFeed } from './ports/job-feed.js';
 import type { RedisKeys } from './redis-keys.js';
-import { createWriteBatch, type WriteBatch } from './write-batch.js';
 
 /** Lines a job's page keeps (the oldest go first beyond it): about 20 MB of Redis for a runaway playbook. */
 export const FEED_MAX_LINES = 200_000;
@@ -25,7 +25,7 @@ const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~'
 
 /**
  * The job page's feed in Redis: the log as a stream of lines, the events as another, written
- * through the worker's `WriteBatch`. An event leaves with whatever else is written in its tick (a
+ * through the worker's `CommandBatch`. An event leaves with whatever else is written in its tick (a
  * step's checkpoint: one round trip for the transition). Lines: one batch of them is on the wire
  * at a time; what is written meanwhile queues up and leaves as the next one (a burst of 100k lines
  * is a few dozen round trips, not 100k), and past FEED_HIGH_WATER_CHARS queued the writer waits for
@@ -37,7 +37,7 @@ export function createRedisJobFeed(
   jobId: string,
   now: () => number,
   logger: Logger,
-  writes: WriteBatch = createWriteBatch(redis),
+  batch: CommandBatch = createCommandBatch(redis),
 ): JobFeed {
   let lines: string[] = [];
   let queuedChars = 0;
@@ -74,7 +74,7 @@ export function createRedisJobFeed(
     warned = true;
   };
   const writeQueued = async () => {
-    while (queued()) await writes.write(takeBatch).catch(failed);
+    while (queued()) await batch.send(takeBatch).then(() => undefined, failed);
     writing = undefined;
   };
   // Lines of one tick leave together (the batch takes them as it leaves); while a batch is on the wire the loop takes them.
@@ -96,11 +96,11 @@ export function createRedisJobFeed(
     },
     event(event) {
       const entry = JSON.stringify({ at: now(), event });
-      const sent = writes
-        .write((pipeline) =>
+      const sent = batch
+        .send((pipeline) =>
           pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', entry),
         )
-        .catch(failed)
+        .then(() => undefined, failed)
         .finally(() => sending.delete(sent));
       sending.add(sent);
     },

@@ -4,15 +4,14 @@ import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
 import type { CheckpointStore } from '../../lifecycle/ports/checkpoint-store.js';
 import type { Logger } from '../../log/create-logger.js';
 import { meterEvent } from '../../metrics/meter-event.js';
+import type { CommandBatch } from '../command-batch.js';
 import { createRedisApprovalDesk, type RedisApprovalDesk } from '../create-redis-approval-desk.js';
 import { createRedisJobFeed } from '../create-redis-job-feed.js';
 import { openJobLog } from '../job-log.js';
 import type { JobRecord } from '../job-record.js';
 import type { JobFeed } from '../ports/job-feed.js';
 import type { JobLogSink, JobReporter } from '../ports/job-reporting.js';
-import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
 import { queueRetireJob } from '../retire-job.js';
-import type { WriteBatch } from '../write-batch.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import { settleJob } from './settle-job.js';
 import { watchRun } from './watch-run.js';
@@ -48,8 +47,10 @@ export interface RunStart {
   /** The worker's own signal: it aborts on shutdown. */
   readonly signal: AbortSignal | undefined;
   readonly pruneLogs: () => Promise<void>;
-  /** The worker's writes that leave together (a step's checkpoint and its page event). */
-  readonly writes: WriteBatch;
+  /** The worker's commands that leave together (a step's checkpoint and its page event). */
+  readonly batch: CommandBatch;
+  /** The job's checkpoints, their read already started with the job's record. */
+  readonly checkpoints: CheckpointStore;
 }
 
 /**
@@ -79,7 +80,7 @@ export async function openRun(
   await start.pruneLogs();
   const file = await openJobLog(deps.dataDir, record.id);
   // The job page reads the log and the events from Redis: its server may be another process than this worker.
-  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger, start.writes);
+  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger, start.batch);
   const log = teeLog(file, feed);
   const thread = await deps.reporterFor(record, log, logger);
   const approvals = threadApprovals(deps, record, cluster, thread);
@@ -94,7 +95,7 @@ export async function openRun(
     signal: controller.signal,
     thread,
     approvals,
-    checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id, start.writes),
+    checkpoints: start.checkpoints,
     finished: false,
     parked: false,
     reporter: {
@@ -115,7 +116,7 @@ export async function openRun(
       await Promise.all([
         feed.flush(),
         run.finished &&
-          start.writes.write((pipeline) => queueRetireJob(pipeline, deps.keys, record.id, deps.retentionMs)),
+          start.batch.send((pipeline) => queueRetireJob(pipeline, deps.keys, record.id, deps.retentionMs)),
       ]);
       stopWatching();
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
