@@ -39,7 +39,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     const [[[raw, cancelled]]] = (await Promise.all([
       batch.send((pipeline) => pipeline.mget(deps.keys.job(jobId), deps.keys.cancel(jobId))),
       checkpoints.load(),
-    ])) as [[[string | null, string | null]], void];
+    ])) as [[[string | null, string | null]], unknown];
     if (!raw) throw new Error(`job ${jobId} has no record`);
     const record = JSON.parse(raw) as JobRecord;
     const cluster = deps.world.clusters[record.command.cluster]!;
