@@ -1,12 +1,8 @@
 import type { Redis } from 'ioredis';
-import {
-  describeCommand,
-  isMutating,
-  type LifecycleCommand,
-} from '../lifecycle/command/lifecycle-command.js';
+import { describeCommand, isMutating } from '../lifecycle/command/lifecycle-command.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
-import type { Admission, AdmissionVerdict, CommandRateLimit } from './command-rate-limit.js';
-import { ADMIT_LUA } from './command-rate-limit.js';
+import { ADMIT_LUA, type AdmissionVerdict, type CommandRateLimit } from './command-rate-limit.js';
+import type { EnqueueRequest } from './create-job-queue.js';
 import { JOB_ID_PREFIX, jobIdOf, RECENT_KEPT } from './job-record.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -48,16 +44,10 @@ audit(13, id)
 return {'queued', number, position}
 `;
 
-export interface CommandToRecord {
-  readonly command: LifecycleCommand;
-  readonly requestedBy: string;
-  readonly channel: string;
+/** An enqueue request with what the queue adds: when, and how long a mutating command's lease lasts. */
+export interface CommandToRecord extends EnqueueRequest {
   readonly createdAt: number;
-  /** Wait behind the job holding the cluster instead of being refused. */
-  readonly queueIfBusy: boolean;
   readonly leaseMs: number;
-  /** Admitted here (dedup and rate limit) unless the caller admitted it already. */
-  readonly admission?: Admission | undefined;
 }
 
 export type RecordedCommand =
