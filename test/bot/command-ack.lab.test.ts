@@ -73,6 +73,26 @@ describe('the ack of a /cluster command: one script for the bot, then BullMQ’s
     expect(await queuedJobs()).toEqual(['job-1', 'job-2', 'job-3']);
   });
 
+  it('refuses a command over its sender’s limit in the same round trip, taking no number', async () => {
+    const world = await loadExampleWorld();
+    const limited = startServiceOnRedis(world, { perMinute: 1 });
+    try {
+      const send = (trigger: string) =>
+        handleClusterCommand(
+          { text: 'verify dev', userId: 'U0ALICE', channelId: 'C0OPS', deliveryKey: trigger },
+          { service: limited.service, world },
+        );
+      expect((await send('command:L1')).text).toContain('job #1');
+      trips.watch(limited.redis);
+      const before = trips.count();
+      expect((await send('command:L2')).reply).toEqual({ code: 'RATE_LIMITED', perMinute: 1 });
+      expect(trips.count() - before).toBe(1);
+      expect(await limited.redis.get(limited.keys.jobCounter)).toBe('1');
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('numbers 40 simultaneous commands 2…41, each once, each with its record and its job', async () => {
     const replies = await Promise.all(
       Array.from({ length: 40 }, (_, i) => command('verify dev', `T-many-${i}`, i % 2 ? 'U0BOB' : 'U0ALICE')),
