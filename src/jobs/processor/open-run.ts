@@ -83,7 +83,7 @@ export async function openRun(
   const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger, start.batch);
   const log = teeLog(file, feed);
   const thread = await deps.reporterFor(record, log, logger);
-  const approvals = threadApprovals(deps, record, cluster, thread);
+  const approvals = threadApprovals(deps, record, cluster, thread, start.batch);
   const mutating = isMutating(record.command);
   let stopWatching: () => void = () => undefined;
   const run: JobRun = {
@@ -134,6 +134,7 @@ function threadApprovals(
   record: JobRecord,
   cluster: ClusterConfig,
   thread: JobReporter,
+  batch: CommandBatch,
 ): RedisApprovalDesk {
   return createRedisApprovalDesk(
     deps.redis,
@@ -148,6 +149,7 @@ function threadApprovals(
         return deps.announcer.announce(...request);
       },
     },
+    batch,
   );
 }
 
