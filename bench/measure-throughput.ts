@@ -7,9 +7,8 @@ import { connectRedis } from '../src/app/connect-redis.js';
 import type { SlackPoster } from '../src/bot/slack-poster.js';
 import { readEnv } from '../src/config/read-env.js';
 import type { WorldConfig } from '../src/config/world-config.js';
-import { createClusterLock } from '../src/jobs/cluster-lock.js';
-import { createJobQueue, QUEUE_NAME } from '../src/jobs/create-job-queue.js';
-import { createJobRecords } from '../src/jobs/job-record.js';
+import { QUEUE_NAME } from '../src/jobs/create-job-queue.js';
+import { createJobStores } from '../src/jobs/create-job-stores.js';
 import { redisKeys } from '../src/jobs/redis-keys.js';
 import type { RemoteShell } from '../src/lifecycle/ports/remote-shell.js';
 import { createLogger } from '../src/log/create-logger.js';
@@ -82,10 +81,8 @@ async function engineRound(world: WorldConfig, benchRedis: BenchRedis): Promise<
   const redis = connect();
   const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
   const keys = redisKeys(prefix);
-  const records = createJobRecords(redis, keys);
-  const lock = createClusterLock(redis, keys);
-  const queue = createJobQueue(redis, keys, records, lock, Date.now);
   const logger = createLogger({ level: 'silent', redact: createRedactor() });
+  const { records, lock, queue } = createJobStores(redis, keys, world, logger, Date.now, JOBS);
   try {
     for (let i = 0; i < JOBS; i++) {
       await queue.enqueue({

@@ -3,7 +3,6 @@ import { createSlackJobReporting } from '../bot/create-slack-job-reporting.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
-import { createCommandRateLimit } from '../jobs/command-rate-limit.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobStores, type JobStores } from '../jobs/create-job-stores.js';
 import { redisKeys } from '../jobs/redis-keys.js';
@@ -43,7 +42,14 @@ export interface Core {
 /** The transport-independent part of the process: Redis, the queue, the worker, the job layer. */
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { env, world, logger, metrics, redis } = options;
-  const stores = createJobStores(redis, redisKeys(env.REDIS_PREFIX), world, logger, systemClock.now);
+  const stores = createJobStores(
+    redis,
+    redisKeys(env.REDIS_PREFIX),
+    world,
+    logger,
+    systemClock.now,
+    env.COMMANDS_PER_USER_PER_MINUTE,
+  );
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
@@ -56,12 +62,6 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       world,
       metrics,
       members: options.members,
-      rateLimit: createCommandRateLimit(
-        redis,
-        stores.keys,
-        env.COMMANDS_PER_USER_PER_MINUTE,
-        systemClock.now,
-      ),
       now: systemClock.now,
     }),
     async stop() {

@@ -81,14 +81,19 @@ export function createSlackApp(deps: SlackAppDeps): App {
 
   app.command('/cluster', async ({ command, ack, respond }) => {
     await ack();
-    if (!(await deps.service.firstDelivery(`command:${command.trigger_id}`))) {
+    const reply = await handleClusterCommand(
+      {
+        text: command.text,
+        userId: command.user_id,
+        channelId: command.channel_id,
+        deliveryKey: `command:${command.trigger_id}`,
+      },
+      deps,
+    );
+    if ('code' in reply.reply && reply.reply.code === 'REPEATED_DELIVERY') {
       deps.logger.info({ trigger: command.trigger_id }, 'repeated delivery of a slash command ignored');
       return;
     }
-    const reply = await handleClusterCommand(
-      { text: command.text, userId: command.user_id, channelId: command.channel_id },
-      deps,
-    );
     await respond({ response_type: 'ephemeral', text: reply.text });
   });
 

@@ -22,6 +22,8 @@ export function describeRefusal(refusal: Refusal): string {
     case 'WRONG_CHANNEL':
     case 'NOT_OPERATOR':
       return `⛔ ${describeAccessRefusal(refusal)}`;
+    case 'REPEATED_DELIVERY':
+      return 'This request was already taken; nothing more was done.';
     case 'RATE_LIMITED':
       return `⏳ Slow down: at most ${refusal.perMinute} /cluster commands a minute per person. Nothing was run; try again in a minute.`;
     case 'COMMAND_INVALID':

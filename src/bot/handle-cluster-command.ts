@@ -10,6 +10,8 @@ export interface CommandRequest {
   readonly text: string;
   readonly userId: string;
   readonly channelId: string;
+  /** The delivery's key (Slack's trigger_id): a repeat of it is REPEATED_DELIVERY, to answer with nothing. */
+  readonly deliveryKey?: string | undefined;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function handleClusterCommand(
   deps: Omit<CommandContext, 'actor'>,
 ): Promise<{ readonly text: string; readonly reply: CommandReply }> {
   const actor = { userId: request.userId, channelId: request.channelId };
-  const reply = await runCommand(request.text, { ...deps, actor });
+  const reply = await runCommand(request.text, { ...deps, actor }, request.deliveryKey);
   return { text: describeReply(reply), reply };
 }
 

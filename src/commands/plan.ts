@@ -3,11 +3,14 @@ import { operatorsOnly } from './operators-only.js';
 import type { VerbHandler } from './verb-handler.js';
 
 /** `plan <command…>`: the command's steps, then a read-only job checking them. */
-export const plan: VerbHandler = operatorsOnly(async (words, { actor, service, world }) => {
-  const parsed = parseLifecycleCommand(words.join(' '), world);
-  if (!parsed.ok) {
-    const suggestion = parsed.suggestion && `plan ${parsed.suggestion}`;
-    return { code: 'COMMAND_INVALID', message: parsed.error, suggestion };
-  }
-  return service.plan(actor, parsed.command);
-});
+export const plan: VerbHandler = Object.assign(
+  operatorsOnly(async (words, { actor, service, world, admission }) => {
+    const parsed = parseLifecycleCommand(words.join(' '), world);
+    if (!parsed.ok) {
+      const suggestion = parsed.suggestion && `plan ${parsed.suggestion}`;
+      return { code: 'COMMAND_INVALID', message: parsed.error, suggestion };
+    }
+    return service.plan(actor, parsed.command, admission?.claim());
+  }),
+  { submitsJob: true as const },
+);

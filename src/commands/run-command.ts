@@ -1,4 +1,5 @@
 import { closestMatch } from '../lifecycle/command/closest-match.js';
+import type { Admission } from '../service/index.js';
 import { operatorsOnly } from './operators-only.js';
 import type { CommandContext, CommandReply, VerbHandler } from './verb-handler.js';
 import { isVerb, VERBS } from './verbs.js';
@@ -16,14 +17,42 @@ function unknownVerb(verb: string): VerbHandler {
 }
 
 /**
- * One `/cluster …` line in, one typed answer out: the person's rate limit first (before anything
- * that costs a Slack call or a job), then the verb's handler. An empty line asks for help.
+ * One `/cluster …` line in, one typed answer out. The command is admitted first (a repeated
+ * delivery, `deliveryKey` seen before, is REPEATED_DELIVERY; the person's rate limit), except for a
+ * verb that submits a job: it is admitted in the job's own write, one round trip for the lot, after
+ * the checks that cost nothing but the config (and group members, cached). A submitting verb that
+ * refused before its job is admitted then, so a refusal is counted and a repeat still answers
+ * nothing. An empty line asks for help.
  */
-export async function runCommand(text: string, context: CommandContext): Promise<CommandReply> {
-  const limited = await context.service.takeCommand(context.actor);
-  if (limited) return limited;
+export async function runCommand(
+  text: string,
+  context: CommandContext,
+  deliveryKey?: string,
+): Promise<CommandReply> {
   const [first, ...words] = text.trim().split(/[ \t]+/);
   const verb = first || 'help';
   const handler = isVerb(verb) ? VERBS[verb] : unknownVerb(verb);
-  return handler(words, context);
+  const admission = pendingAdmission({ userId: context.actor.userId, deliveryKey });
+  const admit = async () => {
+    const unclaimed = admission.claim();
+    return unclaimed && context.service.admitCommand(unclaimed);
+  };
+  if (!handler.submitsJob) {
+    const refused = await admit();
+    if (refused) return refused;
+  }
+  const reply = await handler(words, { ...context, admission });
+  return (await admit()) ?? reply;
+}
+
+/** The admission, handed out once: to the job's write, or to `admitCommand`. */
+function pendingAdmission(admission: Admission) {
+  let pending: Admission | undefined = admission;
+  return {
+    claim() {
+      const claimed = pending;
+      pending = undefined;
+      return claimed;
+    },
+  };
 }

@@ -1,10 +1,15 @@
 import type { WorldConfig } from '../config/world-config.js';
-import type { Actor, ClusterService, Planned, Refusal, Submitted } from '../service/index.js';
+import type { Actor, Admission, ClusterService, Planned, Refusal, Submitted } from '../service/index.js';
 
 export interface CommandContext {
   readonly actor: Actor;
   readonly service: ClusterService;
   readonly world: WorldConfig;
+  /**
+   * The command's admission (dedup, rate limit) while still to be taken: a verb that submits a job
+   * claims it for the service, which takes it in the job's own write (`runCommand` takes what is left).
+   */
+  readonly admission?: { claim(): Admission | undefined } | undefined;
 }
 
 type ResultOf<Operation extends keyof ClusterService> = Exclude<
@@ -23,5 +28,10 @@ export type CommandReply =
   | ResultOf<'audit'>
   | Refusal;
 
-/** One verb of `/cluster`: the words typed after it, and who typed them where. */
-export type VerbHandler = (words: readonly string[], context: CommandContext) => Promise<CommandReply>;
+/**
+ * One verb of `/cluster`: the words typed after it, and who typed them where. `submitsJob`: it
+ * claims the command's admission for its job's write; every other verb runs once it is admitted.
+ */
+export type VerbHandler = ((words: readonly string[], context: CommandContext) => Promise<CommandReply>) & {
+  readonly submitsJob?: true;
+};

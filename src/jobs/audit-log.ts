@@ -48,16 +48,22 @@ const fieldsOf = (entry: AuditEntry): string[] => [
  * same fields so either can be searched.
  */
 export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
+  const note = (entry: AuditEntry) =>
+    logger.info({ audit: true, ...entry }, `audit: ${entry.action} ${entry.what}`);
   return {
     async record(entry: AuditEntry): Promise<void> {
-      logger.info({ audit: true, ...entry }, `audit: ${entry.action} ${entry.what}`);
+      note(entry);
       await redis.xadd(keys.audit, 'MAXLEN', '~', MAX_ENTRIES, '*', ...fieldsOf(entry));
     },
     /** The entry queued on the caller's transaction, so it lands with what it tells. */
     queue(multi: ChainableCommander, entry: AuditEntry): void {
-      logger.info({ audit: true, ...entry }, `audit: ${entry.action} ${entry.what}`);
+      note(entry);
       multi.xadd(keys.audit, 'MAXLEN', '~', MAX_ENTRIES, '*', ...fieldsOf(entry));
     },
+    /** The log's mirror of an entry a script wrote (with `fieldsOf` and `maxEntries`). */
+    note,
+    fieldsOf,
+    maxEntries: MAX_ENTRIES,
     async recent(count: number): Promise<AuditEntry[]> {
       const rows = await redis.xrevrange(keys.audit, '+', '-', 'COUNT', count);
       return rows.map(([, fields]) => {

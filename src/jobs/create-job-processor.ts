@@ -2,7 +2,9 @@ import type { Job } from 'bullmq';
 import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
+import { createCommandBatch } from './command-batch.js';
 import type { JobData } from './create-job-queue.js';
+import type { JobRecord } from './job-record.js';
 import { claimCluster } from './processor/claim-cluster.js';
 import { createLogPruner } from './processor/create-log-pruner.js';
 import type { JobProcessorDeps } from './processor/job-processor-deps.js';
@@ -10,6 +12,7 @@ import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspens
 import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
+import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import { remindFluxSuspended } from './remind-flux-suspended.js';
 import { runScheduledDrift } from './run-scheduled-drift.js';
 import { runScheduledVerify } from './run-scheduled-verify.js';
@@ -25,23 +28,32 @@ export type { JobProcessorDeps } from './processor/job-processor-deps.js';
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
   const pruneLogs = createLogPruner(deps);
+  const batch = createCommandBatch(deps.redis);
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
     if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
     if ('scheduledDrift' in job.data) return runScheduledDrift(job.data.scheduledDrift, deps);
     if ('fluxReminder' in job.data) return remindFluxSuspended(job.data.fluxReminder, deps);
-    const record = await deps.records.get(job.data.jobId);
-    if (!record) throw new Error(`job ${job.data.jobId} has no record`);
+    const { jobId } = job.data;
+    // The record, a cancel requested meanwhile and the checkpoints (of a resumed job): one round trip.
+    const checkpoints = createRedisCheckpointStore(deps.keys, jobId, batch);
+    const [[[raw, cancelled]]] = (await Promise.all([
+      batch.send((pipeline) => pipeline.mget(deps.keys.job(jobId), deps.keys.cancel(jobId))),
+      checkpoints.load(),
+    ])) as [[[string | null, string | null]], unknown];
+    if (!raw) throw new Error(`job ${jobId} has no record`);
+    const record = JSON.parse(raw) as JobRecord;
     const cluster = deps.world.clusters[record.command.cluster]!;
-    const cancelBy = await claimCluster(deps, job, token, record, cluster);
+    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled);
     const run = await openRun(deps, record, cluster, {
       cancelBy,
       signal,
       attempt: job.attemptsMade,
       pruneLogs,
+      batch,
+      checkpoints,
     });
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
-      const { checkpoints } = run;
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,

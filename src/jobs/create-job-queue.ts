@@ -1,9 +1,11 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorldConfig } from '../config/world-config.js';
-import { isMutating, type LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
-import type { ClusterLock } from './cluster-lock.js';
-import type { JobRecord, JobRecords } from './job-record.js';
+import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
+import type { AuditLog } from './audit-log.js';
+import type { Admission, CommandRateLimit } from './command-rate-limit.js';
+import type { JobRecord } from './job-record.js';
+import { recordCommand } from './record-command.js';
 import type { RedisKeys } from './redis-keys.js';
 import { FLUX_REMINDER_EVERY_MS } from './remind-flux-suspended.js';
 
@@ -30,47 +32,48 @@ export interface EnqueueRequest {
   readonly channel: string;
   /** Wait behind the job holding the cluster instead of being refused. */
   readonly queueIfBusy: boolean;
+  /** The command's delivery and sender, admitted (dedup, rate limit) with its record; none when admitted already. */
+  readonly admission?: Admission | undefined;
 }
 
 export type EnqueueResult =
   | { readonly kind: 'queued'; readonly record: JobRecord; readonly position: number }
-  | { readonly kind: 'busy'; readonly holderJobId: string };
+  | { readonly kind: 'busy'; readonly holderJobId: string; readonly holder: JobRecord | undefined }
+  | { readonly kind: 'repeated' | 'limited' };
 
 /**
- * The producer side. A mutating command takes its cluster's lease before its job exists, so of
- * many simultaneous requests exactly one wins; the others are refused, or wait with `--queue`.
+ * The producer side: the bot's share of a command (admission, number, lease, record, audit entry)
+ * in one script, then BullMQ's add, its own call (its script, its keys). A mutating command takes
+ * its cluster's lease before its job exists, so of many simultaneous requests exactly one wins; the
+ * others are refused, or wait with `--queue`.
  */
 // Long only as a whole: short methods sharing one BullMQ queue, its connection and the lease.
 export function createJobQueue(
   connection: Redis,
   keys: RedisKeys,
-  records: JobRecords,
-  lock: ClusterLock,
+  deps: { readonly audit: AuditLog; readonly rateLimit: Pick<CommandRateLimit, 'scriptPart'> },
   now: () => number,
 ) {
   const queue = new Queue<JobData>(QUEUE_NAME, { connection, prefix: keys.bullPrefix });
   return {
     queue,
     async enqueue(request: EnqueueRequest): Promise<EnqueueResult> {
-      const { id, number } = await records.allocate();
-      const cluster = request.command.cluster;
-      let position = 0;
-      if (isMutating(request.command) && !(await lock.acquire(cluster, id, ENQUEUED_LEASE_MS))) {
-        if (!request.queueIfBusy)
-          return { kind: 'busy', holderJobId: (await lock.holder(cluster)) ?? 'unknown' };
-        position = await connection.rpush(keys.waiting(cluster), id);
+      const { command, requestedBy, channel } = request;
+      const createdAt = now();
+      const recorded = await recordCommand(connection, keys, deps, {
+        ...request,
+        createdAt,
+        leaseMs: ENQUEUED_LEASE_MS,
+      });
+      if (recorded.kind === 'busy') {
+        const { holderJobId, holderRecord } = recorded;
+        return { kind: 'busy', holderJobId, holder: holderRecord ? JSON.parse(holderRecord) : undefined };
       }
-      const record: JobRecord = {
-        id,
-        number,
-        command: request.command,
-        requestedBy: request.requestedBy,
-        channel: request.channel,
-        createdAt: now(),
-      };
-      await records.save(record);
+      if (recorded.kind !== 'queued') return recorded;
+      const { id, number, position } = recorded;
+      const record: JobRecord = { id, number, command, requestedBy, channel, createdAt };
       await queue.add(
-        request.command.verb,
+        command.verb,
         { jobId: id },
         {
           jobId: id,

@@ -3,6 +3,7 @@ import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import { createAuditLog } from './audit-log.js';
 import { createClusterLock } from './cluster-lock.js';
+import { createCommandRateLimit } from './command-rate-limit.js';
 import { createJobQueue } from './create-job-queue.js';
 import { createJobRecords } from './job-record.js';
 import { createJobFeedReader } from './read-job-feed.js';
@@ -16,16 +17,18 @@ export function createJobStores(
   world: WorldConfig,
   logger: Logger,
   now: () => number,
+  commandsPerMinute: number,
 ) {
-  const records = createJobRecords(redis, keys);
-  const lock = createClusterLock(redis, keys);
+  const audit = createAuditLog(redis, keys, logger);
+  const rateLimit = createCommandRateLimit(redis, keys, commandsPerMinute, now);
   return {
     redis,
     keys,
-    records,
-    lock,
-    audit: createAuditLog(redis, keys, logger),
-    queue: createJobQueue(redis, keys, records, lock, now),
+    records: createJobRecords(redis, keys),
+    lock: createClusterLock(redis, keys),
+    audit,
+    rateLimit,
+    queue: createJobQueue(redis, keys, { audit, rateLimit }, now),
     threads: createThreadStore(redis, keys, world.slack.alertsChannel),
     feed: createJobFeedReader(redis, keys),
   };

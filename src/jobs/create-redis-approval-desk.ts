@@ -1,5 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApprovalDesk, ApprovalState } from '../lifecycle/ports/approval-desk.js';
+import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { ApprovalAnnouncer, StoredApproval } from './ports/approval-announcer.js';
 import { readStoredApprovals, type StoredApprovalEntry } from './read-stored-approvals.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -25,7 +26,10 @@ export interface RedisApprovalDesk extends ApprovalDesk {
   queueClosePending(multi: ChainableCommander, reason: string): Promise<(lost: unknown) => Promise<void>>;
 }
 
-/** Approvals of one job, one Redis hash field per step: the latest request and its state. */
+/**
+ * Approvals of one job, one Redis hash field per step: the latest request and its state. The read
+ * before the job's ending goes through the worker's `batch`, with the ending's page event.
+ */
 // Long only as a whole: short methods sharing the job's approvals hash and its scripts.
 export function createRedisApprovalDesk(
   redis: Redis,
@@ -34,6 +38,7 @@ export function createRedisApprovalDesk(
   timeoutMs: number,
   now: () => number,
   announcer: ApprovalAnnouncer,
+  batch: CommandBatch = createCommandBatch(redis),
 ): RedisApprovalDesk {
   const key = keys.approvals(jobId);
   const findById = async (id: string): Promise<StoredApprovalEntry | undefined> =>
@@ -87,7 +92,8 @@ export function createRedisApprovalDesk(
       return { id, expiresAt };
     },
     async queueClosePending(multi, reason) {
-      const voided = Object.entries(await redis.hgetall(key)).flatMap(([field, expected]) => {
+      const [all] = (await batch.send((pipeline) => pipeline.hgetall(key))) as [Record<string, string>];
+      const voided = Object.entries(all).flatMap(([field, expected]) => {
         const stored = JSON.parse(expected) as StoredApproval;
         if (stored.state.status !== 'pending') return [];
         const { id } = stored.state;

@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import type { Logger } from '../log/create-logger.js';
+import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { JobFeed } from './ports/job-feed.js';
 import type { RedisKeys } from './redis-keys.js';
 
@@ -23,11 +24,12 @@ const LINES_PER_CALL = 1_000;
 const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'l', ARGV[i]) end`;
 
 /**
- * The job page's feed in Redis: the log as a stream of lines, the events as another. One pipeline
- * is on the wire at a time; what is written meanwhile queues up and leaves as the next one (a burst
- * of 100k lines is a few dozen round trips, not 100k), and past FEED_HIGH_WATER_CHARS queued the
- * writer waits for Redis. Redis trouble is logged once and never fails the job: Slack and the log
- * file still carry it.
+ * The job page's feed in Redis: the log as a stream of lines, the events as another, written
+ * through the worker's `CommandBatch`. An event leaves with whatever else is written in its tick (a
+ * step's checkpoint: one round trip for the transition). Lines: one batch of them is on the wire
+ * at a time; what is written meanwhile queues up and leaves as the next one (a burst of 100k lines
+ * is a few dozen round trips, not 100k), and past FEED_HIGH_WATER_CHARS queued the writer waits for
+ * Redis. Redis trouble is logged once and never fails the job: Slack and the log file still carry it.
  */
 // Long only as a whole: the writer and its one-batch-in-flight state must share one closure.
 export function createRedisJobFeed(
@@ -36,28 +38,27 @@ export function createRedisJobFeed(
   jobId: string,
   now: () => number,
   logger: Logger,
+  batch: CommandBatch = createCommandBatch(redis),
 ): JobFeed {
   let lines: string[] = [];
   let queuedChars = 0;
-  let events: string[] = [];
   let ended = false;
-  let scheduled = false;
+  /** Events sent and not yet stored (or failed). */
+  const sending = new Set<Promise<void>>();
   /** The loop sending batches until nothing is queued; undefined while idle. */
   let writing: Promise<void> | undefined;
   /** Writers waiting for the queue to be taken (it was past the high water). */
   const waiting: Array<() => void> = [];
   let warned = false;
 
-  const queued = () => lines.length > 0 || events.length > 0 || ended;
-  /** Empties the queue (whatever happens to the batch next, the loop never takes it twice) into a pipeline. */
-  const takeBatch = () => {
-    const batch = { lines, events, ended };
+  const queued = () => lines.length > 0 || ended;
+  /** Empties the queue (whatever happens to the batch next, the loop never takes it twice) into the pipeline. */
+  const takeBatch = (pipeline: ChainableCommander) => {
+    const batch = { lines, ended };
     lines = [];
     queuedChars = 0;
-    events = [];
     ended = false;
     for (const resume of waiting.splice(0)) resume();
-    const pipeline = redis.pipeline();
     for (let at = 0; at < batch.lines.length; at += LINES_PER_CALL) {
       pipeline.eval(
         ADD_LINES,
@@ -67,43 +68,27 @@ export function createRedisJobFeed(
         ...batch.lines.slice(at, at + LINES_PER_CALL),
       );
     }
-    for (const event of batch.events)
-      pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', event);
     if (batch.ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
-    return pipeline;
+  };
+  const failed = (error: unknown) => {
+    if (!warned) logger.warn({ err: error, jobId }, 'job page feed: write failed (the page misses lines)');
+    warned = true;
   };
   const writeQueued = async () => {
-    while (queued()) {
-      try {
-        const results = await takeBatch().exec();
-        const failed = results?.find(([error]) => error);
-        if (failed) throw failed[0];
-      } catch (error) {
-        if (!warned)
-          logger.warn({ err: error, jobId }, 'job page feed: write failed (the page misses lines)');
-        warned = true;
-      }
-    }
+    while (queued()) await batch.send(takeBatch).then(() => undefined, failed);
     writing = undefined;
   };
-  /** Resolves once everything queued so far is stored (or failed). */
+  // Lines of one tick leave together (the batch takes them as it leaves); while a batch is on the wire the loop takes them.
   const startWriting = (): Promise<void> => {
-    scheduled = false;
     if (!writing && queued()) writing = writeQueued();
     return writing ?? Promise.resolve();
-  };
-  // Writes in one tick of the event loop leave together; while a batch is on the wire the loop takes them.
-  const schedule = () => {
-    if (scheduled || writing) return;
-    scheduled = true;
-    setImmediate(startWriting);
   };
   return {
     line(text) {
       lines.push(text);
       queuedChars += text.length;
       if (queuedChars < FEED_HIGH_WATER_CHARS) {
-        schedule();
+        void startWriting();
         return undefined;
       }
       const taken = new Promise<void>((resolve) => waiting.push(resolve));
@@ -111,13 +96,22 @@ export function createRedisJobFeed(
       return taken;
     },
     event(event) {
-      events.push(JSON.stringify({ at: now(), event }));
-      schedule();
+      const entry = JSON.stringify({ at: now(), event });
+      const sent = batch
+        .send((pipeline) =>
+          pipeline.xadd(keys.feedEvents(jobId), 'MAXLEN', '~', FEED_MAX_EVENTS, '*', 'e', entry),
+        )
+        .then(() => undefined, failed)
+        .finally(() => sending.delete(sent));
+      sending.add(sent);
     },
     end() {
       ended = true;
-      schedule();
+      void startWriting();
     },
-    flush: startWriting,
+    /** Resolves once everything written so far is stored (or failed). */
+    async flush() {
+      await Promise.all([startWriting(), ...sending]);
+    },
   };
 }

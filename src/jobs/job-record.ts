@@ -14,6 +14,10 @@ export interface JobRecord {
   readonly finishedAt?: number | undefined;
 }
 
+/** A job's id is its number behind this: `job-42`. */
+export const JOB_ID_PREFIX = 'job-';
+export const jobIdOf = (number: number) => `${JOB_ID_PREFIX}${number}`;
+
 /** How many job ids the recent list keeps: what `jobs` and `status` can look back on. */
 export const RECENT_KEPT = 200;
 
@@ -23,11 +27,6 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
     return raw ? (JSON.parse(raw) as JobRecord) : undefined;
   };
   return {
-    /** The next job number; numbers refused before a job existed are simply never shown. */
-    async allocate(): Promise<{ id: string; number: number }> {
-      const number = await redis.incr(keys.jobCounter);
-      return { id: `job-${number}`, number };
-    },
     async save(record: JobRecord): Promise<void> {
       await redis
         .multi()

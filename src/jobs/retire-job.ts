@@ -1,21 +1,12 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
 /**
  * A finished job's record, steps, approvals, thread state and page feed expire after the retention; the audit
  * stream (capped) and the recent-jobs list (capped) keep their own bounds. Writes after this keep
- * the expiry (SET … KEEPTTL, HSET).
+ * the expiry (SET … KEEPTTL, HSET). Queued on the caller's transaction or pipeline, so they land
+ * with the job's ending.
  */
-export async function retireJob(
-  redis: Redis,
-  keys: RedisKeys,
-  jobId: string,
-  retentionMs: number,
-): Promise<void> {
-  await queueRetireJob(redis.multi(), keys, jobId, retentionMs).exec();
-}
-
-/** The same expiries queued on the caller's transaction, so they land with the job's ending. */
 export function queueRetireJob(
   multi: ChainableCommander,
   keys: RedisKeys,

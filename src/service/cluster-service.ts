@@ -1,5 +1,6 @@
 import type { AccessRefusal } from '../access/access-policy.js';
 import type { AuditEntry } from '../jobs/audit-log.js';
+import type { Admission } from '../jobs/command-rate-limit.js';
 import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 import type { PlannedCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobSummary } from './job-summary.js';
@@ -125,15 +126,24 @@ export type ShowDecision = (decision: Exclude<Decision, { kind: 'already-counted
  * rights, audits what it did or refused, and answers typed data, never words.
  */
 export interface ClusterService {
-  /** Counts one command of the actor; refused beyond the per-minute limit (before any other cost). */
-  takeCommand(actor: Actor): Promise<Refusal | undefined>;
+  /**
+   * Takes one command in (one round trip): a repeated delivery is refused (REPEATED_DELIVERY), and
+   * so is one beyond the sender's per-minute limit. `submit` and `plan` do it in the job's own write.
+   */
+  admitCommand(admission: Admission): Promise<Refusal | undefined>;
   /** True the first time a delivery key is seen (Slack retries and replays carry the same one). */
   firstDelivery(key: string): Promise<boolean>;
   /** Whether the actor may use the bot here at all (any cluster), or for one cluster. */
   admit(actor: Actor, cluster?: string): Promise<AccessRefusal | undefined>;
-  submit(actor: Actor, command: PlannedCommand, queueIfBusy: boolean): Promise<Submitted | Refusal>;
+  /** `admission`: the command not admitted yet, admitted in the same write as its job. */
+  submit(
+    actor: Actor,
+    command: PlannedCommand,
+    queueIfBusy: boolean,
+    admission?: Admission,
+  ): Promise<Submitted | Refusal>;
   /** The plan's steps from the config, and a read-only job checking them against the repo and cluster. */
-  plan(actor: Actor, command: PlannedCommand): Promise<Planned | Refusal>;
+  plan(actor: Actor, command: PlannedCommand, admission?: Admission): Promise<Planned | Refusal>;
   cancel(
     actor: Actor,
     jobNumber: string,

@@ -1,5 +1,6 @@
 import { checkAccess } from '../access/access-policy.js';
 import { isClusterBotError } from '../errors.js';
+import { DELIVERY_DEDUP_SECONDS } from '../jobs/command-rate-limit.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
@@ -16,7 +17,6 @@ import { isRefusal, type Refusal } from './refusal.js';
 import { rollBackCilium } from './roll-back-cilium.js';
 import type { ServiceDeps } from './service-deps.js';
 
-const DEDUP_SECONDS = 24 * 3_600;
 const RECENT_JOBS = 10;
 
 /** The one way in to the queue, the job records, the audit trail and the approvals. */
@@ -36,22 +36,24 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
   };
 
   const service: ClusterService = {
-    async takeCommand(actor) {
-      if (await deps.rateLimit.take(actor.userId)) return undefined;
-      return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute };
+    async admitCommand(admission) {
+      const verdict = await deps.rateLimit.admit(admission);
+      if (verdict === 'repeated') return { code: 'REPEATED_DELIVERY' };
+      if (verdict === 'limited') return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute };
+      return undefined;
     },
     async firstDelivery(key) {
-      return (await deps.redis.set(deps.keys.dedup(key), '1', 'EX', DEDUP_SECONDS, 'NX')) !== null;
+      return (await deps.redis.set(deps.keys.dedup(key), '1', 'EX', DELIVERY_DEDUP_SECONDS, 'NX')) !== null;
     },
     admit,
-    async submit(actor, command, queueIfBusy) {
+    async submit(actor, command, queueIfBusy, admission) {
       const denied = await admit(actor, command.cluster);
       if (denied) return denied;
       const steps = planOf(command);
       if (typeof steps !== 'string') return steps;
-      return enqueueCommand(deps, actor, command, queueIfBusy);
+      return enqueueCommand(deps, actor, command, queueIfBusy, admission);
     },
-    async plan(actor, command) {
+    async plan(actor, command, admission) {
       const denied = await admit(actor, command.cluster);
       if (denied) return denied;
       const steps = planOf(command);
@@ -62,6 +64,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
         actor,
         { verb: 'plan', cluster: command.cluster, of: command },
         false,
+        admission,
       );
       return isRefusal(job) ? job : { kind: 'planned', steps, number: job.number };
     },

@@ -1,36 +1,42 @@
+import type { Admission } from '../jobs/command-rate-limit.js';
 import { describeCommand, type LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { Actor } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import type { Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
 
-/** Turns a checked command into a job (or a "busy" refusal), audited either way. */
+/**
+ * Turns a checked command into a job (or a "busy" refusal), audited either way, in the queue's one
+ * script; the command is admitted there too unless the caller admitted it already.
+ */
 export async function enqueueCommand(
   deps: ServiceDeps,
   actor: Actor,
   command: LifecycleCommand,
   queueIfBusy: boolean,
+  admission?: Admission,
 ) {
   const result = await deps.queue.enqueue({
     command,
     requestedBy: actor.userId,
     channel: actor.channelId,
     queueIfBusy,
+    admission,
   });
   const what = describeCommand(command);
-  if (result.kind === 'busy') {
-    const record = await deps.records.get(result.holderJobId);
-    const holder = record ? await summariseJob(record, deps.threads) : { id: result.holderJobId };
-    await deps.audit.record({
-      at: deps.now(),
-      who: actor.userId,
-      action: 'refused',
-      what: `${what}: busy`,
-    });
-    return { code: 'BUSY', cluster: command.cluster, holder, command: what } satisfies Refusal;
+  switch (result.kind) {
+    case 'repeated':
+      return { code: 'REPEATED_DELIVERY' } satisfies Refusal;
+    case 'limited':
+      return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute } satisfies Refusal;
+    case 'busy': {
+      const holder = result.holder
+        ? await summariseJob(result.holder, deps.threads)
+        : { id: result.holderJobId };
+      return { code: 'BUSY', cluster: command.cluster, holder, command: what } satisfies Refusal;
+    }
   }
   const { record, position } = result;
-  await deps.audit.record({ at: deps.now(), who: actor.userId, action: 'command', what, jobId: record.id });
   return {
     kind: 'queued',
     jobId: record.id,

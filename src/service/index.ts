@@ -1,6 +1,7 @@
 // The service's edge: what Slack and the console may use, including the job layer's types they show.
 export type { AccessRefusal, GroupMembers } from '../access/access-policy.js';
 export type { AuditAction, AuditEntry } from '../jobs/audit-log.js';
+export type { Admission } from '../jobs/command-rate-limit.js';
 export type { JobRecord } from '../jobs/job-record.js';
 export type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 export type { FeedEvent, FeedLine } from '../jobs/ports/job-feed.js';

@@ -8,6 +8,8 @@ import type { JobSummary } from './job-summary.js';
 export type Refusal =
   | AccessRefusal
   | { readonly code: 'RATE_LIMITED'; readonly perMinute: number }
+  /** A delivery already taken (Slack retries and replays carry the same key): nothing done, nothing to answer. */
+  | { readonly code: 'REPEATED_DELIVERY' }
   /** The parser's reason, quoting what was typed; `suggestion` is the nearest valid spelling. */
   | { readonly code: 'COMMAND_INVALID'; readonly message: string; readonly suggestion?: string | undefined }
   | { readonly code: 'UNKNOWN_VERB'; readonly verb: string; readonly suggestion?: string | undefined }

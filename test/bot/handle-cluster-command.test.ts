@@ -22,11 +22,13 @@ describe('handleClusterCommand', () => {
       { service, world: await loadExampleWorld() },
     );
     expect(reply.text).toBe('Queued as job #1: `up`. Progress goes into its thread.');
-    expect(calls.map((call) => call.op)).toEqual(['takeCommand', 'admit', 'submit']);
-    expect(calls[2]!.args).toEqual([
+    // The command is admitted (rate limit, dedup) in the job's own write, so by submit.
+    expect(calls.map((call) => call.op)).toEqual(['admit', 'submit']);
+    expect(calls[1]!.args).toEqual([
       { userId: 'U0BOB', channelId: 'C0OPS' },
       { verb: 'up', cluster: 'dev' },
       true,
+      { userId: 'U0BOB', deliveryKey: undefined },
     ]);
   });
 });

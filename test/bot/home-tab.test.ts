@@ -86,6 +86,8 @@ describe('the App Home tab', () => {
       { userId: 'U0BOB', channelId: 'C0OPS' },
       { verb: 'verify', cluster: 'dev' },
       false,
+      // Counted against the clicker's limit in the job's own write.
+      { userId: 'U0BOB' },
     ]);
     expect(textOf(published[0]!.view)).toContain('*Verify now (dev):* Queued as job #1');
     // The notice is not a state change: the next refresh leaves it in place.

@@ -3,12 +3,32 @@ import { runCommand } from '../../src/commands/run-command.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
 
 describe('runCommand', () => {
-  it('counts the command first: over the limit, nothing else is asked', async () => {
+  it('admits the command first: over the limit, nothing else is asked', async () => {
     const { context, calls } = await commandContext({
-      takeCommand: async () => ({ code: 'RATE_LIMITED', perMinute: 3 }),
+      admitCommand: async () => ({ code: 'RATE_LIMITED', perMinute: 3 }),
     });
-    expect(await runCommand('up dev', context)).toEqual({ code: 'RATE_LIMITED', perMinute: 3 });
-    expect(calls).toEqual([{ op: 'takeCommand', args: [ACTOR] }]);
+    expect(await runCommand('status dev', context, 'command:T1')).toEqual({
+      code: 'RATE_LIMITED',
+      perMinute: 3,
+    });
+    expect(calls).toEqual([
+      { op: 'admitCommand', args: [{ userId: ACTOR.userId, deliveryKey: 'command:T1' }] },
+    ]);
+  });
+
+  it("hands a submitting verb's admission to its job's write, and admits nothing else", async () => {
+    const { context, calls } = await commandContext();
+    await runCommand('verify dev', context, 'command:T2');
+    expect(calls.map((call) => call.op)).toEqual(['admit', 'submit']);
+    expect(calls[1]?.args[3]).toEqual({ userId: ACTOR.userId, deliveryKey: 'command:T2' });
+  });
+
+  it('admits a submitting verb refused before its job, so a repeat of it still answers nothing', async () => {
+    const { context, calls } = await commandContext({
+      admitCommand: async () => ({ code: 'REPEATED_DELIVERY' }),
+    });
+    expect(await runCommand('verify nowhere', context, 'command:T3')).toEqual({ code: 'REPEATED_DELIVERY' });
+    expect(calls.map((call) => call.op)).toEqual(['admit', 'admitCommand']);
   });
 
   it('answers an empty line with the help', async () => {

@@ -8,7 +8,7 @@ describe('status', () => {
     await status([], context);
     await status(['prod'], context);
     expect(asked()).toEqual([
-      { op: 'status', args: [ACTOR, undefined] },
+      { op: 'status', args: [ACTOR] },
       { op: 'status', args: [ACTOR, 'prod'] },
     ]);
   });

@@ -16,13 +16,20 @@ describe('commands per user per minute (Redis)', () => {
   it('lets 10 through, refuses the 11th, counts each user apart, and starts over the next minute', async () => {
     const clock = createInstantClock(1_800_000_000_000);
     const limit = createCommandRateLimit(redis, redisKeys(prefix.prefix), 10, clock.now);
-    const mallory = await Promise.all(Array.from({ length: 12 }, () => limit.take('U0MALLORY')));
-    expect(mallory.filter(Boolean)).toHaveLength(10);
-    expect(await limit.take('U0ALICE')).toBe(true);
+    const mallory = await Promise.all(Array.from({ length: 12 }, () => limit.admit({ userId: 'U0MALLORY' })));
+    expect(mallory.filter((verdict) => verdict === 'admitted')).toHaveLength(10);
+    expect(await limit.admit({ userId: 'U0ALICE' })).toBe('admitted');
     clock.advance(60_000);
-    expect(await limit.take('U0MALLORY')).toBe(true);
+    expect(await limit.admit({ userId: 'U0MALLORY' })).toBe('admitted');
     expect(
       await redis.pttl(`${prefix.prefix}:rate:U0MALLORY:${Math.floor(clock.now() / 60_000)}`),
     ).toBeGreaterThan(0);
+  });
+
+  it('takes a delivery once: its repeat is refused and not counted', async () => {
+    const limit = createCommandRateLimit(redis, redisKeys(prefix.prefix), 1, Date.now);
+    expect(await limit.admit({ userId: 'U0BOB', deliveryKey: 'command:T1' })).toBe('admitted');
+    expect(await limit.admit({ userId: 'U0BOB', deliveryKey: 'command:T1' })).toBe('repeated');
+    expect(await limit.admit({ userId: 'U0BOB', deliveryKey: 'command:T2' })).toBe('limited');
   });
 });

@@ -46,9 +46,10 @@ describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
     lab = await startInProcessWorker('queue-busy');
     await enqueue(CILIUM_DEV);
 
-    expect(await enqueue({ verb: 'up', cluster: 'dev' }, 'U0BOB')).toEqual({
+    expect(await enqueue({ verb: 'up', cluster: 'dev' }, 'U0BOB')).toMatchObject({
       kind: 'busy',
       holderJobId: 'job-1',
+      holder: { id: 'job-1', command: CILIUM_DEV },
     });
     expect(await lab.records.get('job-2')).toBeUndefined();
     expect(await jobOf('job-2')).toBeUndefined();

@@ -26,7 +26,12 @@ function slowRedis() {
       return pipeline;
     },
   };
-  return { redis: redis as unknown as Redis, batches, answer: () => answers.shift()?.() };
+  /** Answers the next pipeline once it is sent (a batch leaves at the end of its tick). */
+  const answer = async () => {
+    while (answers.length === 0) await turn();
+    answers.shift()?.();
+  };
+  return { redis: redis as unknown as Redis, batches, answer };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -64,16 +69,15 @@ describe('the job page feed when Redis is slower than the playbook', () => {
     expect(batches).toHaveLength(1);
 
     // Redis answers: the waiting batch leaves and the writer goes on.
-    answer();
+    await answer();
     await held;
     expect(released).toBe(true);
     expect(batches).toHaveLength(2);
 
     feed.end();
     const flushed = feed.flush();
-    answer();
-    await turn();
-    answer();
+    await answer();
+    await answer();
     await flushed;
     expect(batches.flat()).toEqual(Array.from({ length: written }, (_, i) => text(i + 1)));
   });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
-import { retireJob } from '../../src/jobs/retire-job.js';
+import { queueRetireJob } from '../../src/jobs/retire-job.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 const { prefix, cleanup } = uniquePrefix('feed');
@@ -60,7 +60,7 @@ describe('the job page feed in Redis', () => {
     expect(await reader.events('job-small')).toMatchObject([
       { at: 1_700_000_000_000, event: { type: 'step-started', stepId: 'packages' } },
     ]);
-    await retireJob(redis, keys, 'job-small', 60_000);
+    await queueRetireJob(redis.multi(), keys, 'job-small', 60_000).exec();
     for (const key of [keys.feedLog('job-small'), keys.feedEvents('job-small')]) {
       expect(await redis.pttl(key)).toBeGreaterThan(50_000);
     }

@@ -54,7 +54,7 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_00
       channel: 'C0OPS',
       queueIfBusy: false,
     });
-    expect(second).toEqual({ kind: 'busy', holderJobId: id });
+    expect(second).toMatchObject({ kind: 'busy', holderJobId: id, holder: { id } });
 
     lab.startWorker();
     await waitFor(`${id} parked`, async () => (await lab!.queue.queue.getJob(id))?.isDelayed(), {

@@ -51,7 +51,8 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
   const audit = createAuditLog(redis, keys, logger);
   const now = () => clock.now ?? Date.now();
   const lock = createClusterLock(redis, keys);
-  const queue = createJobQueue(redis, keys, records, lock, now);
+  const rateLimit = createCommandRateLimit(redis, keys, 1_000, now);
+  const queue = createJobQueue(redis, keys, { audit, rateLimit }, now);
   const updates: (SlackMessage & { ts: string })[] = [];
   const posts: SlackMessage[] = [];
   const announced = new Map<string, { approvalId: string; messageTs: string }>();
@@ -78,7 +79,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     queue,
     audit,
     members: async () => [],
-    rateLimit: createCommandRateLimit(redis, keys, 1_000, now),
+    rateLimit,
     metrics: createMetrics(),
     now,
   });

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
-import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -29,7 +28,6 @@ function worldWith(
  */
 async function startBot(groups: Map<string, string[]>) {
   const lab = await startInProcessWorker('cluster-access', { groups });
-  const { redis, keys } = lab;
   const command = (world: WorldConfig, text: string, userId: string, channelId: string) =>
     handleClusterCommand(
       { text, userId, channelId },
@@ -38,7 +36,6 @@ async function startBot(groups: Map<string, string[]>) {
         service: createClusterService({
           ...lab,
           world,
-          rateLimit: createCommandRateLimit(redis, keys, 1_000, Date.now),
           metrics: createMetrics(),
           now: Date.now,
         }),

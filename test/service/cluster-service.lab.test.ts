@@ -56,23 +56,24 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
     });
     expect(await t.service.submit(BOB, { verb: 'up', cluster: 'dev' }, true)).toMatchObject({
       kind: 'queued',
-      number: 3,
+      number: 2,
       position: 1,
     });
+    // The refusal took no number: the numbers people see have no gaps.
     const entries = await t.audit.recent(10);
     expect(entries.map((e) => [e.who, e.action, e.what, e.jobId])).toEqual([
-      ['U0BOB', 'command', 'up dev', 'job-3'],
+      ['U0BOB', 'command', 'up dev', 'job-2'],
       ['U0BOB', 'refused', 'up dev: busy', undefined],
       ['U0ALICE', 'command', 'cilium dev', 'job-1'],
     ]);
     const status = await t.service.status(ALICE, 'dev');
     expect(status).toMatchObject({
       kind: 'status',
-      clusters: [{ cluster: 'dev', holder: { id: 'job-1' }, waiting: ['job-3'], lastVerify: undefined }],
+      clusters: [{ cluster: 'dev', holder: { id: 'job-1' }, waiting: ['job-2'], lastVerify: undefined }],
     });
     expect(await t.service.jobs(ALICE)).toMatchObject({
       kind: 'jobs',
-      jobs: [{ id: 'job-3' }, { id: 'job-1' }],
+      jobs: [{ id: 'job-2' }, { id: 'job-1' }],
     });
   });
 
@@ -298,10 +299,15 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
   });
 
   it('limits commands per person per minute, and knows a delivery it has seen', async () => {
-    expect(await t.service.takeCommand(ALICE)).toBeUndefined();
-    expect(await t.service.takeCommand(ALICE)).toBeUndefined();
-    expect(await t.service.takeCommand(ALICE)).toEqual({ code: 'RATE_LIMITED', perMinute: 2 });
-    expect(await t.service.takeCommand(BOB)).toBeUndefined();
+    const alice = { userId: ALICE.userId };
+    expect(await t.service.admitCommand({ ...alice, deliveryKey: 'command:T0' })).toBeUndefined();
+    // A repeat is dropped before it is counted.
+    expect(await t.service.admitCommand({ ...alice, deliveryKey: 'command:T0' })).toEqual({
+      code: 'REPEATED_DELIVERY',
+    });
+    expect(await t.service.admitCommand(alice)).toBeUndefined();
+    expect(await t.service.admitCommand(alice)).toEqual({ code: 'RATE_LIMITED', perMinute: 2 });
+    expect(await t.service.admitCommand({ userId: BOB.userId })).toBeUndefined();
     expect(await t.service.firstDelivery('command:T1')).toBe(true);
     expect(await t.service.firstDelivery('command:T1')).toBe(false);
   });

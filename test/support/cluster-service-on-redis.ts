@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
@@ -23,14 +22,20 @@ export function startServiceOnRedis(world: WorldConfig, options: ServiceOnRedisO
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const keys = redisKeys(prefix);
   const now = options.now ?? Date.now;
-  const stores = createJobStores(redis, keys, world, pino({ level: 'silent' }), now);
+  const stores = createJobStores(
+    redis,
+    keys,
+    world,
+    pino({ level: 'silent' }),
+    now,
+    options.perMinute ?? 1_000,
+  );
   const metrics = createMetrics();
   const service = createClusterService({
     ...stores,
     world,
     metrics,
     members: async (groupId) => options.groups?.get(groupId) ?? [],
-    rateLimit: createCommandRateLimit(redis, keys, options.perMinute ?? 1_000, now),
     now,
   });
   return {

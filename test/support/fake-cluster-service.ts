@@ -12,7 +12,7 @@ export interface FakeCall {
 export function createFakeClusterService(overrides: Partial<ClusterService> = {}) {
   const calls: FakeCall[] = [];
   const defaults: ClusterService = {
-    takeCommand: async () => undefined,
+    admitCommand: async () => undefined,
     firstDelivery: async () => true,
     admit: async () => undefined,
     submit: async (_actor, command) => ({
@@ -51,12 +51,14 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     Object.entries(implementation).map(([op, fn]) => [
       op,
       (...args: unknown[]) => {
-        calls.push({ op: op as keyof ClusterService, args });
+        // An optional argument left out or passed as undefined is the same ask.
+        while (args.length > 0 && args.at(-1) === undefined) args.pop();
+        calls.push({ op: op as keyof ClusterService, args: [...args] });
         return (fn as (...a: unknown[]) => unknown)(...args);
       },
     ]),
   ) as unknown as ClusterService;
   /** The operations asked, in order, without the checks every verb makes first. */
-  const asked = () => calls.filter((call) => call.op !== 'admit' && call.op !== 'takeCommand');
+  const asked = () => calls.filter((call) => call.op !== 'admit' && call.op !== 'admitCommand');
   return { service, calls, asked };
 }

@@ -49,7 +49,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const redis = connect();
   const keys = redisKeys(prefix);
   const logger = pino({ level: 'silent' });
-  const stores = createJobStores(redis, keys, world, logger, Date.now);
+  const stores = createJobStores(redis, keys, world, logger, Date.now, 1_000);
   const { records, lock, queue } = stores;
   const groups = options.groups ?? new Map<string, string[]>();
   const members: GroupMembers = async (groupId) => groups.get(groupId) ?? [];

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
+import { jobIdOf } from '../../src/jobs/job-record.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
 import { createJobPages, startPageServer } from '../../src/web/index.js';
@@ -33,7 +34,8 @@ export async function startPageLab() {
     keys: store.keys,
     /** A recorded job whose plan has started (its steps on the board), and the feed its worker writes. */
     async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed }> {
-      const { id, number } = await store.records.allocate();
+      const number = await store.redis.incr(store.keys.jobCounter);
+      const id = jobIdOf(number);
       const record = {
         id,
         number,

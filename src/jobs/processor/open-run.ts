@@ -4,14 +4,14 @@ import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
 import type { CheckpointStore } from '../../lifecycle/ports/checkpoint-store.js';
 import type { Logger } from '../../log/create-logger.js';
 import { meterEvent } from '../../metrics/meter-event.js';
+import type { CommandBatch } from '../command-batch.js';
 import { createRedisApprovalDesk, type RedisApprovalDesk } from '../create-redis-approval-desk.js';
 import { createRedisJobFeed } from '../create-redis-job-feed.js';
 import { openJobLog } from '../job-log.js';
 import type { JobRecord } from '../job-record.js';
 import type { JobFeed } from '../ports/job-feed.js';
 import type { JobLogSink, JobReporter } from '../ports/job-reporting.js';
-import { createRedisCheckpointStore } from '../redis-checkpoint-store.js';
-import { retireJob } from '../retire-job.js';
+import { queueRetireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import { settleJob } from './settle-job.js';
 import { watchRun } from './watch-run.js';
@@ -47,6 +47,10 @@ export interface RunStart {
   /** The worker's own signal: it aborts on shutdown. */
   readonly signal: AbortSignal | undefined;
   readonly pruneLogs: () => Promise<void>;
+  /** The worker's commands that leave together (a step's checkpoint and its page event). */
+  readonly batch: CommandBatch;
+  /** The job's checkpoints, their read already started with the job's record. */
+  readonly checkpoints: CheckpointStore;
 }
 
 /**
@@ -76,10 +80,10 @@ export async function openRun(
   await start.pruneLogs();
   const file = await openJobLog(deps.dataDir, record.id);
   // The job page reads the log and the events from Redis: its server may be another process than this worker.
-  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger);
+  const feed = createRedisJobFeed(deps.redis, deps.keys, record.id, deps.clock.now, logger, start.batch);
   const log = teeLog(file, feed);
   const thread = await deps.reporterFor(record, log, logger);
-  const approvals = threadApprovals(deps, record, cluster, thread);
+  const approvals = threadApprovals(deps, record, cluster, thread, start.batch);
   const mutating = isMutating(record.command);
   let stopWatching: () => void = () => undefined;
   const run: JobRun = {
@@ -91,7 +95,7 @@ export async function openRun(
     signal: controller.signal,
     thread,
     approvals,
-    checkpoints: createRedisCheckpointStore(deps.redis, deps.keys, record.id),
+    checkpoints: start.checkpoints,
     finished: false,
     parked: false,
     reporter: {
@@ -106,11 +110,14 @@ export async function openRun(
       },
     },
     async close() {
-      if (run.finished) feed.end();
-      await feed.flush();
       // A finished job's keys first written after it settled (the thread's, if its root message
-      // was late) get the retention too.
-      if (run.finished) await retireJob(deps.redis, deps.keys, record.id, deps.retentionMs);
+      // was late) get the retention too, in the same write as the feed's end.
+      if (run.finished) feed.end();
+      await Promise.all([
+        feed.flush(),
+        run.finished &&
+          start.batch.send((pipeline) => queueRetireJob(pipeline, deps.keys, record.id, deps.retentionMs)),
+      ]);
       stopWatching();
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
       if (mutating && !run.parked) await deps.lock.release(cluster.name, record.id);
@@ -127,6 +134,7 @@ function threadApprovals(
   record: JobRecord,
   cluster: ClusterConfig,
   thread: JobReporter,
+  batch: CommandBatch,
 ): RedisApprovalDesk {
   return createRedisApprovalDesk(
     deps.redis,
@@ -141,6 +149,7 @@ function threadApprovals(
         return deps.announcer.announce(...request);
       },
     },
+    batch,
   );
 }
 

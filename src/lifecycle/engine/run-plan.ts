@@ -1,8 +1,8 @@
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Plan } from '../plan/plan.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
-import type { CheckpointStore } from '../ports/checkpoint-store.js';
-import type { PlanOutcome, StepFailure } from '../ports/reporter.js';
+import type { CheckpointStore, StepRecord } from '../ports/checkpoint-store.js';
+import type { LifecycleEvent, PlanOutcome, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
 import { createStepContext, type StepContextSources } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
@@ -75,35 +75,52 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     }
 
     const startedAt = clock.now();
-    await checkpoints.set(step.id, {
-      status: 'running',
-      startedAt,
-      data: approvalId ? { approvalId } : undefined,
-    });
-    await reporter.emit({ type: 'step-started', stepId: step.id });
+    await transition(
+      deps,
+      step.id,
+      { status: 'running', startedAt, data: approvalId ? { approvalId } : undefined },
+      { type: 'step-started', stepId: step.id },
+    );
     try {
       if (deps.signal.aborted) throw new ClusterBotError('CANCELLED', 'cancelled');
       const result = await step.run(ctx);
       const finishedAt = clock.now();
-      await checkpoints.set(step.id, {
-        status: result.status,
-        startedAt,
-        finishedAt,
-        summary: result.summary,
-        data: approvalId ? { approvalId } : undefined,
-      });
-      await reporter.emit({
-        type: 'step-finished',
-        stepId: step.id,
-        status: result.status,
-        durationMs: finishedAt - startedAt,
-        summary: result.summary,
-      });
+      await transition(
+        deps,
+        step.id,
+        {
+          status: result.status,
+          startedAt,
+          finishedAt,
+          summary: result.summary,
+          data: approvalId ? { approvalId } : undefined,
+        },
+        {
+          type: 'step-finished',
+          stepId: step.id,
+          status: result.status,
+          durationMs: finishedAt - startedAt,
+          summary: result.summary,
+        },
+      );
     } catch (error) {
       return fail(deps, plan, index, startedAt, error, approvalId);
     }
   }
   return finish(deps, plan, plan.steps.length, 'succeeded', `all ${plan.steps.length} steps done`);
+}
+
+/**
+ * A step's transition: its checkpoint and its event, handed over together so a store that batches
+ * writes (the job layer's) sends them as one; the step goes on once both are done.
+ */
+async function transition(
+  deps: EngineDeps,
+  stepId: string,
+  record: StepRecord,
+  event: LifecycleEvent,
+): Promise<void> {
+  await Promise.all([deps.checkpoints.set(stepId, record), deps.reporter.emit(event)]);
 }
 
 async function fail(
@@ -117,21 +134,25 @@ async function fail(
   const step = plan.steps[index]!;
   const failure = toFailure(error, deps.signal);
   const finishedAt = deps.clock.now();
-  await deps.checkpoints.set(step.id, {
-    status: 'failed',
-    startedAt,
-    finishedAt,
-    summary: failure.message,
-    data: approvalId ? { approvalId } : undefined,
-  });
-  await deps.reporter.emit({
-    type: 'step-finished',
-    stepId: step.id,
-    status: 'failed',
-    durationMs: finishedAt - startedAt,
-    summary: failure.message,
-    failure,
-  });
+  await transition(
+    deps,
+    step.id,
+    {
+      status: 'failed',
+      startedAt,
+      finishedAt,
+      summary: failure.message,
+      data: approvalId ? { approvalId } : undefined,
+    },
+    {
+      type: 'step-finished',
+      stepId: step.id,
+      status: 'failed',
+      durationMs: finishedAt - startedAt,
+      summary: failure.message,
+      failure,
+    },
+  );
   const outcome: PlanOutcome = failure.code === 'CANCELLED' ? 'cancelled' : 'failed';
   // A playbook's own message already starts with its name ("k3s.yml failed: ..."): say it once.
   const summary = failure.message.startsWith(`${step.title} `)
