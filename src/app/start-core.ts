@@ -1,11 +1,14 @@
 import type { Redis } from 'ioredis';
 import { createSlackJobReporting } from '../bot/create-slack-job-reporting.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
+import { createThreadOpSender } from '../bot/thread/create-thread-op-sender.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createCommandRateLimit } from '../jobs/command-rate-limit.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobStores, type JobStores } from '../jobs/create-job-stores.js';
+import { createOutboxDrainer, type OutboxDrainer } from '../jobs/create-outbox-drainer.js';
+import { createRedisThreadOutbox } from '../jobs/create-redis-thread-outbox.js';
 import { redisKeys } from '../jobs/redis-keys.js';
 import { createClusterKubes } from '../kube/create-cluster-kubes.js';
 import type { Logger } from '../log/create-logger.js';
@@ -36,7 +39,7 @@ export interface Core {
   /** The only way a transport reaches the queue, the records and the audit trail. */
   readonly service: ClusterService;
   readonly redis: Redis;
-  /** Stops taking jobs; after the grace period, leaves running jobs to another worker. */
+  /** Stops taking jobs and sending threads; after the grace period, leaves what is left to another process. */
   stop(): Promise<void>;
 }
 
@@ -44,10 +47,23 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { env, world, logger, metrics, redis } = options;
   const stores = createJobStores(redis, redisKeys(env.REDIS_PREFIX), world, logger, systemClock.now);
+  // Every process sends threads' outboxes: its own jobs' at once, a dead process's once its lease lapses.
+  const threadStore = createRedisThreadOutbox(redis, stores.keys);
+  const drainer = createOutboxDrainer({
+    store: threadStore,
+    send: createThreadOpSender({
+      poster: options.poster,
+      messages: threadStore.messages,
+      logger: logger.child({ component: 'thread-outbox' }),
+      readLog: stores.feed.text,
+      jobPageUrl: options.jobPageUrl,
+    }),
+    logger: logger.child({ component: 'thread-outbox' }),
+  });
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
-      : startWorker(env, stores.keys, createProcessor(options, stores), logger);
+      : startWorker(env, stores.keys, createProcessor(options, stores, drainer), logger);
   if (worker) await stores.queue.syncVerifySchedules(world);
   return {
     redis,
@@ -65,7 +81,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       now: systemClock.now,
     }),
     async stop() {
-      if (worker && !(await worker.stop())) {
+      const graceOver = systemClock.now() + env.SHUTDOWN_GRACE_SECONDS * 1_000;
+      const jobsLetGo = worker ? await worker.stop() : true;
+      // Threads keep going out for what is left of the grace period; the rest waits for another process.
+      await drainer.stop(graceOver);
+      if (!jobsLetGo) {
         // Not waiting for the steps: the process exits, its SSH connections drop (ending the
         // remote commands) and the jobs' BullMQ locks lapse, so another worker picks them up.
         redis.disconnect();
@@ -78,7 +98,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 }
 
 /** The worker's processor: the job layer with Slack (or the console) as its reporting, SSH and Kubernetes as its world. */
-function createProcessor(options: CoreOptions, stores: JobStores) {
+function createProcessor(options: CoreOptions, stores: JobStores, drainer: OutboxDrainer) {
   const { env, world, logger, metrics, poster } = options;
   const { records, threads } = stores;
   const kubes = createClusterKubes(world, env.DATA_DIR);
@@ -96,10 +116,10 @@ function createProcessor(options: CoreOptions, stores: JobStores) {
     ...createSlackJobReporting({
       poster,
       threads,
+      outbox: drainer.outbox,
       threadOf,
       alertsChannel: world.slack.alertsChannel,
       approvalTimeoutMs: (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
-      jobPageUrl: options.jobPageUrl,
     }),
     world,
     members: options.members,

@@ -121,7 +121,7 @@ export async function openRun(
   return run;
 }
 
-/** The job's approvals; a request goes into its thread, so the thread's root message goes (and is saved) first. */
+/** The job's approvals; a request goes into its thread, so what the thread has queued (its root message) is sent first. */
 function threadApprovals(
   deps: JobProcessorDeps,
   record: JobRecord,
@@ -137,7 +137,7 @@ function threadApprovals(
     {
       ...deps.announcer,
       async announce(...request) {
-        await thread.flush();
+        await thread.delivered();
         return deps.announcer.announce(...request);
       },
     },
