@@ -55,7 +55,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       poster: options.poster,
       messages: threadStore.messages,
       logger: logger.child({ component: 'thread-outbox' }),
-      readLog: stores.feed.text,
+      readLog: stores.feed.uploadText,
       jobPageUrl: options.jobPageUrl,
     }),
     logger: logger.child({ component: 'thread-outbox' }),

@@ -146,6 +146,31 @@ describe('thread reporter', () => {
     expect(slack.sent.at(-1)?.text).toContain('line 1000');
   });
 
+  it('while Slack is slow, a backlog of board and tail edits leaves as the latest of each', async () => {
+    const slack = heldPoster();
+    const { reporter } = reporterWith(slack.poster, 5);
+    await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
+    await reporter.emit({ type: 'step-started', stepId: '1-verify' });
+    // The root message is still on its way while the job goes on for many live ticks.
+    for (let i = 1; i <= 6; i++) {
+      await reporter.emit({ type: 'step-progress', stepId: '1-verify', text: `task ${i}` });
+      await reporter.output('1-verify', `line ${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    const delivered = reporter.delivered();
+    await slack.release();
+    await delivered;
+    const edits = slack.sent.filter((s) => s.call === 'update');
+    const boardEdits = edits.filter((s) => s.text.includes('verify dev'));
+    const tailEdits = edits.filter((s) => s.text.startsWith('```'));
+    // The tail is posted once (its place in the thread), then edited to its last lines.
+    expect(slack.sent.filter((s) => s.call === 'post')).toHaveLength(2);
+    expect(boardEdits).toHaveLength(1);
+    expect(boardEdits[0]?.text).toContain('task 6');
+    expect(tailEdits.length).toBeLessThanOrEqual(1);
+    expect(slack.sent.filter((s) => s.text.startsWith('```')).at(-1)?.text).toContain('line 6');
+  });
+
   it('still posts the outcome when the log upload fails', async () => {
     const slack = heldPoster({ failUpload: true });
     const { reporter } = reporterWith(slack.poster);

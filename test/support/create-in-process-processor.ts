@@ -51,7 +51,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
       poster: parts.poster,
       messages: store.messages,
       logger: parts.logger,
-      readLog: createJobFeedReader(parts.redis, parts.keys).text,
+      readLog: createJobFeedReader(parts.redis, parts.keys).uploadText,
     }),
     logger: parts.logger,
   });

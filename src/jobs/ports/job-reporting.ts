@@ -23,10 +23,9 @@ export interface JobReporter extends Reporter {
   describeRefusal(refusal: AccessRefusal): string;
 }
 
-/** The job's full log on the worker's disk. */
+/** The job's full log (the worker's disk and the copy in Redis). */
 export interface JobLogSink {
   append(line: string): void | Promise<void>;
-  read(): Promise<string>;
 }
 
 export type JobReporterFactory = (record: JobRecord, log: JobLogSink, logger: Logger) => Promise<JobReporter>;

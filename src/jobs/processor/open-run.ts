@@ -144,13 +144,12 @@ function threadApprovals(
   );
 }
 
-/** Every line of the log goes to the file (the thread's upload) and to the page's feed alike. */
+/** Every line of the log goes to the file and to the feed (the job page's and the thread's upload) alike. */
 function teeLog(file: JobLogSink, feed: JobFeed): JobLogSink {
   return {
     append(line) {
       const written = [file.append(line), feed.line(line)].filter((result) => result instanceof Promise);
       return written.length > 0 ? Promise.all(written).then(() => undefined) : undefined;
     },
-    read: file.read,
   };
 }
