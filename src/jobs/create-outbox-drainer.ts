@@ -17,6 +17,8 @@ export interface OutboxDrainerOptions {
 
 /** Operations read per round trip: enough to see a board edit that a later one replaces. */
 const BATCH = 20;
+/** At shutdown, how long the calls on the wire may take once the grace period is over. */
+const LAST_CALL_MS = 1_000;
 /** How often `delivered` looks whether a job's outbox is empty. */
 const DELIVERED_POLL_MS = 100;
 
@@ -114,6 +116,9 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
       const graceOver = sleep(Math.max(0, deadline - Date.now()), undefined, { ref: false });
       await Promise.race([Promise.all(sending.values()), graceOver]);
       stopping = true;
+      // A call on the wire gets a moment to finish and leave the list; one still waiting for its
+      // turn in Slack's budget then was never sent, and is the next process's to send.
+      await Promise.race([Promise.all(sending.values()), sleep(LAST_CALL_MS, undefined, { ref: false })]);
       await Promise.all(
         [...sending.keys()].map((jobId) => store.release(jobId, owner).catch(warn('release'))),
       );

@@ -48,14 +48,14 @@ const cleanup = createCleanupStack();
 afterEach(() => cleanup.run());
 
 /** One process's drainer, on its own Redis connection (disconnecting it is that process dying). */
-function startProcess(prefix: string, poster: SlackPoster) {
+function startProcess(prefix: string, poster: SlackPoster, leaseMs = LEASE_MS) {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const store = createRedisThreadOutbox(redis, redisKeys(prefix));
   const drainer = createOutboxDrainer({
     store,
     send: createThreadOpSender({ poster, messages: store.messages, logger, readLog: async () => 'the log' }),
     logger,
-    leaseMs: LEASE_MS,
+    leaseMs,
     scanMs: 100,
   });
   cleanup.push(async () => {
@@ -115,6 +115,28 @@ describe('thread outbox in Redis', () => {
     expect(accepted.slice(1).every((call) => call.threadTs === '100.1' || call.text.startsWith('edit'))).toBe(
       true,
     );
+  });
+
+  it('a process stopping lets go of its outbox after its call on the wire: another sends the rest at once, each message once', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    // A lease that would outlast the test: only letting go hands the outbox over.
+    const first = startProcess(prefix, slackPoster(accepted, { delayMs: 150 }), 60_000);
+    await reportJob(first.drainer.outbox, 'job-1');
+    await waitFor('two messages sent', () => accepted.length === 2);
+    // The third on the wire (Slack takes 150 ms to answer) as the grace period ends.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await first.drainer.stop(Date.now());
+
+    const second = startProcess(prefix, slackPoster(accepted));
+    await waitFor('the thread complete', () => accepted.length >= expectedThread.length, {
+      timeoutMs: 5_000,
+    });
+    await second.drainer.outbox.delivered('job-1');
+    // Whatever the first process still had on the wire has landed by now.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
   });
 
   it('two live processes scanning the same outboxes send each message once, in order', async () => {
