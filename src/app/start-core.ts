@@ -47,19 +47,7 @@ export interface Core {
 export async function startCore(options: CoreOptions): Promise<Core> {
   const { env, world, logger, metrics, redis } = options;
   const stores = createJobStores(redis, redisKeys(env.REDIS_PREFIX), world, logger, systemClock.now);
-  // Every process sends threads' outboxes: its own jobs' at once, a dead process's once its lease lapses.
-  const threadStore = createRedisThreadOutbox(redis, stores.keys);
-  const drainer = createOutboxDrainer({
-    store: threadStore,
-    send: createThreadOpSender({
-      poster: options.poster,
-      messages: threadStore.messages,
-      logger: logger.child({ component: 'thread-outbox' }),
-      readLog: stores.feed.uploadText,
-      jobPageUrl: options.jobPageUrl,
-    }),
-    logger: logger.child({ component: 'thread-outbox' }),
-  });
+  const drainer = startThreadDrainer(options, stores);
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
@@ -95,6 +83,23 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       redis.disconnect();
     },
   };
+}
+
+/** Every process sends the threads' outboxes: its own jobs' at once, a dead process's once its lease lapses. */
+function startThreadDrainer(options: CoreOptions, stores: JobStores): OutboxDrainer {
+  const store = createRedisThreadOutbox(stores.redis, stores.keys);
+  const logger = options.logger.child({ component: 'thread-outbox' });
+  return createOutboxDrainer({
+    store,
+    send: createThreadOpSender({
+      poster: options.poster,
+      messages: store.messages,
+      logger,
+      readLog: stores.feed.uploadText,
+      jobPageUrl: options.jobPageUrl,
+    }),
+    logger,
+  });
 }
 
 /** The worker's processor: the job layer with Slack (or the console) as its reporting, SSH and Kubernetes as its world. */
