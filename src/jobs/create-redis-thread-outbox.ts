@@ -20,7 +20,7 @@ local ttl = redis.call('pttl', KEYS[2])
 if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end`;
 
 /** The thread's state as saved: its root's ts is the sender's to write (threadMessages), never a worker's. */
-export function queueSaveThread(multi: ReturnType<Redis['multi']>, keys: RedisKeys, thread: JobThread): void {
+function queueSaveThread(multi: ReturnType<Redis['multi']>, keys: RedisKeys, thread: JobThread): void {
   const { threadTs: _sentBySender, ...saved } = thread;
   // KEEPTTL: the final save lands after the job finished and was given its retention.
   multi.set(keys.board(thread.jobId), JSON.stringify(saved), 'KEEPTTL');

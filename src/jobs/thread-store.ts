@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
-import { queueSaveThread } from './create-redis-thread-outbox.js';
 import type { JobRecord } from './job-record.js';
 import type { JobThread } from './ports/job-thread.js';
 import { THREAD_ROOT } from './ports/thread-outbox.js';
@@ -33,12 +32,6 @@ export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: 
           steps: [],
         },
       };
-    },
-    /** Saves the thread's state alone (no message to send with it). */
-    async save(thread: JobThread): Promise<void> {
-      const multi = redis.multi();
-      queueSaveThread(multi, keys, thread);
-      await multi.exec();
     },
   };
 }
