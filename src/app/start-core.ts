@@ -1,10 +1,13 @@
 import type { Redis } from 'ioredis';
 import { createSlackJobReporting } from '../bot/create-slack-job-reporting.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
+import { createThreadOpSender } from '../bot/thread/create-thread-op-sender.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobStores, type JobStores } from '../jobs/create-job-stores.js';
+import { createOutboxDrainer, type OutboxDrainer } from '../jobs/create-outbox-drainer.js';
+import { createRedisThreadOutbox } from '../jobs/create-redis-thread-outbox.js';
 import { redisKeys } from '../jobs/redis-keys.js';
 import { createClusterKubes } from '../kube/create-cluster-kubes.js';
 import type { Logger } from '../log/create-logger.js';
@@ -35,7 +38,7 @@ export interface Core {
   /** The only way a transport reaches the queue, the records and the audit trail. */
   readonly service: ClusterService;
   readonly redis: Redis;
-  /** Stops taking jobs; after the grace period, leaves running jobs to another worker. */
+  /** Stops taking jobs and sending threads; after the grace period, leaves what is left to another process. */
   stop(): Promise<void>;
 }
 
@@ -50,10 +53,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     systemClock.now,
     env.COMMANDS_PER_USER_PER_MINUTE,
   );
+  const drainer = startThreadDrainer(options, stores);
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
-      : startWorker(env, stores.keys, createProcessor(options, stores), logger);
+      : startWorker(env, stores.keys, createProcessor(options, stores, drainer), logger);
   if (worker) await stores.queue.syncVerifySchedules(world);
   return {
     redis,
@@ -65,7 +69,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       now: systemClock.now,
     }),
     async stop() {
-      if (worker && !(await worker.stop())) {
+      const graceOver = systemClock.now() + env.SHUTDOWN_GRACE_SECONDS * 1_000;
+      const jobsLetGo = worker ? await worker.stop() : true;
+      // Threads keep going out for what is left of the grace period; the rest waits for another process.
+      await drainer.stop(graceOver);
+      if (!jobsLetGo) {
         // Not waiting for the steps: the process exits, its SSH connections drop (ending the
         // remote commands) and the jobs' BullMQ locks lapse, so another worker picks them up.
         redis.disconnect();
@@ -77,8 +85,25 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   };
 }
 
+/** Every process sends the threads' outboxes: its own jobs' at once, a dead process's once its lease lapses. */
+function startThreadDrainer(options: CoreOptions, stores: JobStores): OutboxDrainer {
+  const store = createRedisThreadOutbox(stores.redis, stores.keys);
+  const logger = options.logger.child({ component: 'thread-outbox' });
+  return createOutboxDrainer({
+    store,
+    send: createThreadOpSender({
+      poster: options.poster,
+      messages: store.messages,
+      logger,
+      readLog: stores.feed.uploadText,
+      jobPageUrl: options.jobPageUrl,
+    }),
+    logger,
+  });
+}
+
 /** The worker's processor: the job layer with Slack (or the console) as its reporting, SSH and Kubernetes as its world. */
-function createProcessor(options: CoreOptions, stores: JobStores) {
+function createProcessor(options: CoreOptions, stores: JobStores, drainer: OutboxDrainer) {
   const { env, world, logger, metrics, poster } = options;
   const { records, threads } = stores;
   const kubes = createClusterKubes(world, env.DATA_DIR);
@@ -96,10 +121,10 @@ function createProcessor(options: CoreOptions, stores: JobStores) {
     ...createSlackJobReporting({
       poster,
       threads,
+      outbox: drainer.outbox,
       threadOf,
       alertsChannel: world.slack.alertsChannel,
       approvalTimeoutMs: (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
-      jobPageUrl: options.jobPageUrl,
     }),
     world,
     members: options.members,

@@ -1,6 +1,7 @@
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { GateAlerts, JobReporterFactory } from '../jobs/ports/job-reporting.js';
 import type { ThreadStore } from '../jobs/ports/job-thread.js';
+import type { ThreadOutbox } from '../jobs/ports/thread-outbox.js';
 import { createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
 import { createSlackGateAlerts } from './create-slack-gate-alerts.js';
 import { createThreadReporter } from './create-thread-reporter.js';
@@ -10,11 +11,11 @@ import type { SlackPoster } from './slack-poster.js';
 export interface SlackJobReportingDeps {
   readonly poster: SlackPoster;
   readonly threads: ThreadStore;
+  /** Where the threads' messages wait for Slack (create-thread-op-sender.ts sends them). */
+  readonly outbox: ThreadOutbox;
   readonly threadOf: JobThreadOf;
   readonly alertsChannel: string;
   readonly approvalTimeoutMs: (cluster: string) => number;
-  /** A job's page link, when the page is served (PUBLIC_URL set). */
-  readonly jobPageUrl?: ((jobId: string) => string | undefined) | undefined;
 }
 
 export interface SlackJobReporting {
@@ -29,16 +30,8 @@ export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobRe
   return {
     async reporterFor(record, log, logger) {
       const thread = await deps.threads.load(record);
-      const resumed = thread.threadTs !== undefined;
-      const reporter = createThreadReporter({
-        poster,
-        logger,
-        thread,
-        save: deps.threads.save,
-        appendLog: log.append,
-        readLog: log.read,
-        pageUrl: deps.jobPageUrl?.(record.id),
-      });
+      const resumed = thread.opened;
+      const reporter = createThreadReporter({ outbox: deps.outbox, logger, thread, appendLog: log.append });
       return { ...reporter, resumed, describeRefusal: describeAccessRefusal };
     },
     announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalTimeoutMs),

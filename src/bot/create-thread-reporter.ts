@@ -1,35 +1,31 @@
 import type { BoardStep, JobThread } from '../jobs/ports/job-thread.js';
+import type { ThreadOutbox } from '../jobs/ports/thread-outbox.js';
 import { describeEvent } from '../lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../lifecycle/ports/reporter.js';
 import type { Logger } from '../log/create-logger.js';
 import { ciliumRollbackOffer } from './cilium-rollback-offer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { renderBoard, truncate } from './render-board.js';
-import type { SlackPoster } from './slack-poster.js';
+import { truncate } from './render-board.js';
 import { createLiveUpdates } from './thread/create-live-updates.js';
 import { createOutbox } from './thread/create-outbox.js';
-import { gateAlertText, noteText, outcomeText, stepFinishedText } from './thread/thread-texts.js';
+import type { ThreadOp } from './thread/thread-op.js';
+import { noteText, outcomeText, stepFinishedText } from './thread/thread-texts.js';
 
 export interface ThreadReporterDeps {
-  readonly poster: SlackPoster;
+  /** The job's thread outbox in Redis: sent in the background, by any process. */
+  readonly outbox: ThreadOutbox;
   readonly logger: Logger;
   readonly thread: JobThread;
-  /** Persists the thread (root ts + board) so a resumed job keeps updating the same messages. */
-  save(thread: JobThread): Promise<void>;
-  /** Appends to the job's full log (kept on disk, uploaded at the end). */
+  /** Appends to the job's full log (uploaded at the end). */
   appendLog(line: string): void | Promise<void>;
-  /** The full log's text for the final upload. */
-  readLog(): Promise<string>;
-  /** The job's page (signed link), when PUBLIC_URL is set: the board links to it. */
-  readonly pageUrl?: string | undefined;
   /** Minimum time between two live updates (board or output tail) of this job's messages. */
   readonly updateIntervalMs?: number;
 }
 
 /**
- * Events after which the thread is saved: the root message's ts and every step's end state are
- * what a resumed job needs. Progress, notes and starts are re-emitted or harmless to lose, and
- * saving them would cost a Redis write per event.
+ * Events after which the thread is saved (with the messages they queue, in one write): whether
+ * the root message was queued and every step's end state are what a resumed job needs. Progress,
+ * notes and starts are re-emitted or harmless to lose, and saving them would cost a write each.
  */
 const SAVED_AFTER: ReadonlySet<LifecycleEvent['type']> = new Set([
   'plan-started',
@@ -41,47 +37,57 @@ const SAVED_AFTER: ReadonlySet<LifecycleEvent['type']> = new Set([
 /**
  * Renders lifecycle events into a job's Slack thread: the root message is the status board,
  * replies carry step results, notes and alerts, and one reply per step holds a live tail of its
- * output. The engine never waits for Slack: messages leave in order from an outbox, live edits are
- * coalesced (create-live-updates.ts), and Slack trouble is logged and never fails the job.
- * `flush()` resolves once everything is out.
+ * output. The engine never waits for Slack: each message is appended to the job's outbox in Redis
+ * (thread/thread-op.ts) and sent from there in the background (create-thread-op-sender.ts); live
+ * edits are coalesced (create-live-updates.ts). `flush()` resolves once everything is in the
+ * outbox, `delivered()` once Slack has taken it.
  */
-export function createThreadReporter(
-  deps: ThreadReporterDeps,
-): Reporter & { flush(): Promise<void>; notice(mrkdwn: string): Promise<void> } {
-  const { poster, thread, logger } = deps;
-  const outbox = createOutbox((what, error) =>
+export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
+  flush(): Promise<void>;
+  delivered(): Promise<void>;
+  notice(mrkdwn: string): Promise<void>;
+} {
+  const { thread, logger } = deps;
+  const { channel } = thread;
+  // The appends leave in order, one at a time; Redis trouble is logged and never fails the job.
+  const appends = createOutbox((what, error) =>
     logger.warn({ err: error, jobId: thread.jobId }, `thread: ${what} failed`),
   );
+  const queue = (ops: readonly ThreadOp[], save: boolean) => {
+    if (ops.length === 0 && !save) return;
+    const encoded = ops.map((op) => JSON.stringify(op));
+    const state = save ? { ...thread } : undefined;
+    appends.send(save ? 'thread save' : 'thread message', () =>
+      deps.outbox.append(thread.jobId, encoded, state),
+    );
+  };
   const live = createLiveUpdates(
     {
-      async board() {
-        if (thread.threadTs)
-          await poster.update({
-            channel: thread.channel,
-            ts: thread.threadTs,
-            ...renderBoard(thread.board, deps.pageUrl),
-          });
-      },
-      async tail(lines, ts) {
-        if (!thread.threadTs) return ts;
-        const text = `\`\`\`${escapeMrkdwn(truncate(lines.join('\n'), 2_800))}\`\`\``;
-        if (!ts) return poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
-        await poster.update({ channel: thread.channel, ts, text });
-        return ts;
-      },
+      board: () => queue([{ kind: 'board', channel, board: thread.board }], false),
+      tail: (stepId, lines) =>
+        queue(
+          [
+            {
+              kind: 'tail',
+              channel,
+              stepId,
+              text: `\`\`\`${escapeMrkdwn(truncate(lines.join('\n'), 2_800))}\`\`\``,
+            },
+          ],
+          false,
+        ),
     },
-    outbox,
     deps.updateIntervalMs ?? 2_000,
   );
-  // A reply sent before the thread has its root message (a cancel noticed before the plan started)
-  // waits for the root instead of being lost.
-  const early: string[] = [];
-  const post = (text: string) => poster.post({ channel: thread.channel, threadTs: thread.threadTs, text });
-  const reply = (text: string) =>
-    outbox.send('thread reply', async () => {
-      if (thread.threadTs) await post(text);
-      else early.push(text);
-    });
+  // A reply before the thread has its root message (a cancel noticed before the plan started)
+  // follows the root instead of being lost.
+  const early: ThreadOp[] = [];
+  const reply = (text: string): ThreadOp[] => {
+    const op: ThreadOp = { kind: 'reply', channel, text };
+    if (thread.opened) return [op];
+    early.push(op);
+    return [];
+  };
   const setStep = (stepId: string, patch: Partial<BoardStep>) => {
     thread.board = {
       ...thread.board,
@@ -89,20 +95,22 @@ export function createThreadReporter(
     };
     live.boardChanged();
   };
-  const sendEarlyReplies = async () => {
-    for (const text of early.splice(0)) await post(text);
-  };
-  const render = createEventRenderer({ ...deps, outbox, live, reply, setStep, sendEarlyReplies });
+  const render = createEventRenderer({ thread, live, reply, setStep, early });
 
+  const flush = async () => {
+    live.flush();
+    await appends.drained();
+  };
   return {
-    async flush() {
-      live.flush();
-      await outbox.drained();
+    flush,
+    async delivered() {
+      await flush();
+      await deps.outbox.delivered(thread.jobId);
     },
     /** A reply the bot words itself (its mentions and links stay live): never remote text. */
     async notice(mrkdwn) {
       await deps.appendLog(`# ${mrkdwn}`);
-      reply(mrkdwn);
+      queue(reply(mrkdwn), false);
     },
     async output(stepId, line) {
       await deps.appendLog(line);
@@ -110,25 +118,26 @@ export function createThreadReporter(
     },
     async emit(event: LifecycleEvent) {
       await deps.appendLog(`# ${describeEvent(event)}`);
-      render(event);
-      if (SAVED_AFTER.has(event.type)) outbox.send('thread save', () => deps.save(thread));
+      queue(render(event), SAVED_AFTER.has(event.type));
     },
   };
 }
 
-interface EventRendererDeps extends ThreadReporterDeps {
-  readonly outbox: ReturnType<typeof createOutbox>;
+interface EventRendererDeps {
+  readonly thread: JobThread;
   readonly live: ReturnType<typeof createLiveUpdates>;
-  reply(text: string): void;
+  /** The reply, or nothing while it waits for the root message. */
+  reply(text: string): ThreadOp[];
   setStep(stepId: string, patch: Partial<BoardStep>): void;
-  /** Right after the root message: the replies that came before it. */
-  sendEarlyReplies(): Promise<void>;
+  /** The replies that came before the root message, sent right after it. */
+  readonly early: ThreadOp[];
 }
 
-/** What each lifecycle event changes in the thread: the board, a reply, an alert, the final report. */
+/** What each lifecycle event changes in the thread (the board) and the messages it queues. */
 function createEventRenderer(deps: EventRendererDeps) {
-  const { poster, thread, outbox, live, reply, setStep, sendEarlyReplies } = deps;
-  return (event: LifecycleEvent) => {
+  const { thread, live, reply, setStep, early } = deps;
+  const { channel } = thread;
+  return (event: LifecycleEvent): ThreadOp[] => {
     switch (event.type) {
       case 'plan-started':
         if (thread.board.steps.length === 0) {
@@ -137,70 +146,54 @@ function createEventRenderer(deps: EventRendererDeps) {
             steps: event.steps.map((step) => ({ ...step, status: 'pending' })),
           };
         }
-        if (!thread.threadTs) {
-          outbox.send('root message', async () => {
-            thread.threadTs = await poster.post({
-              channel: thread.channel,
-              ...renderBoard(thread.board, deps.pageUrl),
-            });
-            await sendEarlyReplies();
-          });
-        } else if (event.resumed) live.boardChanged();
-        return;
+        if (!thread.opened) {
+          thread.opened = true;
+          return [{ kind: 'root', channel, board: thread.board }, ...early.splice(0)];
+        }
+        if (event.resumed) live.boardChanged();
+        return [];
       case 'step-started':
-        return setStep(event.stepId, { status: 'running', detail: undefined });
+        setStep(event.stepId, { status: 'running', detail: undefined });
+        return [];
       case 'step-progress':
-        return setStep(event.stepId, { detail: event.text });
+        setStep(event.stepId, { detail: event.text });
+        return [];
       case 'step-waiting':
-        return setStep(event.stepId, { status: 'waiting' });
+        setStep(event.stepId, { status: 'waiting' });
+        return [];
       case 'step-finished': {
         setStep(event.stepId, { status: event.status, durationMs: event.durationMs, detail: event.summary });
         live.stepFinished(event.stepId);
         const text = stepFinishedText(thread, event);
-        if (text) reply(text);
-        return;
+        return text ? reply(text) : [];
       }
       case 'note':
         return reply(noteText(event));
       case 'gate-failed':
-        return outbox.send('alert', async () => {
-          const link = thread.threadTs ? poster.permalink(thread.channel, thread.threadTs) : undefined;
-          await poster.post({ channel: thread.alertsChannel, text: gateAlertText(thread, event, link) });
-        });
-      case 'plan-finished':
+        return [
+          {
+            kind: 'alert',
+            channel: thread.alertsChannel,
+            threadChannel: channel,
+            cluster: thread.cluster,
+            jobNumber: thread.board.jobNumber,
+            gate: event.gate,
+            observed: event.observed,
+          },
+        ];
+      case 'plan-finished': {
         thread.board = { ...thread.board, outcome: event.outcome, summary: event.summary };
         live.finish();
-        outbox.send('final report', () => sendFinalReport(deps, outcomeText(thread, event)));
-        return offerCiliumRollback(deps);
+        const final: ThreadOp = {
+          kind: 'final',
+          channel,
+          jobNumber: thread.board.jobNumber,
+          summary: outcomeText(thread, event),
+        };
+        // Under a halted Cilium rollout's final report: the Roll back Cilium button.
+        const offer = ciliumRollbackOffer(thread);
+        return offer ? [final, { kind: 'offer', channel, ...offer }] : [final];
+      }
     }
   };
-}
-
-/** After the final report of a halted Cilium rollout: the Roll back Cilium button. */
-function offerCiliumRollback(deps: EventRendererDeps): void {
-  const { poster, thread, outbox } = deps;
-  const offer = ciliumRollbackOffer(thread);
-  if (!offer) return;
-  outbox.send('rollback offer', async () => {
-    if (thread.threadTs) await poster.post({ channel: thread.channel, threadTs: thread.threadTs, ...offer });
-  });
-}
-
-/** One message: the outcome with the log attached; should the upload fail, the outcome alone. */
-async function sendFinalReport(deps: ThreadReporterDeps, summary: string): Promise<void> {
-  const { poster, thread } = deps;
-  if (!thread.threadTs) return;
-  try {
-    await poster.upload({
-      channel: thread.channel,
-      threadTs: thread.threadTs,
-      filename: `job-${thread.board.jobNumber}.log`,
-      title: `job #${thread.board.jobNumber} log (redacted)`,
-      content: await deps.readLog(),
-      comment: summary,
-    });
-  } catch (error) {
-    deps.logger.warn({ err: error, jobId: thread.jobId }, 'thread: log upload failed');
-    await poster.post({ channel: thread.channel, threadTs: thread.threadTs, text: summary });
-  }
 }

@@ -68,8 +68,13 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         signal: run.signal,
         redact: deps.redact,
       });
+      // Kept in the thread's outbox: sent in the background, the worker slot is free once the outcome is settled.
       await run.reporter.flush();
-      if (result.status === 'waiting') return await parkForApproval(deps, job, token, run, result);
+      if (result.status === 'waiting') {
+        // The approvers read the thread: it shows the step waiting before the job parks.
+        await run.reporter.delivered();
+        return await parkForApproval(deps, job, token, run, result);
+      }
       // The record, approvals and lease were settled when the engine reported plan-finished.
       run.logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;

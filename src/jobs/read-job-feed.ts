@@ -1,21 +1,66 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { FeedEvent, FeedLine } from './ports/job-feed.js';
 import type { RedisKeys } from './redis-keys.js';
 
+/** Lines read per round trip when reading a log's tail. */
+const PAGE = 5_000;
+/** About 25k lines: more than anyone reads in Slack, small enough that the upload's copies stay cheap. */
+const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
+/** How often a log not yet ended is looked at again, and for how long, before it is taken as it is. */
+const END_POLL_MS = 200;
+const END_PATIENCE_MS = 10_000;
+
 /** Reads what workers wrote for the job page (create-redis-job-feed.ts), from any process. */
 export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
+  /** Up to `count` lines after the stream id `after` ('0' for the first); `ended` once the log is complete. */
+  async function lines(
+    jobId: string,
+    after: string,
+    count: number,
+  ): Promise<{ lines: FeedLine[]; ended: boolean }> {
+    const start = after === '0' ? '-' : `(${after}`;
+    const entries = await redis.xrange(keys.feedLog(jobId), start, '+', 'COUNT', count);
+    const found: FeedLine[] = [];
+    let ended = false;
+    for (const [id, fields] of entries) {
+      if (fields[0] === 'end') ended = true;
+      else found.push({ id, text: fields[1] ?? '' });
+    }
+    return { lines: found, ended };
+  }
   return {
-    /** Up to `count` lines after the stream id `after` ('0' for the first); `ended` once the log is complete. */
-    async lines(jobId: string, after: string, count: number): Promise<{ lines: FeedLine[]; ended: boolean }> {
-      const start = after === '0' ? '-' : `(${after}`;
-      const entries = await redis.xrange(keys.feedLog(jobId), start, '+', 'COUNT', count);
-      const lines: FeedLine[] = [];
-      let ended = false;
-      for (const [id, fields] of entries) {
-        if (fields[0] === 'end') ended = true;
-        else lines.push({ id, text: fields[1] ?? '' });
+    lines,
+    /**
+     * The log for the thread's final upload: its last 2 MB, whole lines, so a runaway playbook cannot
+     * swell the process sending it. Its worker ends the log as the job closes, just after the
+     * outcome is queued; a log never ended (its worker died) is taken as it is after a while.
+     */
+    async uploadText(jobId: string): Promise<string> {
+      const key = keys.feedLog(jobId);
+      const giveUpAt = Date.now() + END_PATIENCE_MS;
+      const isEnded = async () => (await redis.xrevrange(key, '+', '-', 'COUNT', 1))[0]?.[1][0] === 'end';
+      while (!(await isEnded()) && Date.now() < giveUpAt) await sleep(END_POLL_MS);
+      const kept: string[] = [];
+      let bytes = 0;
+      let before = '+';
+      reading: for (;;) {
+        const entries = await redis.xrevrange(key, before, '-', 'COUNT', PAGE);
+        for (const [, fields] of entries) {
+          if (fields[0] === 'end') continue;
+          const text = fields[1] ?? '';
+          bytes += Buffer.byteLength(text) + 1;
+          if (bytes > UPLOAD_LIMIT_BYTES) break reading;
+          kept.push(text);
+        }
+        if (entries.length < PAGE) break;
+        before = `(${entries.at(-1)![0]}`;
       }
-      return { lines, ended };
+      const total = await redis.xlen(key);
+      const ended = (await isEnded()) ? 1 : 0;
+      const leftOut = total - ended - kept.length;
+      const header = leftOut > 0 ? [`[first ${leftOut} lines left out]`] : [];
+      return [...header, ...kept.reverse()].join('\n');
     },
     async events(jobId: string): Promise<FeedEvent[]> {
       const entries = await redis.xrange(keys.feedEvents(jobId), '-', '+');

@@ -6,6 +6,14 @@ export function redisKeys(prefix: string) {
     job: (id: string) => `${prefix}:job:${id}`,
     steps: (id: string) => `${prefix}:job:${id}:steps`,
     board: (id: string) => `${prefix}:job:${id}:board`,
+    /** The ts of the thread's messages the edge edits later (its root, each step's output tail), once sent. */
+    threadMessages: (id: string) => `${prefix}:job:${id}:thread:messages`,
+    /** The thread's outbox: what is still to be sent to it, oldest first (a list of the edge's operations). */
+    outbox: (id: string) => `${prefix}:job:${id}:outbox`,
+    /** Which process is sending a job's outbox (SET NX PX, renewed while it does). */
+    outboxLease: (id: string) => `${prefix}:job:${id}:outbox:lease`,
+    /** The jobs whose outbox is not empty: where a process looks for outboxes a dead one left. */
+    outboxes: `${prefix}:outboxes`,
     approvals: (id: string) => `${prefix}:job:${id}:approvals`,
     recentJobs: `${prefix}:jobs:recent`,
     audit: `${prefix}:audit`,

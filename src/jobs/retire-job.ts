@@ -2,7 +2,7 @@ import type { ChainableCommander } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
 /**
- * A finished job's record, steps, approvals, thread state and page feed expire after the retention; the audit
+ * A finished job's record, steps, approvals, thread state (with its outbox) and page feed expire after the retention; the audit
  * stream (capped) and the recent-jobs list (capped) keep their own bounds. Writes after this keep
  * the expiry (SET … KEEPTTL, HSET). Queued on the caller's transaction or pipeline, so they land
  * with the job's ending.
@@ -13,7 +13,14 @@ export function queueRetireJob(
   jobId: string,
   retentionMs: number,
 ): ChainableCommander {
-  const owned = [keys.job(jobId), keys.steps(jobId), keys.board(jobId), keys.approvals(jobId)];
+  const owned = [
+    keys.job(jobId),
+    keys.steps(jobId),
+    keys.board(jobId),
+    keys.approvals(jobId),
+    keys.threadMessages(jobId),
+    keys.outbox(jobId),
+  ];
   // The job page's log and timeline live as long as the record they describe, not as long as the
   // board's link (JOB_PAGE_TTL): a link drawn later (the App Home draws one for the jobs it shows)
   // must find the whole job while its record is kept.

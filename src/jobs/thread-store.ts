@@ -2,20 +2,29 @@ import type { Redis } from 'ioredis';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobRecord } from './job-record.js';
 import type { JobThread } from './ports/job-thread.js';
+import { THREAD_ROOT } from './ports/thread-outbox.js';
 import type { RedisKeys } from './redis-keys.js';
 
-/** Loads (or starts) a job's thread state; saving it lets another worker carry on the same thread. */
+/**
+ * Loads (or starts) a job's thread state; the outbox saves it with the operations it explains
+ * (create-redis-thread-outbox.ts), so another worker carries on the same thread.
+ */
 export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: string) {
   return {
     async load(record: JobRecord): Promise<JobThread> {
-      const raw = await redis.get(keys.board(record.id));
-      if (raw) return JSON.parse(raw) as JobThread;
+      const [[, raw], [, threadTs]] = ((await redis
+        .multi()
+        .get(keys.board(record.id))
+        .hget(keys.threadMessages(record.id), THREAD_ROOT)
+        .exec()) ?? []) as [[unknown, string | null], [unknown, string | null]];
+      if (raw) return { ...(JSON.parse(raw) as JobThread), opened: true, threadTs: threadTs ?? undefined };
       return {
         jobId: record.id,
         channel: record.channel,
         alertsChannel,
         cluster: record.command.cluster,
         threadTs: undefined,
+        opened: false,
         board: {
           title: describeCommand(record.command),
           jobNumber: record.number,
@@ -23,10 +32,6 @@ export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: 
           steps: [],
         },
       };
-    },
-    async save(thread: JobThread): Promise<void> {
-      // KEEPTTL: the final save lands after the job finished and was given its retention.
-      await redis.set(keys.board(thread.jobId), JSON.stringify(thread), 'KEEPTTL');
     },
   };
 }

@@ -20,6 +20,7 @@ function thread(title: string, outcome: 'failed' | 'succeeded', steps: BoardStep
     alertsChannel: 'C0ALERTS',
     cluster: 'dev',
     threadTs: '1.1',
+    opened: true,
     board: { title, jobNumber: 4, requestedBy: 'U0ALICE', steps, outcome },
   };
 }

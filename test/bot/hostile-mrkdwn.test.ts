@@ -4,6 +4,7 @@ import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
+import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
 
 const HOSTILE = '<!channel> see <http://evil.example|the runbook> & <!here>';
 const ESCAPED = '&lt;!channel&gt; see &lt;http://evil.example|the runbook&gt; &amp; &lt;!here&gt;';
@@ -42,8 +43,10 @@ describe('remote text in mrkdwn', () => {
       upload: async () => undefined,
       permalink: (channel, ts) => `https://lab.slack.invalid/archives/${channel}/p${ts}`,
     };
+    const { outbox, messages } = createMemoryThreadOutbox(poster);
+    await messages.set('job-1', 'root', '100.0');
     const reporter = createThreadReporter({
-      poster,
+      outbox,
       logger: createLogger({ level: 'silent', redact: createRedactor() }),
       thread: {
         jobId: 'job-1',
@@ -51,11 +54,10 @@ describe('remote text in mrkdwn', () => {
         alertsChannel: 'C0ALERTS',
         cluster: 'dev',
         threadTs: '100.0',
+        opened: true,
         board: { title: 'verify dev', jobNumber: 1, requestedBy: 'U0ALICE', steps: [] },
       },
-      save: async () => undefined,
       appendLog: () => undefined,
-      readLog: async () => '',
     });
     await reporter.emit({
       type: 'gate-failed',
@@ -66,7 +68,7 @@ describe('remote text in mrkdwn', () => {
     });
     await reporter.emit({ type: 'note', text: HOSTILE });
     await reporter.notice('🛑 cancelled by <@U0BOB>');
-    await reporter.flush();
+    await reporter.delivered();
     const alert = posts.find((p) => p.channel === 'C0ALERTS')!;
     expect(alert.text).toContain(ESCAPED);
     expect(alert.text).toContain('<https://lab.slack.invalid/archives/C0OPS/p100.0|job #1 thread>');

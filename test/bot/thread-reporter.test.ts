@@ -4,6 +4,7 @@ import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import type { JobThread } from '../../src/jobs/ports/job-thread.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
+import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
 
 interface Sent {
   readonly call: 'post' | 'update' | 'upload';
@@ -50,24 +51,21 @@ function reporterWith(poster: SlackPoster, updateIntervalMs = 60_000) {
     alertsChannel: 'C0ALERTS',
     cluster: 'dev',
     threadTs: undefined,
+    opened: false,
     board: { title: 'verify dev', jobNumber: 7, requestedBy: 'U0ALICE', steps: [] },
   };
-  const saved: (string | undefined)[] = [];
   const log: string[] = [];
+  const { outbox, saved, messages } = createMemoryThreadOutbox(poster, async () => log.join('\n'));
   const reporter = createThreadReporter({
-    poster,
+    outbox,
     logger: createLogger({ level: 'silent', redact: createRedactor() }),
     thread,
-    save: async (state) => {
-      saved.push(state.threadTs);
-    },
     appendLog: (line) => {
       log.push(line);
     },
-    readLog: async () => log.join('\n'),
     updateIntervalMs,
   });
-  return { reporter, saved };
+  return { reporter, saved, messages };
 }
 
 const step = { id: '1-verify', title: 'verify gates', target: 'dev', disruptive: false };
@@ -75,7 +73,7 @@ const step = { id: '1-verify', title: 'verify gates', target: 'dev', disruptive:
 describe('thread reporter', () => {
   it('never makes the job wait for Slack, and Slack still sees every message in order', async () => {
     const slack = heldPoster();
-    const { reporter, saved } = reporterWith(slack.poster);
+    const { reporter, saved, messages } = reporterWith(slack.poster);
 
     await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
     await reporter.emit({ type: 'step-started', stepId: '1-verify' });
@@ -90,9 +88,9 @@ describe('thread reporter', () => {
     await reporter.emit({ type: 'plan-finished', outcome: 'succeeded', summary: 'all 1 steps done' });
     expect(slack.sent).toEqual([]); // nothing answered yet, and the engine has gone on regardless
 
-    const flushed = reporter.flush();
+    const delivered = reporter.delivered();
     await slack.release();
-    await flushed;
+    await delivered;
     expect(slack.sent.map((s) => [s.call, s.text.split('\n')[0]])).toEqual([
       ['post', expect.stringContaining('verify dev')],
       ['post', '```first line```'],
@@ -101,8 +99,9 @@ describe('thread reporter', () => {
       ['upload', '✅ job #7 succeeded: all 1 steps done'],
     ]);
     expect(slack.sent.slice(1).every((s) => s.call === 'update' || s.threadTs === '100.1')).toBe(true);
-    // Saved once the root message existed, so a resumed job finds its thread.
-    expect(saved.at(-1)).toBe('100.1');
+    // Saved with its root message queued, and the root's ts kept as it was sent, so a resumed job finds its thread.
+    expect(saved.at(-1)?.opened).toBe(true);
+    expect(await messages.get('job-7', 'root')).toBe('100.1');
   });
 
   it('keeps a notice sent before the thread exists and posts it under the root message', async () => {
@@ -117,9 +116,9 @@ describe('thread reporter', () => {
       outcome: 'cancelled',
       summary: 'cancelled before this step',
     });
-    const flushed = reporter.flush();
+    const delivered = reporter.delivered();
     await slack.release();
-    await flushed;
+    await delivered;
     expect(slack.sent.map((s) => [s.call, s.text.split('\n')[0], s.threadTs])).toEqual([
       ['post', expect.stringContaining('verify dev'), undefined],
       ['post', '🛑 cancelled by <@U0BOB>', '100.1'],
@@ -140,11 +139,36 @@ describe('thread reporter', () => {
     await flushing;
     await new Promise((resolve) => setTimeout(resolve, 50));
     await slack.release();
-    const flushed = reporter.flush();
+    const delivered = reporter.delivered();
     await slack.release();
-    await flushed;
+    await delivered;
     expect(slack.sent.length).toBeLessThan(10);
     expect(slack.sent.at(-1)?.text).toContain('line 1000');
+  });
+
+  it('while Slack is slow, a backlog of board and tail edits leaves as the latest of each', async () => {
+    const slack = heldPoster();
+    const { reporter } = reporterWith(slack.poster, 5);
+    await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
+    await reporter.emit({ type: 'step-started', stepId: '1-verify' });
+    // The root message is still on its way while the job goes on for many live ticks.
+    for (let i = 1; i <= 6; i++) {
+      await reporter.emit({ type: 'step-progress', stepId: '1-verify', text: `task ${i}` });
+      await reporter.output('1-verify', `line ${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    const delivered = reporter.delivered();
+    await slack.release();
+    await delivered;
+    const edits = slack.sent.filter((s) => s.call === 'update');
+    const boardEdits = edits.filter((s) => s.text.includes('verify dev'));
+    const tailEdits = edits.filter((s) => s.text.startsWith('```'));
+    // The tail is posted once (its place in the thread), then edited to its last lines.
+    expect(slack.sent.filter((s) => s.call === 'post')).toHaveLength(2);
+    expect(boardEdits).toHaveLength(1);
+    expect(boardEdits[0]?.text).toContain('task 6');
+    expect(tailEdits.length).toBeLessThanOrEqual(1);
+    expect(slack.sent.filter((s) => s.text.startsWith('```')).at(-1)?.text).toContain('line 6');
   });
 
   it('still posts the outcome when the log upload fails', async () => {
@@ -152,9 +176,9 @@ describe('thread reporter', () => {
     const { reporter } = reporterWith(slack.poster);
     await reporter.emit({ type: 'plan-started', steps: [step], resumed: false });
     await reporter.emit({ type: 'plan-finished', outcome: 'failed', summary: 'verify gates failed' });
-    const flushed = reporter.flush();
+    const delivered = reporter.delivered();
     await slack.release();
-    await flushed;
+    await delivered;
     expect(slack.sent.at(-1)).toEqual({
       call: 'post',
       text: '❌ job #7 failed: verify gates failed',

@@ -52,6 +52,30 @@ describe('the job page feed in Redis', () => {
     console.info(`feed: 100k lines written in ${tookMs.toFixed(0)} ms, ${bytes} bytes of Redis`);
   });
 
+  it('hands the final upload only the last 2 MB of the log, in whole lines, once the log has ended', async () => {
+    const feed = createRedisJobFeed(redis, keys, 'job-upload', Date.now, silent);
+    for (let i = 1; i <= 50_000; i += 1) {
+      const written = feed.line(`line ${i} ${'é'.repeat(30)}`);
+      if (written) await written;
+    }
+    await feed.flush();
+    // The outcome is queued before the worker ends the log: the upload waits for the end.
+    const upload = reader.uploadText('job-upload');
+    feed.line('the last line');
+    feed.end();
+    await feed.flush();
+    const [header, first, ...rest] = (await upload).split('\n');
+    expect(header).toMatch(/^\[first \d+ lines left out\]$/);
+    expect(first).toMatch(/^line \d+ (é){30}$/);
+    expect(rest.at(-1)).toBe('the last line');
+    expect(Buffer.byteLength(await upload)).toBeLessThanOrEqual(2 * 1024 * 1024 + 200);
+    const small = createRedisJobFeed(redis, keys, 'job-upload-small', Date.now, silent);
+    small.line('only line');
+    small.end();
+    await small.flush();
+    expect(await reader.uploadText('job-upload-small')).toBe('only line');
+  });
+
   it('keeps the events with their times, and expires with the job record', async () => {
     const feed = createRedisJobFeed(redis, keys, 'job-small', () => 1_700_000_000_000, silent);
     feed.event({ type: 'step-started', stepId: 'packages' });

@@ -2,6 +2,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
+import { createJobRecords } from '../../src/jobs/job-record.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { REDIS_URL } from '../support/redis-prefix.js';
 import type { BotProcess } from '../support/start-bot-process.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
@@ -74,5 +76,66 @@ describe('crashes and Slack failing', { timeout: 180_000 }, () => {
     );
     const other = workers.find((w) => w !== first)!;
     expect(started(other)).toBe(1);
+  });
+
+  it("a worker SIGKILLed while its jobs' threads are still being sent: another process sends the rest, nothing lost", async () => {
+    const JOBS = 10;
+    lab = await startSlackLab({ workers: 1, env: { COMMANDS_PER_USER_PER_MINUTE: String(JOBS) } });
+    const { slack, driver, workers } = lab;
+    const redis = new Redis(REDIS_URL);
+    try {
+      const records = createJobRecords(redis, redisKeys(lab.processEnv.REDIS_PREFIX!));
+      for (let i = 0; i < JOBS; i++)
+        await driver.slash('verify dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+      await slack.waitFor(
+        async () => {
+          const recent = await records.recent(JOBS);
+          return recent.length === JOBS && recent.every((record) => record.outcome);
+        },
+        { timeoutMs: 60_000, intervalMs: 100, description: `${JOBS} outcomes decided` },
+      );
+    } finally {
+      redis.disconnect();
+    }
+    const roots = () => slack.messages('C0OPS').filter((m) => m.text.includes('*verify dev*'));
+    const replies = (ts: string) => slack.replies('C0OPS', ts).map((m) => m.text);
+    const threadDone = (ts: string) => replies(ts).some((text) => /job #\d+ succeeded/.test(text));
+    // Every outcome decided, most threads still going out (one post a second into the channel): the worker dies.
+    expect(roots().filter((root) => threadDone(root.ts)).length).toBeLessThan(JOBS / 2);
+    workers[0]!.child.kill('SIGKILL');
+    await workers[0]!.exited;
+
+    // The bot process takes the dead worker's outboxes over once their leases lapse.
+    await slack.waitFor(
+      () => {
+        const done = new Set(
+          roots()
+            .filter((root) => threadDone(root.ts))
+            .map((root) => /job #(\d+)/.exec(root.text)![1]),
+        );
+        return done.size === JOBS || undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 250, description: `${JOBS} verify threads finished` },
+    );
+    let repeated = 0;
+    for (let number = 1; number <= JOBS; number++) {
+      const ofJob = roots().filter((root) => root.text.includes(`job #${number} `));
+      // A root in flight as the worker died may have reached Slack unrecorded: then it is posted again.
+      expect(ofJob.length).toBeLessThanOrEqual(2);
+      repeated += ofJob.length - 1;
+      const root = ofJob.find((candidate) => threadDone(candidate.ts))!;
+      expect(root.text).toContain('succeeded');
+      const texts = replies(root.ts);
+      const once = texts.filter((text, index) => text !== texts[index - 1]);
+      repeated += texts.length - once.length;
+      expect(once).toEqual([
+        expect.stringMatching(/^✅ verify gates \(one read\) \([^)]+\): 3\/3 nodes Ready/),
+        expect.stringMatching(new RegExp(`^✅ job #${number} succeeded`)),
+      ]);
+    }
+    expect(slack.files.filter((f) => f.channel === 'C0OPS')).toHaveLength(JOBS);
+    // At most the message in flight at the kill went twice.
+    expect(repeated).toBeLessThanOrEqual(1);
+    expect(lab.bot.output()).not.toContain('"level":50');
   });
 });

@@ -76,8 +76,8 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
   });
 
   it("a finished job's record, steps, thread state and page feed expire after JOB_RETENTION; the audit stays", async () => {
-    // A slow Slack: the job ends before its thread's root message (and so its saved thread state)
-    // exists, so that key is first written after the job settled, and must get the retention too.
+    // A slow Slack: the job ends before its thread's root message is sent, so the key keeping its
+    // ts is first written after the job settled, and must get the retention too.
     lab.slack.setLatency(5_000);
     await lab.driver.slash('verify dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const queuedAs = await lab.slack.waitFor(() => queued()[0], { timeoutMs: 15_000 });
@@ -89,10 +89,21 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
     const redis = new Redis(REDIS_URL);
     try {
       const prefix = lab.processEnv.REDIS_PREFIX;
-      const keys = await redis.keys(`${prefix}:job:${jobId}*`);
       const job = `${prefix}:job:${jobId}`;
+      // The upload leaves the thread's outbox (and its lease) once Slack has answered it.
+      const keys = await lab.slack.waitFor(async () => {
+        const found = await redis.keys(`${job}*`);
+        return found.some((key) => key.includes(':outbox')) ? undefined : found;
+      });
       expect(keys.sort()).toEqual(
-        [job, `${job}:board`, `${job}:steps`, `${job}:feed:log`, `${job}:feed:events`].sort(),
+        [
+          job,
+          `${job}:board`,
+          `${job}:steps`,
+          `${job}:thread:messages`,
+          `${job}:feed:log`,
+          `${job}:feed:events`,
+        ].sort(),
       );
       for (const key of keys) {
         const ttl = await redis.pttl(key);

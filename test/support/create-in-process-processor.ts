@@ -2,12 +2,16 @@ import type { Redis } from 'ioredis';
 import type { GroupMembers } from '../../src/access/access-policy.js';
 import { createSlackJobReporting } from '../../src/bot/create-slack-job-reporting.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
+import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
+import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
+import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { JobRecords } from '../../src/jobs/job-record.js';
+import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
 import type { RedisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
@@ -33,11 +37,25 @@ export interface InProcessParts {
   readonly redact?: (text: string) => string;
 }
 
-/** The worker's real processor as the app builds it, with a healthy in-memory cluster and the system clock. */
+/**
+ * The worker's real processor as the app builds it, with a healthy in-memory cluster and the system
+ * clock; its `drainer` sends the threads' outboxes to the poster (stop it with the test).
+ */
 export function createInProcessProcessor(parts: InProcessParts) {
   const kube = createMemoryKube().kube;
   const defaults = readEnv({});
-  return createJobProcessor({
+  const store = createRedisThreadOutbox(parts.redis, parts.keys);
+  const drainer = createOutboxDrainer({
+    store,
+    send: createThreadOpSender({
+      poster: parts.poster,
+      messages: store.messages,
+      logger: parts.logger,
+      readLog: createJobFeedReader(parts.redis, parts.keys).uploadText,
+    }),
+    logger: parts.logger,
+  });
+  const processor = createJobProcessor({
     ...parts,
     retentionMs: defaults.JOB_RETENTION,
     logsMaxBytes: defaults.JOB_LOGS_MAX_MB * 1024 * 1024,
@@ -47,6 +65,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
     ...createSlackJobReporting({
       poster: parts.poster,
       threads: createThreadStore(parts.redis, parts.keys, parts.world.slack.alertsChannel),
+      outbox: drainer.outbox,
       threadOf: async () => ({ channel: 'C0OPS' }),
       alertsChannel: parts.world.slack.alertsChannel,
       approvalTimeoutMs: () => 60_000,
@@ -56,4 +75,5 @@ export function createInProcessProcessor(parts: InProcessParts) {
     kubeconfigs: createMemoryKubeconfigs().keeper,
     clock: systemClock,
   });
+  return Object.assign(processor, { drainer });
 }

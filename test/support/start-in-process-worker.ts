@@ -9,6 +9,7 @@ import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
+import type { OutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
@@ -72,6 +73,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const shell = createScriptedShell(options.replies ?? (() => undefined));
   const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
   const workers: Worker[] = [];
+  const drainers: OutboxDrainer[] = [];
   /** The job's only approval as stored. */
   const approvalOf = async (jobId: string): Promise<StoredApproval> => {
     const [raw] = Object.values(await redis.hgetall(keys.approvals(jobId)));
@@ -116,6 +118,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     startWorker(loaded: WorldConfig = world) {
       const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
       const processor = createInProcessProcessor({ ...parts, world: loaded });
+      drainers.push(processor.drainer);
       const connection = connect();
       workers.push(new Worker(QUEUE_NAME, processor, { connection, prefix: keys.bullPrefix }));
     },
@@ -124,6 +127,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
         await worker.close();
         await worker.disconnect();
       }
+      for (const drainer of drainers) await drainer.stop(Date.now() + 5_000);
       await queue.close();
       redis.disconnect();
       await rm(dataDir, { recursive: true, force: true });

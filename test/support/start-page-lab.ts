@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
+import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import { jobIdOf } from '../../src/jobs/job-record.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
@@ -46,7 +47,8 @@ export async function startPageLab() {
       };
       await store.records.save(record);
       const thread = await store.threads.load(record);
-      await store.threads.save({
+      // The board as a worker saves it: with its thread's messages (none here), in the outbox's write.
+      await createRedisThreadOutbox(store.redis, store.keys).append(id, [], {
         ...thread,
         board: { ...thread.board, steps: steps.map((step) => ({ ...step, status: 'running' })) },
       });

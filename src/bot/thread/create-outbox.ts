@@ -1,4 +1,4 @@
-/** Queues a job's Slack calls so they leave in order and one failing never stops the rest. */
+/** Queues a job's writes to its thread outbox (Redis) so they land in order and one failing never stops the rest. */
 export interface Outbox {
   send(what: string, action: () => Promise<unknown>): void;
   /** Resolves once everything sent so far has been tried. */

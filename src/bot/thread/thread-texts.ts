@@ -28,12 +28,12 @@ export function noteText(event: Event<'note'>): string {
 }
 
 export function gateAlertText(
-  thread: JobThread,
-  event: Event<'gate-failed'>,
+  job: { readonly cluster: string; readonly jobNumber: number },
+  failed: { readonly gate: string; readonly observed: string },
   link: string | undefined,
 ): string {
-  const where = link ? `\n<${link}|job #${thread.board.jobNumber} thread>` : '';
-  return `🚨 ${escapeMrkdwn(thread.cluster)}: gate *${escapeMrkdwn(event.gate)}* failed: ${plain(event.observed, 2_000)}${where}`;
+  const where = link ? `\n<${link}|job #${job.jobNumber} thread>` : '';
+  return `🚨 ${escapeMrkdwn(job.cluster)}: gate *${escapeMrkdwn(failed.gate)}* failed: ${plain(failed.observed, 2_000)}${where}`;
 }
 
 export function outcomeText(thread: JobThread, event: Event<'plan-finished'>): string {

@@ -8,8 +8,13 @@ import type { JobRecord } from '../job-record.js';
  * console) decides the words and where they go, so nothing in src/jobs knows about Slack.
  */
 export interface JobReporter extends Reporter {
-  /** Resolves once everything reported so far has left (the engine never waits for Slack). */
+  /**
+   * Resolves once everything reported so far is kept (the thread's outbox in Redis): it is sent in
+   * the background, by another process if this one dies, so the worker never waits for Slack.
+   */
   flush(): Promise<void>;
+  /** Resolves once everything reported so far has reached people (before a message that must follow it). */
+  delivered(): Promise<void>;
   /** A line in the bot's own words (mentions stay live), never remote text. */
   notice(text: string): Promise<void>;
   /** The job was shown before: a worker is resuming it, not starting it. */
@@ -18,10 +23,9 @@ export interface JobReporter extends Reporter {
   describeRefusal(refusal: AccessRefusal): string;
 }
 
-/** The job's full log on the worker's disk. */
+/** The job's full log (the worker's disk and the copy in Redis). */
 export interface JobLogSink {
   append(line: string): void | Promise<void>;
-  read(): Promise<string>;
 }
 
 export type JobReporterFactory = (record: JobRecord, log: JobLogSink, logger: Logger) => Promise<JobReporter>;

@@ -25,8 +25,10 @@ export interface JobThread {
   readonly channel: string;
   readonly alertsChannel: string;
   readonly cluster: string;
-  /** The thread's root message, once posted. */
+  /** The thread's root message, once sent (written by the outbox's sender, read back on load). */
   threadTs: string | undefined;
+  /** The root message is in the outbox (or sent): what comes later goes under it. */
+  opened: boolean;
   board: BoardState;
 }
 
@@ -34,5 +36,4 @@ export interface JobThread {
 export interface ThreadStore {
   /** The saved thread, or a new one (no root message yet) for a job never shown. */
   load(record: JobRecord): Promise<JobThread>;
-  save(thread: JobThread): Promise<void>;
 }

@@ -128,7 +128,7 @@ export async function openRun(
   return run;
 }
 
-/** The job's approvals; a request goes into its thread, so the thread's root message goes (and is saved) first. */
+/** The job's approvals; a request goes into its thread, so what the thread has queued (its root message) is sent first. */
 function threadApprovals(
   deps: JobProcessorDeps,
   record: JobRecord,
@@ -145,7 +145,7 @@ function threadApprovals(
     {
       ...deps.announcer,
       async announce(...request) {
-        await thread.flush();
+        await thread.delivered();
         return deps.announcer.announce(...request);
       },
     },
@@ -153,13 +153,12 @@ function threadApprovals(
   );
 }
 
-/** Every line of the log goes to the file (the thread's upload) and to the page's feed alike. */
+/** Every line of the log goes to the file and to the feed (the job page's and the thread's upload) alike. */
 function teeLog(file: JobLogSink, feed: JobFeed): JobLogSink {
   return {
     append(line) {
       const written = [file.append(line), feed.line(line)].filter((result) => result instanceof Promise);
       return written.length > 0 ? Promise.all(written).then(() => undefined) : undefined;
     },
-    read: file.read,
   };
 }

@@ -1,0 +1,97 @@
+import { THREAD_ROOT, type ThreadMessages, type ThreadOpSender } from '../../jobs/ports/thread-outbox.js';
+import type { Logger } from '../../log/create-logger.js';
+import { renderBoard } from '../render-board.js';
+import type { SlackPoster } from '../slack-poster.js';
+import { type ThreadOp, tailName } from './thread-op.js';
+import { gateAlertText } from './thread-texts.js';
+
+export interface ThreadOpSenderDeps {
+  readonly poster: SlackPoster;
+  readonly messages: ThreadMessages;
+  readonly logger: Logger;
+  /** The job's whole (redacted) log, for the final upload: from Redis, whichever process ran the job. */
+  readonly readLog: (jobId: string) => Promise<string>;
+  /** A job's page (signed link), when PUBLIC_URL is set: the board links to it. */
+  readonly jobPageUrl?: ((jobId: string) => string | undefined) | undefined;
+}
+
+/**
+ * Sends one operation of a job's thread outbox to Slack. The root message's ts and each tail's are
+ * kept in Redis as they are sent, so whichever process sends the next operation replies under the
+ * same root and edits the same messages. A message already recorded is never posted twice.
+ */
+export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
+  const { poster, messages } = deps;
+  return async (jobId, raw, later) => {
+    const op = JSON.parse(raw) as ThreadOp;
+    const root = await messages.get(jobId, THREAD_ROOT);
+    if (op.kind === 'root') {
+      if (root) return;
+      const ts = await poster.post({
+        channel: op.channel,
+        ...renderBoard(op.board, deps.jobPageUrl?.(jobId)),
+      });
+      return messages.set(jobId, THREAD_ROOT, ts);
+    }
+    if (op.kind === 'alert') {
+      const link = root ? poster.permalink(op.threadChannel, root) : undefined;
+      await poster.post({ channel: op.channel, text: gateAlertText(op, op, link) });
+      return;
+    }
+    // Everything else lives in the thread: without its root (never posted), there is nowhere to put it.
+    if (!root) return;
+    const inThread = { channel: op.channel, threadTs: root };
+    switch (op.kind) {
+      case 'board':
+        if (later.some((next) => (JSON.parse(next) as ThreadOp).kind === 'board')) return;
+        return poster.update({
+          channel: op.channel,
+          ts: root,
+          ...renderBoard(op.board, deps.jobPageUrl?.(jobId)),
+        });
+      case 'tail': {
+        const ts = await messages.get(jobId, tailName(op.stepId));
+        if (!ts)
+          return messages.set(jobId, tailName(op.stepId), await poster.post({ ...inThread, text: op.text }));
+        if (later.some((next) => isTailOf(next, op.stepId))) return;
+        return poster.update({ channel: op.channel, ts, text: op.text });
+      }
+      case 'reply':
+        await poster.post({ ...inThread, text: op.text });
+        return;
+      case 'offer':
+        await poster.post({ ...inThread, text: op.text, blocks: op.blocks });
+        return;
+      case 'final':
+        return sendFinalReport(deps, jobId, root, op);
+    }
+  };
+}
+
+function isTailOf(raw: string, stepId: string): boolean {
+  const op = JSON.parse(raw) as ThreadOp;
+  return op.kind === 'tail' && op.stepId === stepId;
+}
+
+/** One message: the outcome with the log attached; should the upload fail, the outcome alone. */
+async function sendFinalReport(
+  deps: ThreadOpSenderDeps,
+  jobId: string,
+  threadTs: string,
+  op: Extract<ThreadOp, { kind: 'final' }>,
+): Promise<void> {
+  const { poster } = deps;
+  try {
+    await poster.upload({
+      channel: op.channel,
+      threadTs,
+      filename: `job-${op.jobNumber}.log`,
+      title: `job #${op.jobNumber} log (redacted)`,
+      content: await deps.readLog(jobId),
+      comment: op.summary,
+    });
+  } catch (error) {
+    deps.logger.warn({ err: error, jobId }, 'thread: log upload failed');
+    await poster.post({ channel: op.channel, threadTs, text: op.summary });
+  }
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../log/create-logger.js';
+import type { RedisThreadOutbox } from './create-redis-thread-outbox.js';
+import type { ThreadOpSender, ThreadOutbox } from './ports/thread-outbox.js';
+
+export interface OutboxDrainerOptions {
+  readonly store: RedisThreadOutbox;
+  readonly send: ThreadOpSender;
+  readonly logger: Logger;
+  /** How long a claim lasts unless renewed: a dead process's outboxes wait this long for another one. */
+  readonly leaseMs?: number;
+  /** How often outboxes nobody holds (their process died) are looked for. */
+  readonly scanMs?: number;
+}
+
+/** Operations read per round trip: enough to see a board edit that a later one replaces. */
+const BATCH = 20;
+/** At shutdown, how long the calls on the wire may take once the grace period is over. */
+const LAST_CALL_MS = 1_000;
+/** How often `delivered` looks whether a job's outbox is empty. */
+const DELIVERED_POLL_MS = 100;
+
+/**
+ * Sends the job threads' outboxes kept in Redis, from any process: a job's outbox is claimed
+ * with a lease (renewed while sending), its operations go one at a time in order, and each leaves
+ * the list only once sent. Appends by this process are sent at once; a periodic scan takes over
+ * outboxes whose process died (its lease lapsed). At shutdown it keeps sending until the deadline,
+ * then lets go of its leases for another process.
+ */
+export function createOutboxDrainer(options: OutboxDrainerOptions) {
+  const { store, send, logger } = options;
+  const leaseMs = options.leaseMs ?? 15_000;
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const sending = new Map<string, Promise<void>>();
+  /** Jobs appended to while their drain was ending: looked at again at once rather than at the next scan. */
+  const again = new Set<string>();
+  let stopping = false;
+
+  const warn = (what: string) => (error: unknown) => logger.warn({ err: error }, `outbox: ${what} failed`);
+
+  async function drain(jobId: string): Promise<void> {
+    if (!(await store.claim(jobId, owner, leaseMs))) return;
+    let held = true;
+    const renewing = setInterval(() => {
+      store.renew(jobId, owner, leaseMs).then((ok) => {
+        held &&= ok;
+      }, warn('lease renewal'));
+    }, leaseMs / 3);
+    renewing.unref();
+    try {
+      while (held && !stopping) {
+        const ops = await store.peek(jobId, BATCH);
+        if (ops.length === 0) {
+          if (await store.releaseIfEmpty(jobId, owner)) return;
+          continue;
+        }
+        for (const [index, op] of ops.entries()) {
+          if (!held || stopping) break;
+          // The sender logs Slack's refusals; one failing operation never stops the rest.
+          await send(jobId, op, ops.slice(index + 1)).catch(warn(`operation of job ${jobId}`));
+          held = await store.take(jobId, owner, 1, leaseMs);
+        }
+      }
+      if (held) await store.release(jobId, owner);
+    } finally {
+      clearInterval(renewing);
+    }
+  }
+
+  function kick(jobId: string): void {
+    if (stopping) return;
+    if (sending.has(jobId)) {
+      again.add(jobId);
+      return;
+    }
+    const draining = drain(jobId)
+      .catch(warn(`sending job ${jobId}'s thread`))
+      .finally(() => {
+        sending.delete(jobId);
+        if (again.delete(jobId)) kick(jobId);
+      });
+    sending.set(jobId, draining);
+  }
+
+  const scan = () => {
+    store.pending().then((jobs) => {
+      for (const jobId of jobs) kick(jobId);
+    }, warn('scan'));
+  };
+  const scanning = setInterval(scan, options.scanMs ?? 2_000);
+  scanning.unref();
+  scan();
+
+  const outbox: ThreadOutbox = {
+    async append(jobId, ops, thread) {
+      await store.append(jobId, ops, thread);
+      if (ops.length > 0) kick(jobId);
+    },
+    async delivered(jobId) {
+      while ((await store.size(jobId)) > 0) await sleep(DELIVERED_POLL_MS);
+    },
+  };
+
+  return {
+    /** Where a worker's threads append: sent by this process right away, by another if it dies. */
+    outbox,
+    /**
+     * Keeps sending until everything this process holds is out or `deadline` (epoch ms) passes,
+     * then lets go of its leases: another process sends the rest, repeating at most the operation
+     * that was in flight.
+     */
+    async stop(deadline: number): Promise<void> {
+      clearInterval(scanning);
+      const graceOver = sleep(Math.max(0, deadline - Date.now()), undefined, { ref: false });
+      await Promise.race([Promise.all(sending.values()), graceOver]);
+      stopping = true;
+      // A call on the wire gets a moment to finish and leave the list; one still waiting for its
+      // turn in Slack's budget then was never sent, and is the next process's to send.
+      await Promise.race([Promise.all(sending.values()), sleep(LAST_CALL_MS, undefined, { ref: false })]);
+      await Promise.all(
+        [...sending.keys()].map((jobId) => store.release(jobId, owner).catch(warn('release'))),
+      );
+    },
+  };
+}
+
+export type OutboxDrainer = ReturnType<typeof createOutboxDrainer>;

@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lock.js';
+import type { JobThread } from './ports/job-thread.js';
+import type { ThreadMessages } from './ports/thread-outbox.js';
+import type { RedisKeys } from './redis-keys.js';
+
+// Only the lease holder takes sent operations off the outbox, and renews its lease as it does.
+const TAKE = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('ltrim', KEYS[2], ARGV[2], -1)
+return redis.call('pexpire', KEYS[1], ARGV[3])`;
+// The holder lets go once the outbox is empty; an append since it last looked keeps it sending.
+const RELEASE_IF_EMPTY = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return 1 end
+if redis.call('llen', KEYS[2]) > 0 then return 0 end
+redis.call('srem', KEYS[3], ARGV[2])
+redis.call('del', KEYS[1])
+return 1`;
+// A message's ts lives as long as the job it belongs to: the job's retention may have started already.
+const SET_TS = `redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
+local ttl = redis.call('pttl', KEYS[2])
+if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end`;
+
+/** The thread's state as saved: its root's ts is the sender's to write (threadMessages), never a worker's. */
+function queueSaveThread(multi: ReturnType<Redis['multi']>, keys: RedisKeys, thread: JobThread): void {
+  const { threadTs: _sentBySender, ...saved } = thread;
+  // KEEPTTL: the final save lands after the job finished and was given its retention.
+  multi.set(keys.board(thread.jobId), JSON.stringify(saved), 'KEEPTTL');
+}
+
+/**
+ * The job threads' outboxes in Redis: a list of operations per job, the set of jobs with a
+ * non-empty one, and a lease per job so one process at a time sends it. An operation leaves the
+ * list only after it was sent, so a process that dies mid-send leaves at most that one to repeat.
+ */
+export function createRedisThreadOutbox(redis: Redis, keys: RedisKeys) {
+  const messages: ThreadMessages = {
+    async get(jobId, name) {
+      return (await redis.hget(keys.threadMessages(jobId), name)) ?? undefined;
+    },
+    async set(jobId, name, ts) {
+      await redis.eval(SET_TS, 2, keys.threadMessages(jobId), keys.job(jobId), name, ts);
+    },
+  };
+  return {
+    messages,
+    async append(jobId: string, ops: readonly string[], thread?: JobThread): Promise<void> {
+      const multi = redis.multi();
+      if (thread) queueSaveThread(multi, keys, thread);
+      if (ops.length > 0) multi.rpush(keys.outbox(jobId), ...ops).sadd(keys.outboxes, jobId);
+      const failed = ((await multi.exec()) ?? []).find(([error]) => error);
+      if (failed) throw failed[0];
+    },
+    /** Jobs whose outbox is not empty (some may be held by a live process). */
+    pending: (): Promise<string[]> => redis.smembers(keys.outboxes),
+    size: (jobId: string): Promise<number> => redis.llen(keys.outbox(jobId)),
+    async claim(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+      return (await redis.set(keys.outboxLease(jobId), owner, 'PX', leaseMs, 'NX')) === 'OK';
+    },
+    async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+      return (await redis.eval(RENEW_LEASE, 1, keys.outboxLease(jobId), owner, String(leaseMs))) === 1;
+    },
+    peek: (jobId: string, count: number): Promise<string[]> => redis.lrange(keys.outbox(jobId), 0, count - 1),
+    /** Takes the first `count` operations off (they were sent); false once the lease is no longer `owner`'s. */
+    async take(jobId: string, owner: string, count: number, leaseMs: number): Promise<boolean> {
+      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId)];
+      return (await redis.eval(TAKE, 2, ...keysOf, owner, String(count), String(leaseMs))) === 1;
+    },
+    /** Lets go of an emptied outbox; false when operations arrived meanwhile (the holder carries on). */
+    async releaseIfEmpty(jobId: string, owner: string): Promise<boolean> {
+      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes];
+      return (await redis.eval(RELEASE_IF_EMPTY, 3, ...keysOf, owner, jobId)) === 1;
+    },
+    /** Leaves what is left to another process (shutdown). */
+    async release(jobId: string, owner: string): Promise<void> {
+      await redis.eval(RELEASE_LEASE, 1, keys.outboxLease(jobId), owner);
+    },
+  };
+}
+
+export type RedisThreadOutbox = ReturnType<typeof createRedisThreadOutbox>;

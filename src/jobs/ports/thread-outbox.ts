@@ -1,0 +1,25 @@
+import type { JobThread } from './job-thread.js';
+
+/**
+ * A job's thread outbox, kept in Redis: what the edge has still to send, in order, as operations
+ * this layer does not read (the edge's serialised calls). A worker appends and goes on; any process
+ * sends (create-outbox-drainer.ts), so a job's worker slot is free once its outcome is decided.
+ */
+export interface ThreadOutbox {
+  /** Appends `ops` in order; with `thread`, its state is saved in the same write. */
+  append(jobId: string, ops: readonly string[], thread?: JobThread): Promise<void>;
+  /** Resolves once everything appended so far for the job has been sent (or tried and given up). */
+  delivered(jobId: string): Promise<void>;
+}
+
+/** Sends one operation of a job's outbox; `later` are the ones queued after it, so an edit a later one replaces can be skipped. */
+export type ThreadOpSender = (jobId: string, op: string, later: readonly string[]) => Promise<void>;
+
+/** The name the thread's root message is kept under (ThreadMessages): the thread store reads it back. */
+export const THREAD_ROOT = 'root';
+
+/** The ts of a thread's messages that later operations edit or reply under (the root, each step's tail). */
+export interface ThreadMessages {
+  get(jobId: string, name: string): Promise<string | undefined>;
+  set(jobId: string, name: string, ts: string): Promise<void>;
+}

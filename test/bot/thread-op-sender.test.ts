@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { SlackPoster } from '../../src/bot/slack-poster.js';
+import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
+import type { ThreadOp } from '../../src/bot/thread/thread-op.js';
+import { createLogger } from '../../src/log/create-logger.js';
+import { createRedactor } from '../../src/log/create-redactor.js';
+import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
+
+const board = { title: 'verify dev', jobNumber: 3, requestedBy: 'U0ALICE', steps: [] };
+
+function recordingPoster() {
+  const calls: string[] = [];
+  const poster: SlackPoster = {
+    async post(message) {
+      calls.push(`post ${message.text.split('\n')[0]}`);
+      return `100.${calls.length}`;
+    },
+    async update(message) {
+      calls.push(`update ${message.ts}`);
+    },
+    async upload() {
+      calls.push('upload');
+    },
+    permalink: (channel, ts) => `https://lab.slack.invalid/archives/${channel}/p${ts}`,
+  };
+  return { poster, calls };
+}
+
+describe('thread op sender', () => {
+  it('sent again after a crash (its ts already recorded), the root message and a tail are not posted twice', async () => {
+    const { poster, calls } = recordingPoster();
+    const { messages } = createMemoryThreadOutbox(poster);
+    const send = createThreadOpSender({
+      poster,
+      messages,
+      logger: createLogger({ level: 'silent', redact: createRedactor() }),
+      readLog: async () => '',
+    });
+    const ops: ThreadOp[] = [
+      { kind: 'root', channel: 'C0OPS', board },
+      { kind: 'tail', channel: 'C0OPS', stepId: '1-verify', text: '```line 1```' },
+    ];
+    for (const op of ops) await send('job-3', JSON.stringify(op), []);
+    // The process died after Slack took both and their ts were kept, before they left the outbox.
+    for (const op of ops) await send('job-3', JSON.stringify(op), []);
+    expect(calls).toEqual([
+      'post *verify dev* · job #3 · asked by <@U0ALICE>',
+      'post ```line 1```',
+      'update 100.2',
+    ]);
+  });
+});
