@@ -7,7 +7,6 @@ import { ciliumRollbackOffer } from './cilium-rollback-offer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 import { createLiveUpdates } from './thread/create-live-updates.js';
-import { createOutbox } from './thread/create-outbox.js';
 import type { ThreadOp } from './thread/thread-op.js';
 import { noteText, outcomeText, stepFinishedText } from './thread/thread-texts.js';
 
@@ -49,17 +48,19 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
 } {
   const { thread, logger } = deps;
   const { channel } = thread;
-  // The appends leave in order, one at a time; Redis trouble is logged and never fails the job.
-  const appends = createOutbox((what, error) =>
-    logger.warn({ err: error, jobId: thread.jobId }, `thread: ${what} failed`),
-  );
+  // Appended at once, not after the previous append: the outbox's writes keep their order on the
+  // connection, and a step's thread state then leaves with its checkpoint (the engine hands both over
+  // in one tick). Redis trouble is logged and never fails the job.
+  let appended: Promise<unknown> = Promise.resolve();
   const queue = (ops: readonly ThreadOp[], save: boolean) => {
     if (ops.length === 0 && !save) return;
     const encoded = ops.map((op) => JSON.stringify(op));
-    const state = save ? { ...thread } : undefined;
-    appends.send(save ? 'thread save' : 'thread message', () =>
-      deps.outbox.append(thread.jobId, encoded, state),
-    );
+    const append = deps.outbox
+      .append(thread.jobId, encoded, save ? { ...thread } : undefined)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, jobId: thread.jobId }, `thread: ${save ? 'save' : 'message'} failed`),
+      );
+    appended = Promise.all([appended, append]);
   };
   const live = createLiveUpdates(
     {
@@ -99,7 +100,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
 
   const flush = async () => {
     live.flush();
-    await appends.drained();
+    await appended;
   };
   return {
     flush,

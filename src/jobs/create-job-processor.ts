@@ -2,7 +2,6 @@ import type { Job } from 'bullmq';
 import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
-import { createCommandBatch } from './command-batch.js';
 import type { JobData } from './create-job-queue.js';
 import type { JobRecord } from './job-record.js';
 import { claimCluster } from './processor/claim-cluster.js';
@@ -28,7 +27,7 @@ export type { JobProcessorDeps } from './processor/job-processor-deps.js';
  */
 export function createJobProcessor(deps: JobProcessorDeps) {
   const pruneLogs = createLogPruner(deps);
-  const batch = createCommandBatch(deps.redis);
+  const { batch } = deps;
   return async (job: Job<JobData>, token: string | undefined, signal?: AbortSignal): Promise<string> => {
     if ('scheduledVerify' in job.data) return runScheduledVerify(job.data.scheduledVerify, deps);
     if ('scheduledDrift' in job.data) return runScheduledDrift(job.data.scheduledDrift, deps);

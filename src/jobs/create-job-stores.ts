@@ -3,6 +3,7 @@ import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import { createAuditLog } from './audit-log.js';
 import { createClusterLock } from './cluster-lock.js';
+import { createCommandBatch } from './command-batch.js';
 import { createCommandRateLimit } from './command-rate-limit.js';
 import { createJobQueue } from './create-job-queue.js';
 import { createJobRecords } from './job-record.js';
@@ -24,6 +25,8 @@ export function createJobStores(
   return {
     redis,
     keys,
+    /** What the process writes in one tick leaves as one pipeline: a step's checkpoint, page event and thread state. */
+    batch: createCommandBatch(redis),
     records: createJobRecords(redis, keys),
     lock: createClusterLock(redis, keys),
     audit,

@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lock.js';
+import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { JobThread } from './ports/job-thread.js';
 import type { ThreadMessages } from './ports/thread-outbox.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -20,18 +21,24 @@ local ttl = redis.call('pttl', KEYS[2])
 if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end`;
 
 /** The thread's state as saved: its root's ts is the sender's to write (threadMessages), never a worker's. */
-function queueSaveThread(multi: ReturnType<Redis['multi']>, keys: RedisKeys, thread: JobThread): void {
+function queueSaveThread(pipeline: ChainableCommander, keys: RedisKeys, thread: JobThread): void {
   const { threadTs: _sentBySender, ...saved } = thread;
   // KEEPTTL: the final save lands after the job finished and was given its retention.
-  multi.set(keys.board(thread.jobId), JSON.stringify(saved), 'KEEPTTL');
+  pipeline.set(keys.board(thread.jobId), JSON.stringify(saved), 'KEEPTTL');
 }
 
 /**
  * The job threads' outboxes in Redis: a list of operations per job, the set of jobs with a
  * non-empty one, and a lease per job so one process at a time sends it. An operation leaves the
  * list only after it was sent, so a process that dies mid-send leaves at most that one to repeat.
+ * Appends go through `batch`: given the process's, a step's thread state and messages leave in the
+ * same pipeline as its checkpoint and page event, in the order they were appended.
  */
-export function createRedisThreadOutbox(redis: Redis, keys: RedisKeys) {
+export function createRedisThreadOutbox(
+  redis: Redis,
+  keys: RedisKeys,
+  batch: CommandBatch = createCommandBatch(redis),
+) {
   const messages: ThreadMessages = {
     async get(jobId, name) {
       return (await redis.hget(keys.threadMessages(jobId), name)) ?? undefined;
@@ -43,11 +50,10 @@ export function createRedisThreadOutbox(redis: Redis, keys: RedisKeys) {
   return {
     messages,
     async append(jobId: string, ops: readonly string[], thread?: JobThread): Promise<void> {
-      const multi = redis.multi();
-      if (thread) queueSaveThread(multi, keys, thread);
-      if (ops.length > 0) multi.rpush(keys.outbox(jobId), ...ops).sadd(keys.outboxes, jobId);
-      const failed = ((await multi.exec()) ?? []).find(([error]) => error);
-      if (failed) throw failed[0];
+      await batch.send((pipeline) => {
+        if (thread) queueSaveThread(pipeline, keys, thread);
+        if (ops.length > 0) pipeline.rpush(keys.outbox(jobId), ...ops).sadd(keys.outboxes, jobId);
+      });
     },
     /** Jobs whose outbox is not empty (some may be held by a live process). */
     pending: (): Promise<string[]> => redis.smembers(keys.outboxes),

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('a step transition on the worker', () => {
-  it('writes its checkpoint and its job page event in one pipeline', async () => {
+  it('writes its checkpoint, its job page event and its thread state in one pipeline', async () => {
     const space = uniquePrefix('step-transition');
     cleanup = space.cleanup;
     const trips = createRoundTripCounter();
@@ -54,6 +54,10 @@ describe('a step transition on the worker', () => {
       expect(finished).toHaveLength(1);
       expect(running[0]!.join('\n')).toMatch(new RegExp(`"type":"step-started","stepId":"${step}"`));
       expect(finished[0]!.join('\n')).toMatch(new RegExp(`"type":"step-finished","stepId":"${step}"`));
+      // The thread's state (its board, what a resuming worker shows), saved in the same write.
+      const boardKey = lab.keys.board(id);
+      const board = finished[0]!.filter((one) => one.startsWith(`set ${boardKey} `));
+      expect(board).toHaveLength(1);
     }
   });
 });

@@ -7,6 +7,7 @@ import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createCommandBatch } from '../../src/jobs/command-batch.js';
 import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
 import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
@@ -44,7 +45,8 @@ export interface InProcessParts {
 export function createInProcessProcessor(parts: InProcessParts) {
   const kube = createMemoryKube().kube;
   const defaults = readEnv({});
-  const store = createRedisThreadOutbox(parts.redis, parts.keys);
+  const batch = createCommandBatch(parts.redis);
+  const store = createRedisThreadOutbox(parts.redis, parts.keys, batch);
   const drainer = createOutboxDrainer({
     store,
     send: createThreadOpSender({
@@ -57,6 +59,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
   });
   const processor = createJobProcessor({
     ...parts,
+    batch,
     retentionMs: defaults.JOB_RETENTION,
     logsMaxBytes: defaults.JOB_LOGS_MAX_MB * 1024 * 1024,
     members: parts.members ?? (async () => []),

@@ -2,6 +2,7 @@ import type { GroupMembers } from '../../access/access-policy.js';
 import type { KubeconfigKeeper } from '../../lifecycle/ports/kubeconfig-keeper.js';
 import type { AuditLog } from '../audit-log.js';
 import type { ClusterLock } from '../cluster-lock.js';
+import type { CommandBatch } from '../command-batch.js';
 import type { JobRecords } from '../job-record.js';
 import type { ApprovalAnnouncer } from '../ports/approval-announcer.js';
 import type { JobReporterFactory } from '../ports/job-reporting.js';
@@ -12,6 +13,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly records: JobRecords;
   readonly lock: ClusterLock;
   readonly audit: AuditLog;
+  /** The process's one batch, shared with the thread outbox so a step transition is one pipeline. */
+  readonly batch: CommandBatch;
   readonly announcer: ApprovalAnnouncer;
   /** Shows one job to people (its Slack thread); built by the edge, so this layer knows no Slack. */
   readonly reporterFor: JobReporterFactory;
