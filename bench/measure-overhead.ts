@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { quoteShellArgument } from '../src/lifecycle/quote-argv.js';
 import { type BenchLab, startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { runUpDev } from './run-up-dev.js';
 import { median, round } from './stats.js';
 
@@ -28,8 +29,8 @@ export interface OverheadFigures {
  * `ssh ops ansible-playbook …` lines in a plain shell script, alternated, after one warm-up run
  * that also records which lines the bot ran.
  */
-export async function measureOverhead(): Promise<OverheadFigures> {
-  const lab = await startBenchLab();
+export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigures> {
+  const lab = await startBenchLab({ redis });
   try {
     const warmUp = await runUpDev(lab);
     const playbookLines = (await lab.ops.commands()).filter((line) => line.includes('ansible-playbook'));
