@@ -45,7 +45,8 @@ export interface OverheadFigures {
 /**
  * `up dev` run by the bot (approvals answered at once, healthy kube-sim) against the same
  * `ssh ops ansible-playbook …` lines in a plain shell script, alternated, after one warm-up run
- * that also records which lines the bot ran.
+ * that also records which lines the bot ran; each bot job's time broken into parts, and the
+ * script's into its playbooks and previews.
  */
 export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigures> {
   // Debug level for the worker's "remote command ended" lines: one per command, a few hundred per job.
