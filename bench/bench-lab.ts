@@ -10,6 +10,12 @@ export interface LogEntry {
   readonly jobId?: string;
   readonly stepId?: string;
   readonly outcome?: string;
+  /** A remote command's, at debug level ("remote command ended"). */
+  readonly label?: string;
+  readonly program?: string;
+  readonly options?: readonly string[];
+  readonly connectMs?: number;
+  readonly durationMs?: number;
 }
 
 export interface BenchLab extends SlackLab {

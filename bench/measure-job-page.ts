@@ -1,5 +1,8 @@
+import { connectRedis } from '../src/app/connect-redis.js';
+import { readEnv } from '../src/config/read-env.js';
 import { startBrowser } from '../test/support/start-browser.js';
 import { startPageLab } from '../test/support/start-page-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { percentile, round } from './stats.js';
 
 const LINES = 100_000;
@@ -25,8 +28,10 @@ export interface JobPageFigures {
  * notes when each probe is in its log and the frame showing it has rendered (the same machine's
  * clock on both sides).
  */
-export async function measureJobPage(): Promise<JobPageFigures> {
-  const [lab, chromium] = await Promise.all([startPageLab(), startBrowser()]);
+export async function measureJobPage(redis: BenchRedis): Promise<JobPageFigures> {
+  const { env, prefix, cleanup } = redis.space('page');
+  const space = { connect: () => connectRedis(readEnv(env)), prefix, cleanup };
+  const [lab, chromium] = await Promise.all([startPageLab(space), startBrowser()]);
   try {
     const job = await lab.startJob([{ id: '1-up', title: 'site.yml', target: 'dev', disruptive: false }]);
     job.feed.line('PLAY [all] ***');

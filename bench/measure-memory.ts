@@ -1,6 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
 import { round } from './stats.js';
 
 const OUTPUT_MB = 500;
@@ -25,9 +26,9 @@ export interface MemoryFigures {
  * output. Each worker first runs `verify dev`, so the Kubernetes client is loaded as in a worker
  * that has been up a while, and its high-water mark is reset just before the stream.
  */
-export async function measureMemory(): Promise<MemoryFigures> {
-  const once = await streamThroughWorker(OUTPUT_MB);
-  const doubled = await streamThroughWorker(2 * OUTPUT_MB);
+export async function measureMemory(redis: BenchRedis): Promise<MemoryFigures> {
+  const once = await streamThroughWorker(redis, OUTPUT_MB);
+  const doubled = await streamThroughWorker(redis, 2 * OUTPUT_MB);
   return {
     memory: {
       peakRssMb: once.peakRssMb,
@@ -40,8 +41,8 @@ export async function measureMemory(): Promise<MemoryFigures> {
   };
 }
 
-async function streamThroughWorker(megabytes: number) {
-  const lab = await startBenchLab({ labVars: { lab_stream_mb: megabytes } });
+async function streamThroughWorker(redis: BenchRedis, megabytes: number) {
+  const lab = await startBenchLab({ redis, labVars: { lab_stream_mb: megabytes } });
   try {
     const pid = await lab.warmUp();
     const warmRssMb = await rssMb(pid, 'VmRSS');

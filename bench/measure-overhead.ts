@@ -1,8 +1,20 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { connectRedis } from '../src/app/connect-redis.js';
+import { readEnv } from '../src/config/read-env.js';
 import { quoteShellArgument } from '../src/lifecycle/quote-argv.js';
+import { REDIS_URL } from '../test/support/redis-prefix.js';
 import { type BenchLab, startBenchLab } from './bench-lab.js';
+import type { BenchRedis } from './bench-redis.js';
+import {
+  type Breakdown,
+  breakDownJob,
+  breakDownScript,
+  medianBreakdown,
+  type ScriptLineTiming,
+} from './break-down-job.js';
+import { readJobTimeline } from './read-job-timeline.js';
 import { runUpDev } from './run-up-dev.js';
 import { median, round } from './stats.js';
 
@@ -19,6 +31,13 @@ export interface OverheadFigures {
     pairs: number;
     /** ansible-playbook runs in one up dev (the bot's check-mode previews included). */
     playbookRuns: number;
+    /** Where a bot job's time went (ms, median per part over the pairs; see break-down-job.ts). */
+    breakdown: Breakdown;
+    /** The script's time in the playbooks and in the previews, one line after another (ms, medians). */
+    scriptBreakdown: { playbooks: number; previews: number };
+    /** Remote commands per bot job (each its own SSH connection) and their connection time, median (ms). */
+    remoteCommands: number;
+    sshConnectMedianMs: number;
   };
   readonly resumeMs: readonly number[];
 }
@@ -26,23 +45,37 @@ export interface OverheadFigures {
 /**
  * `up dev` run by the bot (approvals answered at once, healthy kube-sim) against the same
  * `ssh ops ansible-playbook …` lines in a plain shell script, alternated, after one warm-up run
- * that also records which lines the bot ran.
+ * that also records which lines the bot ran; each bot job's time broken into parts, and the
+ * script's into its playbooks and previews.
  */
-export async function measureOverhead(): Promise<OverheadFigures> {
-  const lab = await startBenchLab();
+export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigures> {
+  // Debug level for the worker's "remote command ended" lines: one per command, a few hundred per job.
+  const lab = await startBenchLab({ redis, env: { LOG_LEVEL: 'debug' } });
+  const feed = connectRedis(readEnv({ REDIS_URL, ...lab.processEnv }));
   try {
     const warmUp = await runUpDev(lab);
     const playbookLines = (await lab.ops.commands()).filter((line) => line.includes('ansible-playbook'));
     const script = join(lab.processEnv.DATA_DIR!, 'up-dev-by-hand.sh');
-    await writeFile(script, shellScript(lab, playbookLines));
+    const timings = join(lab.processEnv.DATA_DIR!, 'up-dev-by-hand.times');
+    await writeFile(script, shellScript(lab, playbookLines, timings));
     const bot: number[] = [];
     const plain: number[] = [];
+    const jobs: Breakdown[] = [];
+    const scripts: ReturnType<typeof breakDownScript>[] = [];
+    const commands: number[] = [];
+    const connects: number[] = [];
     const resumeMs = [...warmUp.resumeMs];
     for (let pair = 0; pair < PAIRS; pair++) {
       const run = await runUpDev(lab);
       bot.push(run.seconds);
       resumeMs.push(...run.resumeMs);
+      const timeline = await readJobTimeline(lab, run, feed, lab.processEnv.REDIS_PREFIX!);
+      jobs.push(breakDownJob(timeline));
+      commands.push(timeline.commands.length);
+      connects.push(...timeline.commands.map((command) => command.connectMs));
+      await writeFile(timings, '');
       plain.push(await timeScript(script));
+      scripts.push(breakDownScript(await readLineTimings(timings, playbookLines)));
     }
     const ratios = bot.map((seconds, i) => seconds / plain[i]!);
     return {
@@ -54,16 +87,27 @@ export async function measureOverhead(): Promise<OverheadFigures> {
         scriptSeconds: round(median(plain), 2),
         pairs: PAIRS,
         playbookRuns: playbookLines.length,
+        breakdown: medianBreakdown(jobs),
+        scriptBreakdown: {
+          playbooks: round(median(scripts.map((one) => one.playbooks)), 0),
+          previews: round(median(scripts.map((one) => one.previews)), 0),
+        },
+        remoteCommands: median(commands),
+        sshConnectMedianMs: round(median(connects)),
       },
       resumeMs,
     };
   } finally {
+    feed.disconnect();
     await lab.stop();
   }
 }
 
-/** What an operator would type on the ops host's doorstep: one ssh per playbook line, stop at the first failure. */
-function shellScript(lab: BenchLab, lines: readonly string[]): string {
+/**
+ * What an operator would type on the ops host's doorstep: one ssh per playbook line, stop at the
+ * first failure; each line's start and end go to `timings` (bash's own clock: no process per line).
+ */
+function shellScript(lab: BenchLab, lines: readonly string[], timings: string): string {
   const ssh = [
     'ssh',
     '-p',
@@ -83,10 +127,14 @@ function shellScript(lab: BenchLab, lines: readonly string[]): string {
     .map(quoteShellArgument)
     .join(' ');
   const log = quoteShellArgument(join(lab.processEnv.DATA_DIR!, 'up-dev-by-hand.log'));
+  const times = quoteShellArgument(timings);
   return [
     '#!/usr/bin/env bash',
     'set -euo pipefail',
-    ...lines.map((line) => `${ssh} ${quoteShellArgument(line)} >>${log}`),
+    ...lines.map(
+      (line) =>
+        `started=$EPOCHREALTIME; ${ssh} ${quoteShellArgument(line)} >>${log}; echo "$started $EPOCHREALTIME" >>${times}`,
+    ),
   ]
     .join('\n')
     .concat('\n');
@@ -106,5 +154,16 @@ function timeScript(path: string): Promise<number> {
         ? resolve((performance.now() - started) / 1000)
         : reject(new Error(`the plain script failed (exit ${code}): ${stderr}`)),
     );
+  });
+}
+
+/** The script's lines with how long each took, from the `start end` pairs (seconds) it wrote. */
+async function readLineTimings(path: string, lines: readonly string[]): Promise<ScriptLineTiming[]> {
+  const pairs = (await readFile(path, 'utf8')).trim().split('\n');
+  if (pairs.length !== lines.length)
+    throw new Error(`the script timed ${pairs.length} of ${lines.length} lines`);
+  return pairs.map((pair, i) => {
+    const [started, ended] = pair.split(' ').map(Number);
+    return { line: lines[i]!, ms: (ended! - started!) * 1000 };
   });
 }

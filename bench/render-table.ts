@@ -1,4 +1,5 @@
 import type { BenchResult } from './bench-result.js';
+import { type Breakdown, PARTS, type Part } from './break-down-job.js';
 import { fleetRows } from './fleet-rows.js';
 
 export interface Row {
@@ -88,6 +89,13 @@ export function benchRows(result: BenchResult): Row[] {
       target: 'ratio ≤ 1.05',
       met: overhead.ratio <= 1.05,
     });
+  if (overhead)
+    rows.push({
+      figure: `where a bot \`up dev\` spent its time (ms per job, each part's median over the pairs; ${overhead.remoteCommands} remote commands, each its own SSH connection, median ${ms(overhead.sshConnectMedianMs)} to connect)`,
+      measured: `${describeBreakdown(overhead.breakdown)}; the script: playbooks ${overhead.scriptBreakdown.playbooks}, previews ${overhead.scriptBreakdown.previews}`,
+      target: 'reported',
+      met: undefined,
+    });
   if (memory)
     rows.push({
       figure: `worker peak RSS while one job streams ${memory.streamedMb} MB, then ${memory.streamedMbDoubled} MB`,
@@ -136,6 +144,28 @@ export function benchRows(result: BenchResult): Row[] {
       met: false,
     });
   return rows;
+}
+
+const PART_NAMES: Record<Part, string> = {
+  playbooks: 'playbooks',
+  previews: 'previews (--list-hosts/--list-tasks/--syntax-check/--check)',
+  repoReads: 'repo reads on the ops host',
+  nodeCommands: 'commands on nodes',
+  sshConnect: 'SSH connecting',
+  approval: 'approvals',
+  finalReport: 'final report to Slack',
+  start: 'queue and start',
+  end: 'rest after the plan',
+  inSteps: 'rest in steps',
+  betweenSteps: 'between steps',
+};
+
+/** Each part with its name, largest first. */
+function describeBreakdown(breakdown: Breakdown): string {
+  return PARTS.map((part) => [PART_NAMES[part], breakdown[part]] as const)
+    .sort(([, a], [, b]) => b - a)
+    .map(([name, value]) => `${name} ${value}`)
+    .join(', ');
 }
 
 /** The Markdown table the README carries, with the machine it ran on. */

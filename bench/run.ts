@@ -24,17 +24,6 @@ import { percentile, round } from './stats.js';
 
 type Section = (redis: BenchRedis) => Promise<Partial<BenchResult> & { resumeMs?: readonly number[] }>;
 
-/** Sections that take the Redis they run on; the others still run on the single Redis only. */
-const ON_CLUSTER = new Set([
-  'acks',
-  'ackUnderLoad',
-  'firstPost',
-  'verifyAlert',
-  'slackCalls',
-  'throughput',
-  'fleet',
-]);
-
 const SECTIONS: Record<string, Section> = {
   acks: measureAcks,
   ackUnderLoad: measureAckUnderLoad,
@@ -103,9 +92,6 @@ async function main(): Promise<void> {
     const started = performance.now();
     process.stderr.write(`bench: ${name}…\n`);
     try {
-      // Run on the single Redis it would report figures the JSON labels as the cluster's.
-      if (redis.mode === 'cluster' && !ON_CLUSTER.has(name))
-        throw new Error('not run: this section does not run on the Redis Cluster yet');
       const { resumeMs: clicks = [], ...figures } = await SECTIONS[name]!(redis);
       Object.assign(result, figures);
       resumeMs.push(...clicks);

@@ -54,9 +54,24 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
         );
       }
       const client = await connectSsh(target, settings, request.signal);
+      const connectMs = performance.now() - startedAt;
       try {
         const outcome = await runCommand(client, commandLine, request, { target, logger, endGraceMs });
-        return { ...outcome, durationMs: Math.round(performance.now() - startedAt) };
+        const durationMs = performance.now() - startedAt;
+        // The connection's share apart from the command's: what one connection per command costs.
+        logger.debug(
+          {
+            label: target.label,
+            program: request.argv[0],
+            // Which run of a program it was (`--list-tasks`, `--check`), never an option's value.
+            options: request.argv.filter((word) => word.startsWith('--')).map((word) => word.split('=')[0]),
+            exitCode: outcome.exitCode,
+            connectMs: tenths(connectMs),
+            durationMs: tenths(durationMs),
+          },
+          'remote command ended',
+        );
+        return { ...outcome, durationMs: Math.round(durationMs) };
       } finally {
         client.end();
       }
@@ -64,3 +79,5 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
     probeHostKey,
   };
 }
+
+const tenths = (ms: number) => Math.round(ms * 10) / 10;

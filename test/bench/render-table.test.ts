@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchResult } from '../../bench/bench-result.js';
+import { type Breakdown, PARTS } from '../../bench/break-down-job.js';
 import { benchRows, renderTable } from '../../bench/render-table.js';
 import { percentile } from '../../bench/stats.js';
 
@@ -130,5 +131,29 @@ describe('benchmark report', () => {
     ]);
     expect(rows[0]?.measured).toBe('1 of 260 (240 scheduled verifies, 0 not passed; 0 failed)');
     expect(rows[4]?.measured).toBe('100 MB → 112 MB');
+  });
+
+  it('reports where a bot job spent its time beside the overhead ratio, largest part first', () => {
+    const breakdown = Object.fromEntries(PARTS.map((part) => [part, 0])) as Breakdown;
+    const overhead = {
+      ratio: 1.1,
+      ratioMin: 1.0,
+      ratioMax: 1.2,
+      botSeconds: 22,
+      scriptSeconds: 20,
+      pairs: 5,
+      playbookRuns: 26,
+      breakdown: { ...breakdown, playbooks: 12_000, sshConnect: 3_000, previews: 4_000 },
+      scriptBreakdown: { playbooks: 11_000, previews: 9_000 },
+      remoteCommands: 70,
+      sshConnectMedianMs: 80,
+    };
+    const [ratio, where] = benchRows({ machine, overhead });
+    expect(ratio).toMatchObject({ target: 'ratio ≤ 1.05', met: false });
+    expect(where?.figure).toContain('70 remote commands');
+    expect(where?.measured).toMatch(
+      /^playbooks 12000, previews \(.*\) 4000, SSH connecting 3000, .*; the script: playbooks 11000, previews 9000$/,
+    );
+    expect(where?.met).toBeUndefined();
   });
 });

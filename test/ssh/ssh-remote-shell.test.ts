@@ -98,6 +98,26 @@ describe('ssh RemoteShell against a real sshd', () => {
     expect(await lab.commands()).toContain("cd -- / && env A_B=c echo 'logged marker'");
   });
 
+  it('logs each command as it ends, with the time its connection took apart from the whole', async () => {
+    const logged: { details: Record<string, unknown>; message: string }[] = [];
+    const logging = createSshRemoteShell({
+      logger: { debug: (details, message) => logged.push({ details: { ...details }, message }), warn() {} },
+    });
+    await runCollecting(logging, labTarget(lab), [
+      'sh',
+      '-c',
+      'sleep 0.2; exit 3',
+      '--list',
+      '--token=s3cret',
+    ]);
+    const ended = logged.filter((entry) => entry.message === 'remote command ended');
+    expect(ended).toHaveLength(1);
+    const { connectMs, durationMs, ...rest } = ended[0]!.details as { connectMs: number; durationMs: number };
+    expect(rest).toEqual({ label: 'lab-node', program: 'sh', options: ['--list', '--token'], exitCode: 3 });
+    expect(connectMs).toBeGreaterThan(0);
+    expect(durationMs - connectMs).toBeGreaterThanOrEqual(200);
+  });
+
   it('reports an unreachable port quickly', async () => {
     const closed = labTarget(lab, { port: await closedPort() });
     const startedAt = Date.now();

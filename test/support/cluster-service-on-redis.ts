@@ -11,6 +11,19 @@ export interface ServiceOnRedisOptions {
   readonly groups?: ReadonlyMap<string, readonly string[]>;
   readonly perMinute?: number;
   readonly now?: () => number;
+  /** Where its keys go; default a fresh prefix on the test Redis. */
+  readonly redis?: RedisSpace;
+}
+
+/** A key space on some Redis (the benchmark's may be a Redis Cluster): how to connect, the prefix, how to clean it. */
+export interface RedisSpace {
+  connect(): Redis;
+  readonly prefix: string;
+  cleanup(): Promise<void>;
+}
+
+function testRedisSpace(): RedisSpace {
+  return { connect: () => new Redis(REDIS_URL, { maxRetriesPerRequest: null }), ...uniquePrefix('service') };
 }
 
 /**
@@ -18,8 +31,8 @@ export interface ServiceOnRedisOptions {
  * the stores it is built from, for a test to arrange and inspect. `stop` deletes the prefix.
  */
 export function startServiceOnRedis(world: WorldConfig, options: ServiceOnRedisOptions = {}) {
-  const { prefix, cleanup } = uniquePrefix('service');
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const { connect, prefix, cleanup } = options.redis ?? testRedisSpace();
+  const redis = connect();
   const keys = redisKeys(prefix);
   const now = options.now ?? Date.now;
   const stores = createJobStores(

@@ -6,7 +6,7 @@ import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
 import { createJobPages, startPageServer } from '../../src/web/index.js';
 import { createJobLinks } from '../../src/web/job-links.js';
-import { startServiceOnRedis } from './cluster-service-on-redis.js';
+import { type RedisSpace, startServiceOnRedis } from './cluster-service-on-redis.js';
 import { loadExampleWorld } from './example-world.js';
 import { freePort } from './free-port.js';
 
@@ -15,11 +15,11 @@ const silent = pino({ level: 'silent' });
 /**
  * The job page's server in this process over the real service and Redis, with the worker's real
  * feed writer: a test (or the benchmark) writes a job's log at whatever pace it likes and watches
- * the page, without a playbook behind it.
+ * the page, without a playbook behind it. On the test Redis unless given another key space.
  */
-export async function startPageLab() {
+export async function startPageLab(redis?: RedisSpace) {
   const world = await loadExampleWorld();
-  const store = startServiceOnRedis(world);
+  const store = startServiceOnRedis(world, redis ? { redis } : {});
   const port = await freePort();
   const links = createJobLinks({
     baseUrl: `http://127.0.0.1:${port}`,
