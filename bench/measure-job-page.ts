@@ -1,6 +1,6 @@
 import { connectRedis } from '../src/app/connect-redis.js';
 import { readEnv } from '../src/config/read-env.js';
-import { startBrowser } from '../test/support/start-browser.js';
+import { type LabBrowser, startBrowser } from '../test/support/start-browser.js';
 import { startPageLab } from '../test/support/start-page-lab.js';
 import type { BenchRedis } from './bench-redis.js';
 import { percentile, round } from './stats.js';
@@ -18,6 +18,8 @@ export interface JobPageFigures {
     lines: number;
     seconds: number;
     domElements: number;
+    /** A fresh page of the ended job: opened, scrolled to the end, its last line shown. */
+    openMs: number;
   };
 }
 
@@ -70,6 +72,7 @@ export async function measureJobPage(redis: BenchRedis): Promise<JobPageFigures>
     await new Promise((resolve) => setTimeout(resolve, 200));
     const samples = (await page.evaluate('window.probeLatencies')) as number[];
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const openMs = await openEndedJob(chromium, lab.links.url(job.id), written - 1);
     return {
       jobPage: {
         p50: round(percentile(samples, 50)),
@@ -78,10 +81,35 @@ export async function measureJobPage(redis: BenchRedis): Promise<JobPageFigures>
         lines: written,
         seconds: round(seconds),
         domElements,
+        openMs: round(openMs),
       },
     };
   } finally {
     await chromium.browser.close();
     await lab.stop();
+  }
+}
+
+/** Opens the page of an ended job, scrolls to its end and waits until its last line is shown: how long a reader waits. */
+async function openEndedJob(chromium: LabBrowser, url: string, lastLine: number): Promise<number> {
+  const started = performance.now();
+  const { page } = await chromium.open(url);
+  try {
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 30_000 });
+    await page.evaluate(() => {
+      const box = document.getElementById('log')!;
+      box.scrollTop = box.scrollHeight;
+    });
+    await page.waitForFunction(
+      (n) =>
+        [...document.querySelectorAll('#log-rows .row')].some((row) =>
+          row.textContent?.endsWith(`line ${n}`),
+        ),
+      { timeout: 30_000 },
+      lastLine,
+    );
+    return performance.now() - started;
+  } finally {
+    await page.close();
   }
 }

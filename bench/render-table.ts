@@ -14,90 +14,130 @@ const ms = (value: number) => `${value} ms`;
 const mark = (met: boolean | undefined) => (met === undefined ? '—' : met ? '✅' : '❌ missed');
 const REDIS = { single: 'single Redis', cluster: 'Redis Cluster (3 masters on loopback)' } as const;
 
-/** Each figure the run produced, what it measured and whether it met the target. */
+/** Each figure the run produced, what it measured and whether it met the target, section by section. */
 export function benchRows(result: BenchResult): Row[] {
-  const rows: Row[] = [];
-  const {
-    ack,
-    ackBurst,
-    ackUnderLoad,
-    firstPost,
-    verifyAlert,
-    slack,
-    overhead,
-    memory,
-    throughput,
-    approvalResume,
-    jobPage,
-  } = result;
-  if (ack)
-    rows.push({
-      figure: `ack latency (${ack.n} signed \`/cluster verify dev\`, 20 in flight)`,
-      measured: `p50 ${ms(ack.p50)}, p99 ${ms(ack.p99)}`,
-      target: 'p99 < 100 ms',
-      met: ack.p99 < 100,
-    });
-  if (ack)
-    rows.push({
-      figure: `ack beside a bare Bolt app (the same ${ack.n} requests to each, 20 in flight, alternated in rounds)`,
-      measured: `p99 ${ms(ack.p99)} vs bare Bolt ${ms(ack.bareBoltP99)}: ratio ${ack.ratioToBareBolt}`,
-      target: 'p99 ≤ 1.5 × bare Bolt, and < 100 ms at 20 in flight',
-      met: ack.ratioToBareBolt <= 1.5 && ack.p99 < 100,
-    });
-  if (ackBurst)
-    rows.push({
-      figure: `ack burst (${ackBurst.n} sent at once)`,
-      measured: `max ${ms(ackBurst.max)}, p99 ${ms(ackBurst.p99)}, ${ackBurst.over3s} over 3 s`,
-      target: 'every ack < 3 s, p99 < 1 s',
-      met: ackBurst.max < 3_000 && ackBurst.p99 < 1_000,
-    });
-  if (ackUnderLoad)
-    rows.push({
-      figure: `ack under load (${ackUnderLoad.n} acks while the worker streamed ${ackUnderLoad.streamedLines} lines in ${ackUnderLoad.streamSeconds} s)`,
-      measured: `p50 ${ms(ackUnderLoad.p50)}, p99 ${ms(ackUnderLoad.p99)}`,
-      target: 'p99 < 150 ms',
-      met: ackUnderLoad.p99 < 150,
-    });
-  if (firstPost)
-    rows.push({
-      figure: `command → first thread post (${firstPost.n} jobs, one command every 3 s)`,
-      measured: `p50 ${ms(firstPost.p50)}, p99 ${ms(firstPost.p99)}`,
-      target: 'p50 < 300 ms',
-      met: firstPost.p50 < 300,
-    });
-  if (verifyAlert)
-    rows.push({
-      figure: `\`/cluster verify dev\` with a node NotReady → its alert in the alerts channel (${verifyAlert.n} commands)`,
-      measured: `p50 ${ms(verifyAlert.p50)}, max ${ms(verifyAlert.max)}`,
-      target: 'every alert < 15 s',
-      met: verifyAlert.max < 15_000,
-    });
-  if (slack)
-    rows.push({
-      figure: `Slack calls, one \`up dev\` printing ${slack.outputLines} lines (${slack.steps} steps, ${slack.runtimeSeconds} s)`,
-      measured: `${slack.total} calls (${Object.entries(slack.calls)
-        .sort(([, a], [, b]) => b - a)
-        .map(([method, count]) => `${method} ${count}`)
-        .join(', ')}), ${slack.rateLimited} × 429`,
-      target: `≤ ${slack.budget} (3 per step + 1 per 2 s), zero 429s`,
-      met: slack.total <= slack.budget && slack.rateLimited === 0,
-    });
-  if (overhead)
-    rows.push({
+  return [
+    ...ackRows(result),
+    ...threadRows(result),
+    ...overheadRows(result),
+    ...memoryRows(result),
+    ...throughputRows(result),
+    ...jobPageRows(result),
+    ...approvalRows(result),
+    ...(result.fleet ? fleetRows({ fleet: result.fleet }) : []),
+    ...failedRows(result),
+  ];
+}
+
+/** The acks: alone, beside a bare Bolt app, in a burst, under a streaming job. */
+function ackRows({ ack, ackBurst, ackUnderLoad }: BenchResult): Row[] {
+  return [
+    ...(ack
+      ? [
+          {
+            figure: `ack latency (${ack.n} signed \`/cluster verify dev\`, 20 in flight)`,
+            measured: `p50 ${ms(ack.p50)}, p99 ${ms(ack.p99)}`,
+            target: 'p99 < 100 ms',
+            met: ack.p99 < 100,
+          },
+        ]
+      : []),
+    ...(ack
+      ? [
+          {
+            figure: `ack beside a bare Bolt app (the same ${ack.n} requests to each, 20 in flight, alternated in rounds)`,
+            measured: `p99 ${ms(ack.p99)} vs bare Bolt ${ms(ack.bareBoltP99)}: ratio ${ack.ratioToBareBolt}`,
+            target: 'p99 ≤ 1.5 × bare Bolt, and < 100 ms at 20 in flight',
+            met: ack.ratioToBareBolt <= 1.5 && ack.p99 < 100,
+          },
+        ]
+      : []),
+    ...(ackBurst
+      ? [
+          {
+            figure: `ack burst (${ackBurst.n} sent at once)`,
+            measured: `max ${ms(ackBurst.max)}, p99 ${ms(ackBurst.p99)}, ${ackBurst.over3s} over 3 s`,
+            target: 'every ack < 3 s, p99 < 1 s',
+            met: ackBurst.max < 3_000 && ackBurst.p99 < 1_000,
+          },
+        ]
+      : []),
+    ...(ackUnderLoad
+      ? [
+          {
+            figure: `ack under load (${ackUnderLoad.n} acks while the worker streamed ${ackUnderLoad.streamedLines} lines in ${ackUnderLoad.streamSeconds} s)`,
+            measured: `p50 ${ms(ackUnderLoad.p50)}, p99 ${ms(ackUnderLoad.p99)}`,
+            target: 'p99 < 150 ms',
+            met: ackUnderLoad.p99 < 150,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** What reaches Slack: a job's first post, a failed gate's alert, one job's calls. */
+function threadRows({ firstPost, verifyAlert, slack }: BenchResult): Row[] {
+  return [
+    ...(firstPost
+      ? [
+          {
+            figure: `command → first thread post (${firstPost.n} jobs, one command every 3 s)`,
+            measured: `p50 ${ms(firstPost.p50)}, p99 ${ms(firstPost.p99)}`,
+            target: 'p50 < 300 ms',
+            met: firstPost.p50 < 300,
+          },
+        ]
+      : []),
+    ...(verifyAlert
+      ? [
+          {
+            figure: `\`/cluster verify dev\` with a node NotReady → its alert in the alerts channel (${verifyAlert.n} commands)`,
+            measured: `p50 ${ms(verifyAlert.p50)}, max ${ms(verifyAlert.max)}`,
+            target: 'every alert < 15 s',
+            met: verifyAlert.max < 15_000,
+          },
+        ]
+      : []),
+    ...(slack
+      ? [
+          {
+            figure: `Slack calls, one \`up dev\` printing ${slack.outputLines} lines (${slack.steps} steps, ${slack.runtimeSeconds} s)`,
+            measured: `${slack.total} calls (${Object.entries(slack.calls)
+              .sort(([, a], [, b]) => b - a)
+              .map(([method, count]) => `${method} ${count}`)
+              .join(', ')}), ${slack.rateLimited} × 429`,
+            target: `≤ ${slack.budget} (3 per step + 1 per 2 s), zero 429s`,
+            met: slack.total <= slack.budget && slack.rateLimited === 0,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** The bot beside the same playbooks in a shell script, and where its time went. */
+function overheadRows({ overhead }: BenchResult): Row[] {
+  if (!overhead) return [];
+  return [
+    {
       figure: `orchestration overhead (\`up dev\` by the bot vs its ${overhead.playbookRuns} playbook lines in a shell script, ${overhead.pairs} pairs)`,
       measured: `ratio ${overhead.ratio} (${overhead.botSeconds} s vs ${overhead.scriptSeconds} s, medians; pairs from ${overhead.ratioMin} to ${overhead.ratioMax})`,
       target: 'ratio ≤ 1.05',
       met: overhead.ratio <= 1.05,
-    });
-  if (overhead)
-    rows.push({
+    },
+    {
       figure: `where a bot \`up dev\` spent its time (ms per job, each part's median over the pairs; ${overhead.remoteCommands} remote commands, each its own SSH connection, median ${ms(overhead.sshConnectMedianMs)} to connect)`,
       measured: `${describeBreakdown(overhead.breakdown)}; the script: playbooks ${overhead.scriptBreakdown.playbooks}, previews ${overhead.scriptBreakdown.previews}`,
       target: 'reported',
       met: undefined,
-    });
-  if (memory)
-    rows.push({
+    },
+  ];
+}
+
+/** The worker's peak RSS while a job streams. */
+function memoryRows({ memory }: BenchResult): Row[] {
+  if (!memory) return [];
+  return [
+    {
       figure: `worker peak RSS while one job streams ${memory.streamedMb} MB, then ${memory.streamedMbDoubled} MB`,
       measured: `${memory.peakRssMb} MB, then ${memory.peakRssMbDoubled} MB (${memory.warmRssMb} MB before; ${memory.mbPerSecond} MB/s)`,
       target: '< 200 MB, flat when the output doubles (within 10 %)',
@@ -105,45 +145,70 @@ export function benchRows(result: BenchResult): Row[] {
         memory.peakRssMb < 200 &&
         memory.peakRssMbDoubled < 200 &&
         memory.peakRssMbDoubled <= memory.peakRssMb * 1.1,
-    });
-  if (throughput)
-    rows.push({
+    },
+  ];
+}
+
+/** The job layer beside bare BullMQ. */
+function throughputRows({ throughput }: BenchResult): Row[] {
+  if (!throughput) return [];
+  return [
+    {
       figure: `engine throughput (no-op plans, Slack stubbed, concurrency 4, ${throughput.jobs} jobs × ${throughput.rounds} rounds)`,
       measured: `${throughput.jobsPerSec} jobs/s vs bare BullMQ ${throughput.bareBullmqJobsPerSec} jobs/s: ratio ${throughput.ratio}`,
       target: 'ratio ≥ 0.3 (per-step durability kept)',
       met: throughput.ratio >= 0.3,
-    });
-  if (throughput)
-    rows.push({
+    },
+    {
       figure:
         'Redis round trips per job in that run (enqueue → completed; a command or a pipeline/MULTI counts one)',
       measured: `${throughput.redisRoundTripsPerJob} vs bare BullMQ ${throughput.bareBullmqRoundTripsPerJob}`,
       target: 'reported',
       met: undefined,
-    });
-  if (jobPage)
-    rows.push({
+    },
+  ];
+}
+
+/** The job page: a streamed line reaching an open page, a long ended job opened. */
+function jobPageRows({ jobPage }: BenchResult): Row[] {
+  if (!jobPage) return [];
+  return [
+    {
       figure: `line printed → visible on an open job page (${jobPage.n} probes while ${jobPage.lines} lines streamed in ${jobPage.seconds} s; ${jobPage.domElements} DOM elements at the end)`,
       measured: `p50 ${ms(jobPage.p50)}, p99 ${ms(jobPage.p99)}`,
       target: 'p99 < 1 s',
       met: jobPage.p99 < 1_000,
-    });
-  if (approvalResume)
-    rows.push({
+    },
+    {
+      figure: `that ended job's page opened afresh → scrolled to the end, its last line shown (${jobPage.lines} lines)`,
+      measured: ms(jobPage.openMs),
+      target: '< 2 s',
+      met: jobPage.openMs < 2_000,
+    },
+  ];
+}
+
+/** From an approval click to the approved step running. */
+function approvalRows({ approvalResume }: BenchResult): Row[] {
+  if (!approvalResume) return [];
+  return [
+    {
       figure: `approval resume (click → next step started, ${approvalResume.n} clicks)`,
       measured: `p50 ${ms(approvalResume.p50)}`,
       target: 'p50 < 250 ms',
       met: approvalResume.p50 < 250,
-    });
-  if (result.fleet) rows.push(...fleetRows({ fleet: result.fleet }));
-  for (const [section, reason] of Object.entries(result.failed ?? {}))
-    rows.push({
-      figure: `section \`${section}\``,
-      measured: `did not finish: ${reason}`,
-      target: 'finishes',
-      met: false,
-    });
-  return rows;
+    },
+  ];
+}
+
+/** A section that did not finish, with what it was waiting for. */
+function failedRows({ failed }: BenchResult): Row[] {
+  return Object.entries(failed ?? {}).map(([section, reason]) => ({
+    figure: `section \`${section}\``,
+    measured: `did not finish: ${reason}`,
+    target: 'finishes',
+    met: false,
+  }));
 }
 
 const PART_NAMES: Record<Part, string> = {

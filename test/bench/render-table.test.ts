@@ -95,11 +95,20 @@ describe('benchmark report', () => {
     expect(rows[0]?.met).toBe(false);
   });
 
-  it('holds the job page to p99 < 1 s from a printed line to the open page', () => {
-    const jobPage = { p50: 100, p99: 1_200, n: 100, lines: 100_000, seconds: 10, domElements: 132 };
-    const [row] = benchRows({ machine, jobPage });
+  it('holds the job page to p99 < 1 s from a printed line to the open page, and a long job opened to < 2 s', () => {
+    const jobPage = {
+      p50: 100,
+      p99: 1_200,
+      n: 100,
+      lines: 100_000,
+      seconds: 10,
+      domElements: 132,
+      openMs: 1_500,
+    };
+    const [row, opened] = benchRows({ machine, jobPage });
     expect(row).toMatchObject({ measured: 'p50 100 ms, p99 1200 ms', target: 'p99 < 1 s', met: false });
     expect(row?.figure).toContain('line printed → visible on an open job page');
+    expect(opened).toMatchObject({ measured: '1500 ms', target: '< 2 s', met: true });
   });
 
   it('holds the fleet to zero lost jobs, overlaps and 429s and a flat worker RSS; ack and Redis bytes reported', () => {

@@ -20,7 +20,8 @@ afterAll(async () => {
 
 /** The job page with a job of 100k lines, in a real browser: the page's server over real Redis. */
 describe('a 100k-line job page', () => {
-  it('is interactive within 2 s: scrolled to the end it shows the last line, with few DOM nodes', async () => {
+  // How fast is the benchmark's (jobPage.openMs): a timed assertion here would only measure the machine's load.
+  it('scrolled to the end it shows the last line, with few DOM nodes', async () => {
     const job = await lab.startJob([STEP]);
     for (let i = 1; i <= LINES; i += 1) {
       const written = job.feed.line(`ok: [k3s-dev-${i % 3}] => line ${i} of the long job`);
@@ -29,7 +30,6 @@ describe('a 100k-line job page', () => {
     job.feed.end();
     await job.feed.flush();
 
-    const started = performance.now();
     const { page } = await chromium.open(lab.links.url(job.id));
     await page.waitForFunction((n) => document.body.dataset.lines === String(n), { timeout: 10_000 }, LINES);
     await page.evaluate(() => {
@@ -44,10 +44,7 @@ describe('a 100k-line job page', () => {
       { timeout: 5_000 },
       LINES,
     );
-    const interactiveMs = performance.now() - started;
     const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
-    console.info(`100k-line page: interactive in ${interactiveMs.toFixed(0)} ms, ${nodes} DOM elements`);
-    expect(interactiveMs).toBeLessThan(2_000);
     expect(nodes).toBeLessThan(500);
 
     // Filtering to one host keeps the window small too, and shows only that host's lines.
