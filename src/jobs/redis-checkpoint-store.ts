@@ -16,7 +16,14 @@ export function createRedisCheckpointStore(
   const key = keys.steps(jobId);
   let stored: Promise<Record<string, string>> | undefined;
   const read = () => {
-    stored ??= batch.send((pipeline) => pipeline.hgetall(key)).then(([all]) => all as Record<string, string>);
+    // A failed read is not kept: the next one asks Redis again.
+    stored ??= batch
+      .send((pipeline) => pipeline.hgetall(key))
+      .then(([all]) => all as Record<string, string>)
+      .catch((error: unknown) => {
+        stored = undefined;
+        throw error;
+      });
     return stored;
   };
   const written = new Map<string, string>();
@@ -30,8 +37,9 @@ export function createRedisCheckpointStore(
     },
     async set(stepId, record) {
       const raw = JSON.stringify(record);
-      written.set(stepId, raw);
       await batch.send((pipeline) => pipeline.hset(key, stepId, raw));
+      // Only once stored: a write Redis refused is not served to the rest of the run.
+      written.set(stepId, raw);
     },
   };
 }
