@@ -15,6 +15,7 @@ import { redisUsedMemory } from './redis-used-memory.js';
 import { percentile, round } from './stats.js';
 
 const CLUSTERS = 24;
+const VERIFY_EVERY_MS = 60_000;
 /** Bursts of four `packages … --queue`, two on each of two clusters: 20 mutating jobs, the lease contended. */
 const BURSTS = 5;
 const STATUS_EVERY_MS = 5_000;
@@ -61,7 +62,7 @@ export async function measureFleet(redis: BenchRedis, minutes: number): Promise<
     const lab = await startBenchLab({
       redis,
       workers: 3,
-      fleet: { count: CLUSTERS, verifyEvery: '1m' },
+      fleet: { count: CLUSTERS, verifyEvery: `${VERIFY_EVERY_MS / 60_000}m` },
       env: own ? { REDIS_URL: own.url } : {},
     });
     try {
@@ -92,7 +93,10 @@ async function runFleet(lab: BenchLab, minutes: number): Promise<FleetFigures['f
     const keys = redisKeys(env.REDIS_PREFIX);
     const count = await lab.slack.waitFor(
       async () => {
-        const counted = findLostJobs(await readQueueEvents(redis, keys), { from, to }, commandJobIds);
+        const counted = findLostJobs(await readQueueEvents(redis, keys), { from, to }, commandJobIds, {
+          clusters: lab.fleet.map(({ cluster }) => cluster.name),
+          everyMs: VERIFY_EVERY_MS,
+        });
         return counted.lost.length === 0 || Date.now() > to + DRAIN_MS ? counted : undefined;
       },
       { timeoutMs: DRAIN_MS + 60_000, intervalMs: 1_000, description: 'the window’s jobs to end' },

@@ -24,10 +24,21 @@ describe('findLostJobs (the fleet benchmark’s count from the queue’s events)
       // Due at the window's end: the next window's.
       added(verifyJob('fleet01', 12)),
     ];
-    expect(findLostJobs(events, window, ['job-7', 'job-8'])).toEqual({
+    const schedule = { clusters: ['fleet01'], everyMs: MINUTE };
+    expect(findLostJobs(events, window, ['job-7', 'job-8'], schedule)).toEqual({
       jobs: [verifyJob('fleet01', 10), verifyJob('fleet02', 10), verifyJob('fleet01', 11), 'job-7', 'job-8'],
       lost: [verifyJob('fleet01', 11), 'job-8'],
       failed: [verifyJob('fleet02', 10)],
     });
+  });
+
+  it('counts a verify the scheduler never queued (skipped under a backlog) as lost', () => {
+    const events = [added(verifyJob('fleet01', 10)), completed(verifyJob('fleet01', 10))];
+    const schedule = { clusters: ['fleet01', 'fleet02'], everyMs: MINUTE };
+    expect(findLostJobs(events, window, [], schedule).lost).toEqual([
+      'fleet01: verify never queued',
+      'fleet02: verify never queued',
+      'fleet02: verify never queued',
+    ]);
   });
 });

@@ -27,6 +27,21 @@ describe('findOverlaps (the fleet benchmark’s check from the audit trail)', ()
     expect(findOverlaps(trail)).toEqual([{ cluster: 'fleet01', jobs: ['job-1', 'job-2'] }]);
   });
 
+  it('finds a job started beside an earlier holder after a later overlapping one ended', () => {
+    const trail = [
+      start('job-1', 'fleet01'),
+      start('job-2', 'fleet01'),
+      outcome('job-2'),
+      start('job-3', 'fleet01'),
+      outcome('job-1'),
+      outcome('job-3'),
+    ];
+    expect(findOverlaps(trail)).toEqual([
+      { cluster: 'fleet01', jobs: ['job-1', 'job-2'] },
+      { cluster: 'fleet01', jobs: ['job-1', 'job-3'] },
+    ]);
+  });
+
   it('finds none when jobs on one cluster take turns, or run side by side on different clusters', () => {
     const trail = [
       command('job-1', 'k3s-fleet01-1'),
