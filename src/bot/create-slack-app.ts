@@ -42,30 +42,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
   // One SDK logger for the receiver and the app, so the receiver's warnings are redacted too.
   const logger = slackSdkLogger(deps.logger);
   logger.setLevel(LogLevel.WARN);
-  const receiver = socketMode
-    ? undefined
-    : new HTTPReceiver({
-        signingSecret: env.SLACK_SIGNING_SECRET ?? '',
-        port: env.PORT,
-        bodyLimit: BODY_LIMIT_BYTES,
-        customRoutes: [
-          {
-            path: '/healthz',
-            method: ['GET'],
-            handler: (_request, response) => {
-              response.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
-            },
-          },
-        ],
-        logger,
-      });
-  if (receiver) {
-    const slack = refuseFutureRequests(receiver.requestListener, Date.now);
-    // The job pages first: their GETs carry no Slack signature and never reach Bolt.
-    receiver.requestListener = (request, response) => {
-      if (!deps.pages?.(request, response)) slack(request, response);
-    };
-  }
+  const receiver = socketMode ? undefined : createHttpReceiver(deps, logger);
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     appToken: env.SLACK_APP_TOKEN,
@@ -79,6 +56,41 @@ export function createSlackApp(deps: SlackAppDeps): App {
     convoStore: false,
   });
 
+  registerHandlers(app, deps);
+  app.error(async (error) => {
+    deps.logger.error({ err: error }, 'slack handler failed');
+  });
+  return app;
+}
+
+/** Slack's HTTP listener: `/healthz`, the job pages, and Bolt (future-dated requests refused) for the rest. */
+function createHttpReceiver(deps: SlackAppDeps, logger: ReturnType<typeof slackSdkLogger>): HTTPReceiver {
+  const { env } = deps;
+  const receiver = new HTTPReceiver({
+    signingSecret: env.SLACK_SIGNING_SECRET ?? '',
+    port: env.PORT,
+    bodyLimit: BODY_LIMIT_BYTES,
+    customRoutes: [
+      {
+        path: '/healthz',
+        method: ['GET'],
+        handler: (_request, response) => {
+          response.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+        },
+      },
+    ],
+    logger,
+  });
+  const slack = refuseFutureRequests(receiver.requestListener, Date.now);
+  // The job pages first: their GETs carry no Slack signature and never reach Bolt.
+  receiver.requestListener = (request, response) => {
+    if (!deps.pages?.(request, response)) slack(request, response);
+  };
+  return receiver;
+}
+
+/** The slash command, the approval and rollback buttons, the App Home: each acks first, then answers. */
+function registerHandlers(app: App, deps: SlackAppDeps): void {
   app.command('/cluster', async ({ command, ack, respond }) => {
     await ack();
     const reply = await handleClusterCommand(
@@ -146,9 +158,4 @@ export function createSlackApp(deps: SlackAppDeps): App {
       await respond({ response_type: 'ephemeral', replace_original: false, text: answer });
     },
   );
-
-  app.error(async (error) => {
-    deps.logger.error({ err: error }, 'slack handler failed');
-  });
-  return app;
 }
