@@ -29,7 +29,8 @@ const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~'
  * step's checkpoint: one round trip for the transition). Lines: one batch of them is on the wire
  * at a time; what is written meanwhile queues up and leaves as the next one (a burst of 100k lines
  * is a few dozen round trips, not 100k), and past FEED_HIGH_WATER_CHARS queued the writer waits for
- * Redis. Redis trouble is logged once and never fails the job: Slack and the log file still carry it.
+ * Redis. Redis trouble is logged once and never fails the job: the log file on the worker's disk
+ * still has every line (the page and the thread's upload, which read this feed, miss them).
  */
 // Long only as a whole: the writer and its one-batch-in-flight state must share one closure.
 export function createRedisJobFeed(
