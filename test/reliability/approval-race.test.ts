@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeAudit } from '../../src/bot/describe-audit.js';
 import { handleApprovalClick } from '../../src/bot/handle-approval-click.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
+import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
@@ -52,7 +53,12 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
   const now = () => clock.now ?? Date.now();
   const lock = createClusterLock(redis, keys);
   const rateLimit = createCommandRateLimit(redis, keys, 1_000, now);
-  const queue = createJobQueue(redis, keys, { audit, rateLimit }, now);
+  const queue = createJobQueue(
+    redis,
+    keys,
+    { audit, rateLimit, retentionMs: readEnv({}).JOB_RETENTION },
+    now,
+  );
   const updates: (SlackMessage & { ts: string })[] = [];
   const posts: SlackMessage[] = [];
   const announced = new Map<string, { approvalId: string; messageTs: string }>();
