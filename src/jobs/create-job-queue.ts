@@ -108,6 +108,8 @@ export function createJobQueue(
       try {
         await addJob(command.verb, id);
       } catch (cause) {
+        // Every reply lost may still hide an add that landed: then the job exists, and is queued after all.
+        if (await queue.getJob(id).catch(() => undefined)) return { kind: 'queued', record, position };
         await unrecordCommand(connection, keys, deps, record, request.admission?.deliveryKey, now());
         throw new ClusterBotError('JOB_NOT_QUEUED', `${id} could not be queued; nothing was started`, {
           cause,

@@ -133,7 +133,7 @@ describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
     ).toMatchObject({ kind: 'queued', position: 0, record: { id: 'job-4' } });
   });
 
-  it('tries an add again: one refused, or one whose reply was lost, still makes exactly one job', async () => {
+  it('tries an add again: one refused, or one whose reply was lost (once or every time), still makes exactly one job', async () => {
     lab = await startInProcessWorker('queue-add-retried');
     const refusedOnce = failAdds(1);
     expect(await enqueue(CILIUM_DEV)).toMatchObject({ kind: 'queued', record: { id: 'job-1' } });
@@ -145,10 +145,19 @@ describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
     });
     expect(lostOnce()).toBe(2);
 
+    const everyReplyLost = failAdds(Number.POSITIVE_INFINITY, 'added-then-lost');
+    expect(await enqueue({ verb: 'up', cluster: 'prod' })).toMatchObject({
+      kind: 'queued',
+      record: { id: 'job-3' },
+    });
+    expect(everyReplyLost()).toBe(4);
+
     expect((await lab.queue.queue.getJobs(['waiting'])).map((job) => job.id).sort()).toEqual([
       'job-1',
       'job-2',
+      'job-3',
     ]);
+    expect(await lab.lock.holder('prod')).toBe('job-3');
     expect(await lab.lock.holder('dev')).toBe('job-1');
     expect((await lab.records.get('job-2'))?.outcome).toBeUndefined();
   });
