@@ -82,7 +82,15 @@ async function engineRound(world: WorldConfig, benchRedis: BenchRedis): Promise<
   const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
   const keys = redisKeys(prefix);
   const logger = createLogger({ level: 'silent', redact: createRedactor() });
-  const { records, lock, queue } = createJobStores(redis, keys, world, logger, Date.now, JOBS);
+  const { records, lock, queue } = createJobStores(
+    redis,
+    keys,
+    world,
+    logger,
+    Date.now,
+    JOBS,
+    readEnv(env).JOB_RETENTION,
+  );
   try {
     for (let i = 0; i < JOBS; i++) {
       await queue.enqueue({

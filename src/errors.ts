@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'GATE_FAILED'
   | 'GATE_TIMEOUT'
   | 'CANCELLED'
+  /** BullMQ did not take a command's job (its record was taken back): nothing was started. */
+  | 'JOB_NOT_QUEUED'
   | 'INTERNAL';
 
 export class ClusterBotError extends Error {

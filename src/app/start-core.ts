@@ -52,6 +52,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     logger,
     systemClock.now,
     env.COMMANDS_PER_USER_PER_MINUTE,
+    env.JOB_RETENTION,
   );
   const drainer = startThreadDrainer(options, stores);
   const worker =

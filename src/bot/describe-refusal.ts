@@ -42,6 +42,8 @@ export function describeRefusal(refusal: Refusal): string {
       return `⛔ ${escapeMrkdwn(refusal.message)}`;
     case 'BUSY':
       return `⛔ ${refusal.cluster} is busy: ${describeJob(refusal.holder)}. Nothing was run; add \`--queue\` to run \`${refusal.command}\` after it.`;
+    case 'NOT_QUEUED':
+      return `⚠️ Could not queue \`${refusal.command}\`: the job queue (Redis) did not take it. Nothing was started; try again.`;
     case 'NO_SUCH_JOB':
       return nothingRun(`there is no job #${refusal.number}`);
     case 'JOB_ENDED':

@@ -21,8 +21,8 @@ function unknownVerb(verb: string): VerbHandler {
  * delivery, `deliveryKey` seen before, is REPEATED_DELIVERY; the person's rate limit), except for a
  * verb that submits a job: it is admitted in the job's own write, one round trip for the lot, after
  * the checks that cost nothing but the config (and group members, cached). A submitting verb that
- * refused before its job is admitted then, so a refusal is counted and a repeat still answers
- * nothing. An empty line asks for help.
+ * refused before handing the admission on is admitted then (the service admits the refusals it
+ * makes itself), so a refusal is counted and a repeat still answers nothing. An empty line asks for help.
  */
 export async function runCommand(
   text: string,

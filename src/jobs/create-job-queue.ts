@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { WorldConfig } from '../config/world-config.js';
+import { ClusterBotError } from '../errors.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { AuditLog } from './audit-log.js';
 import type { Admission, CommandRateLimit } from './command-rate-limit.js';
@@ -8,11 +10,15 @@ import type { JobRecord } from './job-record.js';
 import { recordCommand } from './record-command.js';
 import type { RedisKeys } from './redis-keys.js';
 import { FLUX_REMINDER_EVERY_MS } from './remind-flux-suspended.js';
+import { unrecordCommand } from './unrecord-command.js';
 
 export const QUEUE_NAME = 'cluster-jobs';
 
 /** Until a worker picks a new job up and renews it, its cluster lease lasts this long. */
 export const ENQUEUED_LEASE_MS = 10 * 60_000;
+
+/** The waits before BullMQ's add is tried again: a blip of Redis passes, a dead one fails the command in well under a second. */
+const ADD_RETRY_WAITS_MS = [50, 200, 500];
 
 /** A command's job, or a scheduled verify of a cluster (created by the job scheduler, no record). */
 export type JobData =
@@ -45,16 +51,43 @@ export type EnqueueResult =
  * The producer side: the bot's share of a command (admission, number, lease, record, audit entry)
  * in one script, then BullMQ's add, its own call (its script, its keys). A mutating command takes
  * its cluster's lease before its job exists, so of many simultaneous requests exactly one wins; the
- * others are refused, or wait with `--queue`.
+ * others are refused, or wait with `--queue`. An add that keeps failing takes the script's writes
+ * back (`unrecord-command.ts`) and throws JOB_NOT_QUEUED.
  */
 // Long only as a whole: short methods sharing one BullMQ queue, its connection and the lease.
 export function createJobQueue(
   connection: Redis,
   keys: RedisKeys,
-  deps: { readonly audit: AuditLog; readonly rateLimit: Pick<CommandRateLimit, 'scriptPart'> },
+  deps: {
+    readonly audit: AuditLog;
+    readonly rateLimit: Pick<CommandRateLimit, 'scriptPart'>;
+    /** How long a command's record is kept once it ended (here: once its job could not be queued). */
+    readonly retentionMs: number;
+  },
   now: () => number,
 ) {
   const queue = new Queue<JobData>(QUEUE_NAME, { connection, prefix: keys.bullPrefix });
+  const add = (verb: string, id: string) =>
+    queue.add(
+      verb,
+      { jobId: id },
+      {
+        jobId: id,
+        removeOnComplete: { age: 7 * 86_400, count: 1_000 },
+        removeOnFail: { age: 30 * 86_400 },
+      },
+    );
+  // Tried again as it is: an add whose job exists already (its reply was lost) adds nothing, the job id being fixed.
+  const addJob = async (verb: string, id: string) => {
+    for (const wait of ADD_RETRY_WAITS_MS) {
+      try {
+        return await add(verb, id);
+      } catch {
+        await sleep(wait);
+      }
+    }
+    return add(verb, id);
+  };
   return {
     queue,
     async enqueue(request: EnqueueRequest): Promise<EnqueueResult> {
@@ -72,15 +105,16 @@ export function createJobQueue(
       if (recorded.kind !== 'queued') return recorded;
       const { id, number, position } = recorded;
       const record: JobRecord = { id, number, command, requestedBy, channel, createdAt };
-      await queue.add(
-        command.verb,
-        { jobId: id },
-        {
-          jobId: id,
-          removeOnComplete: { age: 7 * 86_400, count: 1_000 },
-          removeOnFail: { age: 30 * 86_400 },
-        },
-      );
+      try {
+        await addJob(command.verb, id);
+      } catch (cause) {
+        // Every reply lost may still hide an add that landed: then the job exists, and is queued after all.
+        if (await queue.getJob(id).catch(() => undefined)) return { kind: 'queued', record, position };
+        await unrecordCommand(connection, keys, deps, record, request.admission?.deliveryKey, now());
+        throw new ClusterBotError('JOB_NOT_QUEUED', `${id} could not be queued; nothing was started`, {
+          cause,
+        });
+      }
       return { kind: 'queued', record, position };
     },
     /** Wakes a job parked for an approval; a job not parked (yet) re-reads its approvals anyway. */

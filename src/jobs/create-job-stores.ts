@@ -19,6 +19,7 @@ export function createJobStores(
   logger: Logger,
   now: () => number,
   commandsPerMinute: number,
+  retentionMs: number,
 ) {
   const audit = createAuditLog(redis, keys, logger);
   const rateLimit = createCommandRateLimit(redis, keys, commandsPerMinute, now);
@@ -31,7 +32,7 @@ export function createJobStores(
     lock: createClusterLock(redis, keys),
     audit,
     rateLimit,
-    queue: createJobQueue(redis, keys, { audit, rateLimit }, now),
+    queue: createJobQueue(redis, keys, { audit, rateLimit, retentionMs }, now),
     threads: createThreadStore(redis, keys, world.slack.alertsChannel),
     feed: createJobFeedReader(redis, keys),
   };

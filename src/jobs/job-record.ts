@@ -27,14 +27,6 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
     return raw ? (JSON.parse(raw) as JobRecord) : undefined;
   };
   return {
-    async save(record: JobRecord): Promise<void> {
-      await redis
-        .multi()
-        .set(keys.job(record.id), JSON.stringify(record))
-        .lpush(keys.recentJobs, record.id)
-        .ltrim(keys.recentJobs, 0, RECENT_KEPT - 1)
-        .exec();
-    },
     get,
     /** The newest `count` jobs (at most RECENT_KEPT), newest first; records already retired are left out. */
     async recent(count: number): Promise<JobRecord[]> {
@@ -44,7 +36,7 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
     },
     /**
      * A record the caller already holds, rewritten on its transaction: the worker running a job is
-     * the only writer after the job is saved, so its copy is the record as it is. KEEPTTL: a
+     * the only writer after the job's record is written (by RECORD_COMMAND), so its copy is the record as it is. KEEPTTL: a
      * finished job's record keeps the expiry its retention gave it.
      */
     queueRewrite(multi: ChainableCommander, next: JobRecord): void {

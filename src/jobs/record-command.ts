@@ -88,6 +88,7 @@ export async function recordCommand(
     keys.lock(command.cluster),
     keys.waiting(command.cluster),
     ...admission.args,
+    // An undeclared key, legal on a Redis Cluster only because the prefix is a hash tag there (read-env.ts enforces it), as BullMQ relies on.
     keys.job(''),
     JOB_ID_PREFIX,
     JSON.stringify({ command, requestedBy, channel, createdAt }),

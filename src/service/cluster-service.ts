@@ -135,7 +135,11 @@ export interface ClusterService {
   firstDelivery(key: string): Promise<boolean>;
   /** Whether the actor may use the bot here at all (any cluster), or for one cluster. */
   admit(actor: Actor, cluster?: string): Promise<AccessRefusal | undefined>;
-  /** `admission`: the command not admitted yet, admitted in the same write as its job. */
+  /**
+   * `admission`: the command not admitted yet, admitted in the same write as its job, or on its own
+   * when the command is refused before it (access, plan): every refusal is counted and deduplicated.
+   * NOT_QUEUED: BullMQ did not take the job, and nothing of it is left.
+   */
   submit(
     actor: Actor,
     command: PlannedCommand,

@@ -1,11 +1,11 @@
 import { checkAccess } from '../access/access-policy.js';
 import { isClusterBotError } from '../errors.js';
-import { DELIVERY_DEDUP_SECONDS } from '../jobs/command-rate-limit.js';
+import { type Admission, DELIVERY_DEDUP_SECONDS } from '../jobs/command-rate-limit.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
 import { cancelJob } from './cancel-job.js';
-import type { ClusterService } from './cluster-service.js';
+import type { Actor, ClusterService } from './cluster-service.js';
 import { decideClick } from './decide-click.js';
 import { enqueueCommand } from './enqueue-command.js';
 import { homeWatchers } from './home-watchers.js';
@@ -35,28 +35,41 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     }
   };
 
+  const admitCommand: ClusterService['admitCommand'] = async (admission) => {
+    const verdict = await deps.rateLimit.admit(admission);
+    if (verdict === 'repeated') return { code: 'REPEATED_DELIVERY' };
+    if (verdict === 'limited') return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute };
+    return undefined;
+  };
+
+  /**
+   * A command's plan, or why it is refused before its job. The admission it would have handed to
+   * its job's script is taken on a refusal, so the refusal counts against the sender and a repeat
+   * of the delivery answers nothing (a rate limit or a repeat is the answer then).
+   */
+  const checkBeforeJob = async (
+    actor: Actor,
+    command: LifecycleCommand,
+    admission: Admission | undefined,
+  ): Promise<string | Refusal> => {
+    const checked = (await admit(actor, command.cluster)) ?? planOf(command);
+    if (typeof checked === 'string') return checked;
+    return (admission && (await admitCommand(admission))) ?? checked;
+  };
+
   const service: ClusterService = {
-    async admitCommand(admission) {
-      const verdict = await deps.rateLimit.admit(admission);
-      if (verdict === 'repeated') return { code: 'REPEATED_DELIVERY' };
-      if (verdict === 'limited') return { code: 'RATE_LIMITED', perMinute: deps.rateLimit.perMinute };
-      return undefined;
-    },
+    admitCommand,
     async firstDelivery(key) {
       return (await deps.redis.set(deps.keys.dedup(key), '1', 'EX', DELIVERY_DEDUP_SECONDS, 'NX')) !== null;
     },
     admit,
     async submit(actor, command, queueIfBusy, admission) {
-      const denied = await admit(actor, command.cluster);
-      if (denied) return denied;
-      const steps = planOf(command);
+      const steps = await checkBeforeJob(actor, command, admission);
       if (typeof steps !== 'string') return steps;
       return enqueueCommand(deps, actor, command, queueIfBusy, admission);
     },
     async plan(actor, command, admission) {
-      const denied = await admit(actor, command.cluster);
-      if (denied) return denied;
-      const steps = planOf(command);
+      const steps = await checkBeforeJob(actor, command, admission);
       if (typeof steps !== 'string') return steps;
       // The steps come from the config alone; what the repo and the cluster would refuse takes a read-only job.
       const job = await enqueueCommand(

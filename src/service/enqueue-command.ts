@@ -1,3 +1,4 @@
+import { isClusterBotError } from '../errors.js';
 import type { Admission } from '../jobs/command-rate-limit.js';
 import { describeCommand, type LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { Actor } from './cluster-service.js';
@@ -7,7 +8,8 @@ import type { ServiceDeps } from './service-deps.js';
 
 /**
  * Turns a checked command into a job (or a "busy" refusal), audited either way, in the queue's one
- * script; the command is admitted there too unless the caller admitted it already.
+ * script; the command is admitted there too unless the caller admitted it already. A job BullMQ did
+ * not take is NOT_QUEUED (the queue took its writes back).
  */
 export async function enqueueCommand(
   deps: ServiceDeps,
@@ -16,15 +18,17 @@ export async function enqueueCommand(
   queueIfBusy: boolean,
   admission?: Admission,
 ) {
-  const result = await deps.queue.enqueue({
-    command,
-    requestedBy: actor.userId,
-    channel: actor.channelId,
-    queueIfBusy,
-    admission,
-  });
   const what = describeCommand(command);
+  const result = await deps.queue
+    .enqueue({ command, requestedBy: actor.userId, channel: actor.channelId, queueIfBusy, admission })
+    .catch((error: unknown) => {
+      // Its writes were taken back: an answer the person can act on, not silence after the ack.
+      if (isClusterBotError(error, 'JOB_NOT_QUEUED')) return { kind: 'not-queued' } as const;
+      throw error;
+    });
   switch (result.kind) {
+    case 'not-queued':
+      return { code: 'NOT_QUEUED', command: what } satisfies Refusal;
     case 'repeated':
       return { code: 'REPEATED_DELIVERY' } satisfies Refusal;
     case 'limited':

@@ -19,6 +19,8 @@ export type Refusal =
   /** The config cannot build the command's plan (an unknown target, a missing setting). */
   | { readonly code: 'PLAN_INVALID'; readonly message: string }
   | { readonly code: 'BUSY'; readonly cluster: string; readonly holder: JobSummary; readonly command: string }
+  /** BullMQ did not take the command's job, and what was written for it was taken back. */
+  | { readonly code: 'NOT_QUEUED'; readonly command: string }
   | { readonly code: 'NO_SUCH_JOB'; readonly number: string }
   | { readonly code: 'JOB_ENDED'; readonly number: number; readonly outcome: string }
   | { readonly code: 'NOT_CANCELLER'; readonly cluster: string; readonly number: number }

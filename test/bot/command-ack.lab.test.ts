@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRoundTripCounter, type RoundTripCounter } from '../../bench/count-round-trips.js';
 import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
+import type { WorldConfig } from '../../src/config/world-config.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
@@ -91,6 +92,48 @@ describe('the ack of a /cluster command: one script for the bot, then BullMQ’s
     } finally {
       await limited.stop();
     }
+  });
+
+  it('counts and deduplicates a submit refused before its job (not an operator of prod): the limit ends it, a replay answers nothing', async () => {
+    const world = await loadExampleWorld();
+    const prodForAliceOnly: WorldConfig = {
+      ...world,
+      clusters: { ...world.clusters, prod: { ...world.clusters.prod!, operators: ['U0ALICE'] } },
+    };
+    const limited = startServiceOnRedis(prodForAliceOnly, { perMinute: 2 });
+    try {
+      const send = (trigger: string) =>
+        handleClusterCommand(
+          { text: 'up prod', userId: 'U0BOB', channelId: 'C0OPS', deliveryKey: `command:${trigger}` },
+          { service: limited.service, world: prodForAliceOnly },
+        );
+      const notOperator = { code: 'NOT_OPERATOR', user: 'U0BOB', cluster: 'prod' };
+      expect((await send('R1')).reply).toEqual(notOperator);
+      expect((await send('R1')).reply).toEqual({ code: 'REPEATED_DELIVERY' });
+      expect((await send('R2')).reply).toEqual(notOperator);
+      expect((await send('R3')).reply).toEqual({ code: 'RATE_LIMITED', perMinute: 2 });
+      expect(await limited.redis.get(limited.keys.jobCounter)).toBeNull();
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('tells the person a job BullMQ would not take was not queued, and leaves the cluster free', async () => {
+    const queue = t.queue.queue;
+    queue.add = async () => {
+      throw new Error('Connection is closed.');
+    };
+    const { text, reply } = await command('cilium dev', 'T6');
+    expect(reply).toEqual({ code: 'NOT_QUEUED', command: 'cilium dev' });
+    expect(text).toBe(
+      '⚠️ Could not queue `cilium dev`: the job queue (Redis) did not take it. Nothing was started; try again.',
+    );
+    expect(await t.lock.holder('dev')).toBeNull();
+    expect(await t.records.get('job-2')).toMatchObject({ outcome: 'failed' });
+
+    queue.add = Object.getPrototypeOf(queue).add;
+    // The same delivery again (Slack's retry) is taken, and the cluster is not busy.
+    expect((await command('cilium dev', 'T6')).text).toContain('job #3');
   });
 
   it('numbers 40 simultaneous commands 2…41, each once, each with its record and its job', async () => {

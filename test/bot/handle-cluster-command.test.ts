@@ -148,6 +148,10 @@ describe('describeReply', () => {
     [{ code: 'USAGE', verb: 'cancel' }, '⛔ cancel takes a job number, e.g. `cancel 12`. Nothing was run.'],
     [{ code: 'PLAN_INVALID', message: 'unknown cluster <x>' }, '⛔ unknown cluster &lt;x&gt;'],
     [
+      { code: 'NOT_QUEUED', command: 'up dev' },
+      '⚠️ Could not queue `up dev`: the job queue (Redis) did not take it. Nothing was started; try again.',
+    ],
+    [
       {
         code: 'BUSY',
         cluster: 'dev',

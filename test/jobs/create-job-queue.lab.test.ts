@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ENQUEUED_LEASE_MS } from '../../src/jobs/create-job-queue.js';
+import { NOT_QUEUED_SUMMARY } from '../../src/jobs/unrecord-command.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
 
@@ -17,6 +18,20 @@ const enqueue = (command: LifecycleCommand, requestedBy = 'U0ALICE', queueIfBusy
   lab!.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
 
 const jobOf = (jobId: string) => lab!.queue.queue.getJob(jobId);
+
+/** BullMQ's add on this queue's own Queue instance: `failures` calls refused (after `first` ran for real, if given), then the real add. */
+function failAdds(failures: number, first?: 'added-then-lost') {
+  const queue = lab!.queue.queue;
+  const realAdd = queue.add.bind(queue);
+  let calls = 0;
+  queue.add = async (...args: Parameters<typeof realAdd>) => {
+    calls += 1;
+    if (calls > failures) return realAdd(...args);
+    if (first === 'added-then-lost') await realAdd(...args);
+    throw new Error('Connection is closed.');
+  };
+  return () => calls;
+}
 
 /** The queue on its own (no worker started): what a command's producer side leaves in Redis. */
 describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
@@ -70,6 +85,81 @@ describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
     expect(await lab.redis.lrange(lab.keys.waiting('dev'), 0, -1)).toEqual(['job-2', 'job-3']);
     expect(await lab.lock.holder('dev')).toBe('job-1');
     expect(await (await jobOf('job-3'))?.getState()).toBe('waiting');
+  });
+
+  it('an add BullMQ keeps refusing takes the command back: no lease, no place in line, the record failed and kept for the retention', async () => {
+    lab = await startInProcessWorker('queue-add-fails');
+    await enqueue(CILIUM_DEV);
+    const adds = failAdds(Number.POSITIVE_INFINITY);
+
+    const alone = lab.queue.enqueue({
+      command: { verb: 'up', cluster: 'prod' },
+      requestedBy: 'U0BOB',
+      channel: 'C0OPS',
+      queueIfBusy: false,
+      admission: { userId: 'U0BOB', deliveryKey: 'command:trigger-1' },
+    });
+    await expect(alone).rejects.toMatchObject({ code: 'JOB_NOT_QUEUED' });
+    const behind = enqueue({ verb: 'up', cluster: 'dev' }, 'U0BOB', true);
+    await expect(behind).rejects.toMatchObject({ code: 'JOB_NOT_QUEUED' });
+    expect(adds()).toBe(8);
+
+    // prod is free again, dev still held by its real job, nobody waits behind a job that never runs.
+    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await lab.redis.lrange(lab.keys.waiting('dev'), 0, -1)).toEqual([]);
+    for (const id of ['job-2', 'job-3']) {
+      expect(await lab.records.get(id)).toMatchObject({ outcome: 'failed', finishedAt: expect.any(Number) });
+      expect(await lab.redis.pttl(lab.keys.job(id))).toBeGreaterThan(0);
+      expect(await jobOf(id)).toBeUndefined();
+    }
+    const outcomes = (await lab.audit.recent(10)).filter((entry) => entry.action === 'outcome');
+    expect(outcomes.map((entry) => [entry.jobId, entry.what])).toEqual([
+      ['job-3', `failed: ${NOT_QUEUED_SUMMARY}`],
+      ['job-2', `failed: ${NOT_QUEUED_SUMMARY}`],
+    ]);
+    // The delivery may be tried again: it is taken, not dropped as a repeat.
+    expect(await lab.redis.exists(lab.keys.dedup('command:trigger-1'))).toBe(0);
+
+    lab.queue.queue.add = Object.getPrototypeOf(lab.queue.queue).add;
+    expect(
+      await lab.queue.enqueue({
+        command: { verb: 'up', cluster: 'prod' },
+        requestedBy: 'U0BOB',
+        channel: 'C0OPS',
+        queueIfBusy: false,
+        admission: { userId: 'U0BOB', deliveryKey: 'command:trigger-1' },
+      }),
+    ).toMatchObject({ kind: 'queued', position: 0, record: { id: 'job-4' } });
+  });
+
+  it('tries an add again: one refused, or one whose reply was lost (once or every time), still makes exactly one job', async () => {
+    lab = await startInProcessWorker('queue-add-retried');
+    const refusedOnce = failAdds(1);
+    expect(await enqueue(CILIUM_DEV)).toMatchObject({ kind: 'queued', record: { id: 'job-1' } });
+    expect(refusedOnce()).toBe(2);
+    const lostOnce = failAdds(1, 'added-then-lost');
+    expect(await enqueue({ verb: 'verify', cluster: 'dev' })).toMatchObject({
+      kind: 'queued',
+      record: { id: 'job-2' },
+    });
+    expect(lostOnce()).toBe(2);
+
+    const everyReplyLost = failAdds(Number.POSITIVE_INFINITY, 'added-then-lost');
+    expect(await enqueue({ verb: 'up', cluster: 'prod' })).toMatchObject({
+      kind: 'queued',
+      record: { id: 'job-3' },
+    });
+    expect(everyReplyLost()).toBe(4);
+
+    expect((await lab.queue.queue.getJobs(['waiting'])).map((job) => job.id).sort()).toEqual([
+      'job-1',
+      'job-2',
+      'job-3',
+    ]);
+    expect(await lab.lock.holder('prod')).toBe('job-3');
+    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect((await lab.records.get('job-2'))?.outcome).toBeUndefined();
   });
 
   it('promote wakes a parked (delayed) job, and is harmless for a job that is not parked or gone', async () => {

@@ -103,4 +103,22 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_00
     // Without the tag the same keys would land in different slots (and a MULTI over them fail).
     expect(await slotOf('cluster-bot:job:job-1')).not.toBe(await slotOf('cluster-bot:lock:prod'));
   });
+
+  it('takes back a command whose job BullMQ would not take, in one transaction there too', async () => {
+    lab = await startInProcessWorker('cluster-not-queued', { redis: clusterRedis() });
+    lab.queue.queue.add = async () => {
+      throw new Error('Connection is closed.');
+    };
+    const refused = lab.queue.enqueue({
+      command: PACKAGES_PROD,
+      requestedBy: 'U0ALICE',
+      channel: 'C0OPS',
+      queueIfBusy: false,
+      admission: { userId: 'U0ALICE', deliveryKey: 'command:C1' },
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'JOB_NOT_QUEUED' });
+    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.records.get('job-1')).toMatchObject({ outcome: 'failed' });
+    expect(await lab.redis.exists(lab.keys.dedup('command:C1'))).toBe(0);
+  });
 });

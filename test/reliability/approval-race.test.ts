@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeAudit } from '../../src/bot/describe-audit.js';
 import { handleApprovalClick } from '../../src/bot/handle-approval-click.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
+import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLock } from '../../src/jobs/cluster-lock.js';
@@ -52,7 +53,12 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
   const now = () => clock.now ?? Date.now();
   const lock = createClusterLock(redis, keys);
   const rateLimit = createCommandRateLimit(redis, keys, 1_000, now);
-  const queue = createJobQueue(redis, keys, { audit, rateLimit }, now);
+  const queue = createJobQueue(
+    redis,
+    keys,
+    { audit, rateLimit, retentionMs: readEnv({}).JOB_RETENTION },
+    now,
+  );
   const updates: (SlackMessage & { ts: string })[] = [];
   const posts: SlackMessage[] = [];
   const announced = new Map<string, { approvalId: string; messageTs: string }>();
@@ -141,7 +147,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     );
   };
   return {
-    records,
+    queue,
     audit,
     logLines,
     updates,
@@ -187,16 +193,16 @@ afterEach(async () => {
   await prefix.cleanup();
 });
 
-async function newJob(n: number) {
-  const jobId = `job-${n}`;
-  await bot!.records.save({
-    id: jobId,
-    number: n,
+/** A `cilium dev` job as a command makes one (waiting behind the previous round's, which keeps the lease), run up to its approval. */
+async function newJob() {
+  const queued = await bot!.queue.enqueue({
     command: { verb: 'cilium', cluster: 'dev' },
     requestedBy: 'U0ALICE',
     channel: 'C0OPS',
-    createdAt: Date.now(),
+    queueIfBusy: true,
   });
+  if (queued.kind !== 'queued') throw new Error(`not queued: ${queued.kind}`);
+  const jobId = queued.record.id;
   const job = bot!.job(jobId);
   expect(await job.run()).toMatchObject({ status: 'waiting', stepId: STEP });
   return { jobId, ...job };
@@ -208,7 +214,7 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     const disagreements: string[] = [];
     const decisions = { approved: 0, rejected: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
-      const { jobId, run, approvals } = await newJob(round);
+      const { jobId, run, approvals } = await newJob();
       const messageTs = bot.announced.get(jobId)!.messageTs;
       // Both orders, sent together on the one connection the bot shares between requests.
       const clicks: [string, 'approve' | 'reject'][] = [
@@ -249,7 +255,7 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     world = { ...world, clusters: { ...world.clusters, dev: { ...dev, requiredApprovals: 2 } } };
     bot = startBot(world, prefix.prefix, clock);
     for (let round = 1; round <= 20; round++) {
-      const { jobId, run, approvals } = await newJob(round);
+      const { jobId, run, approvals } = await newJob();
       await Promise.all([bot.click(jobId, 'U0BOB', 'approve'), bot.click(jobId, 'U0CAROL', 'approve')]);
       expect(await run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(await approvals.state(STEP)).toMatchObject({
@@ -264,7 +270,7 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     const dev = world.clusters.dev!;
     world = { ...world, clusters: { ...world.clusters, dev: { ...dev, requiredApprovals: 2 } } };
     bot = startBot(world, prefix.prefix, clock);
-    const { jobId } = await newJob(1);
+    const { jobId } = await newJob();
     expect(await bot.click(jobId, 'U0BOB', 'approve')).toBeUndefined();
     expect(await bot.click(jobId, 'U0BOB', 'approve')).toBe(
       'Your approval is already counted; 1 more needed.',
@@ -279,7 +285,7 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
   it('every click is in the audit trail and the JSON logs: who, what, when, on which job, step and approval', async () => {
     clock.now = Date.UTC(2026, 10, 30, 12, 0);
     bot = startBot(world, prefix.prefix, clock);
-    const { jobId } = await newJob(1);
+    const { jobId } = await newJob();
     const { approvalId } = bot.announced.get(jobId)!;
     expect(await bot.click(jobId, 'U0MALLORY', 'approve')).toBe(
       '⛔ you are not an approver of this cluster; nothing changed.',
@@ -288,7 +294,8 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     expect(await bot.click(jobId, 'U0CAROL', 'reject')).toBeUndefined();
     expect(await bot.click(jobId, 'U0BOB', 'approve')).toMatch(/no longer pending \(rejected\)/);
 
-    const trail = (await bot.audit.recent(10)).reverse();
+    const [command, ...trail] = (await bot.audit.recent(10)).reverse();
+    expect(command).toMatchObject({ who: 'U0ALICE', action: 'command', what: 'cilium dev', jobId });
     const onRequest = { jobId, stepId: STEP, approvalId, at: clock.now };
     expect(trail).toEqual([
       {
@@ -315,7 +322,7 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
     expect(describeAudit(trail.slice(2, 3))).toBe(
       `Audit trail (newest first):\n• 2026-11-30 12:00:00 UTC <@U0CAROL> reject [#1 step ${STEP} approval ${approvalId}]: the rollout: rejected`,
     );
-    const logged = bot.logLines.filter((line) => line.audit === true);
+    const logged = bot.logLines.filter((line) => line.audit === true && line.action !== 'command');
     expect(
       logged.map(({ who, action, jobId, stepId, approvalId, at }) => ({
         who,
@@ -343,7 +350,7 @@ describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
 
   it('a click after the expiry is refused at click time, with the reason, though no worker has expired it', async () => {
     bot = startBot(world, prefix.prefix, clock);
-    const { jobId, approvals } = await newJob(1);
+    const { jobId, approvals } = await newJob();
     const pending = await approvals.state(STEP);
     if (pending.status !== 'pending') throw new Error(`expected a pending approval, got ${pending.status}`);
     clock.now = pending.expiresAt + 1;

@@ -22,6 +22,14 @@ afterEach(async () => {
   await t.stop();
 });
 
+/** A job's ending as its worker writes it on the record (the rest of the ending does not matter here). */
+async function endJob(jobId: string, outcome: string) {
+  const record = (await t.records.get(jobId))!;
+  const multi = t.redis.multi();
+  t.records.queueRewrite(multi, { ...record, outcome, finishedAt: Date.now() });
+  await multi.exec();
+}
+
 /** An approval pending on a step of `jobId`, its buttons on message `msg-<jobId>`. */
 async function pendingApproval(jobId: string, cluster: string) {
   const desk = createRedisApprovalDesk(t.redis, t.keys, jobId, 60_000, Date.now, {
@@ -118,8 +126,7 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
     expect(await t.service.cancel(BOB, '1')).toEqual({ kind: 'cancelling', number: 1 });
     expect(await t.redis.get(t.keys.cancel('job-1'))).toBe('U0BOB');
     expect((await t.audit.recent(1))[0]).toMatchObject({ who: 'U0BOB', action: 'cancel', jobId: 'job-1' });
-    const record = (await t.records.get('job-1'))!;
-    await t.records.save({ ...record, outcome: 'cancelled', finishedAt: Date.now() });
+    await endJob('job-1', 'cancelled');
     expect(await t.service.cancel(ALICE, '1')).toEqual({
       code: 'JOB_ENDED',
       number: 1,
@@ -135,8 +142,7 @@ describe('the cluster service against Redis', { timeout: 30_000 }, () => {
       why: 'not-failed',
       number: 1,
     });
-    const record = (await t.records.get('job-1'))!;
-    await t.records.save({ ...record, outcome: 'failed', finishedAt: Date.now() });
+    await endJob('job-1', 'failed');
     await t.redis.del(t.keys.lock('dev'));
     expect(await t.service.rollBackCilium(ALICE, 'job-2')).toEqual({
       code: 'ROLLBACK_NOT_OFFERED',

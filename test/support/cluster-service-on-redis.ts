@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
@@ -42,6 +43,7 @@ export function startServiceOnRedis(world: WorldConfig, options: ServiceOnRedisO
     pino({ level: 'silent' }),
     now,
     options.perMinute ?? 1_000,
+    readEnv({}).JOB_RETENTION,
   );
   const metrics = createMetrics();
   const service = createClusterService({

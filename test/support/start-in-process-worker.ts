@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { GroupMembers } from '../../src/access/access-policy.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
+import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
@@ -50,7 +51,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const redis = connect();
   const keys = redisKeys(prefix);
   const logger = pino({ level: 'silent' });
-  const stores = createJobStores(redis, keys, world, logger, Date.now, 1_000);
+  const stores = createJobStores(redis, keys, world, logger, Date.now, 1_000, readEnv({}).JOB_RETENTION);
   const { records, lock, queue } = stores;
   const groups = options.groups ?? new Map<string, string[]>();
   const members: GroupMembers = async (groupId) => groups.get(groupId) ?? [];

@@ -1,7 +1,6 @@
 import { pino } from 'pino';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
-import { jobIdOf } from '../../src/jobs/job-record.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
 import { createJobPages, startPageServer } from '../../src/web/index.js';
@@ -35,17 +34,15 @@ export async function startPageLab(redis?: RedisSpace) {
     keys: store.keys,
     /** A recorded job whose plan has started (its steps on the board), and the feed its worker writes. */
     async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed }> {
-      const number = await store.redis.incr(store.keys.jobCounter);
-      const id = jobIdOf(number);
-      const record = {
-        id,
-        number,
-        command: { verb: 'verify', cluster: 'dev' } as const,
+      const queued = await store.queue.enqueue({
+        command: { verb: 'verify', cluster: 'dev' },
         requestedBy: 'U0ALICE',
         channel: 'C0OPS',
-        createdAt: Date.now(),
-      };
-      await store.records.save(record);
+        queueIfBusy: false,
+      });
+      if (queued.kind !== 'queued') throw new Error(`not queued: ${queued.kind}`);
+      const { record } = queued;
+      const { id } = record;
       const thread = await store.threads.load(record);
       // The board as a worker saves it: with its thread's messages (none here), in the outbox's write.
       await createRedisThreadOutbox(store.redis, store.keys).append(id, [], {
