@@ -28,8 +28,7 @@ if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end`;
 const APPEND = `local stream = redis.call('hget', KEYS[1], 'stream')
 local first = tonumber(ARGV[2])
 local nextSeq = 0
-if stream == ARGV[1] then nextSeq = tonumber(redis.call('hget', KEYS[1], 'next'))
-elseif first ~= 0 then return -1 end
+if stream == ARGV[1] then nextSeq = tonumber(redis.call('hget', KEYS[1], 'next')) end
 if first > nextSeq then return -1 end
 local last = first + #ARGV - 4
 if last <= nextSeq then return 0 end

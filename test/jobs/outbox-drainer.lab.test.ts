@@ -199,24 +199,33 @@ describe('thread outbox in Redis', () => {
     expect(accepted.map((call) => call.text)).toEqual(expectedThread);
   });
 
-  it('an append Redis failed is resent before the ones after it: the thread arrives whole, root first', async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const accepted: Accepted[] = [];
-    const { drainer } = startProcess(prefix, slackPoster(accepted));
-    let appends = 0;
-    // The first append (plan-started: the root message) fails, as on OOM or READONLY; the rest go in.
-    const flaky: ThreadOutbox = {
-      append: (...args) =>
-        ++appends === 1
-          ? Promise.reject(new Error('OOM command not allowed'))
-          : drainer.outbox.append(...args),
-      delivered: drainer.outbox.delivered,
-    };
-    await reportJob(flaky, 'job-1');
-    await drainer.outbox.delivered('job-1');
-    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
-  });
+  it.each([
+    { failing: 1, what: "the root message's" },
+    { failing: 3, what: "a later note's" },
+  ])(
+    'an append Redis failed ($what) is resent before the ones after it: the thread arrives whole, in order',
+    async ({ failing }) => {
+      const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+      cleanup.push(removeKeys);
+      const accepted: Accepted[] = [];
+      const { drainer } = startProcess(prefix, slackPoster(accepted));
+      let appends = 0;
+      // One append fails, as on OOM or READONLY, its error coming back only after the job's later
+      // appends have reached Redis.
+      const flaky: ThreadOutbox = {
+        append: (...args) =>
+          ++appends === failing
+            ? new Promise<void>((_, reject) =>
+                setTimeout(() => reject(new Error('OOM command not allowed')), 100),
+              )
+            : drainer.outbox.append(...args),
+        delivered: drainer.outbox.delivered,
+      };
+      await reportJob(flaky, 'job-1');
+      await drainer.outbox.delivered('job-1');
+      expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+    },
+  );
 
   it('an append that runs twice (a retry after its reply was lost) is stored once', async () => {
     const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
