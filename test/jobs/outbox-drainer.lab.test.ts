@@ -73,6 +73,8 @@ interface ProcessOptions {
   readonly deliveredWithinMs?: number;
   /** Keeping a message's ts fails this many times first (Redis trouble right after Slack took the message). */
   readonly failKeeping?: number;
+  /** Reading a message's ts fails on this read (from 1), as on a dropped connection. */
+  readonly failReadingAt?: number;
 }
 
 /** One process's drainer, on its own Redis connection (disconnecting it is that process dying). */
@@ -80,8 +82,12 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
   let failKeeping = options.failKeeping ?? 0;
+  let reads = 0;
   const messages: ThreadMessages = {
-    get: store.messages.get,
+    get: async (jobId, name) => {
+      if (++reads === options.failReadingAt) throw new Error('Connection is closed.');
+      return store.messages.get(jobId, name);
+    },
     set: async (jobId, name, ts) => {
       if (failKeeping-- > 0) throw new Error("READONLY You can't write against a read only replica.");
       await store.messages.set(jobId, name, ts);
@@ -241,11 +247,11 @@ describe('thread outbox in Redis', () => {
     expect(await store.peek('job-1', 10)).toEqual(['a', 'b', 'c']);
   });
 
-  it("Redis failing to keep the root message's ts: the root is posted once and every reply lands under it", async () => {
+  it("Redis failing to keep the root message's ts, then to read it: the root is posted once and every reply lands under it", async () => {
     const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
     cleanup.push(removeKeys);
     const accepted: Accepted[] = [];
-    const { drainer } = startProcess(prefix, slackPoster(accepted), { failKeeping: 1 });
+    const { drainer } = startProcess(prefix, slackPoster(accepted), { failKeeping: 1, failReadingAt: 4 });
     await reportJob(drainer.outbox, 'job-1');
     await drainer.outbox.delivered('job-1');
     expect(accepted.map((call) => call.text)).toEqual(expectedThread);
