@@ -7,12 +7,14 @@ import type { Metrics } from '../metrics/create-metrics.js';
 import type { GroupMembers } from '../service/index.js';
 import { systemClock } from '../system-clock.js';
 
-/** Slack's Web API client: retried with backoff on 429 and 5xx, every 429 counted by method. */
+/** Slack's Web API client: each request times out after 30 s; retried with backoff on 429 and 5xx, every 429 counted by method. */
 export function createSlackClient(env: Env, logger: Logger, metrics: Metrics): WebClient {
   const client = new WebClient(env.SLACK_BOT_TOKEN, {
     slackApiUrl: env.SLACK_API_URL,
     logger: slackSdkLogger(logger),
     retryConfig: { retries: 10, factor: 1.6, minTimeout: 500, maxTimeout: 30_000 },
+    // Without one, a call whose answer never comes hangs its job's thread for good (the default is none).
+    timeout: 30_000,
   });
   client.on(WebClientEvent.RATE_LIMITED, (_retryAfter: number, request: { url?: string }) => {
     const method =

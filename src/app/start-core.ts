@@ -88,7 +88,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 
 /** Every process sends the threads' outboxes: its own jobs' at once, a dead process's once its lease lapses. */
 function startThreadDrainer(options: CoreOptions, stores: JobStores): OutboxDrainer {
-  const store = createRedisThreadOutbox(stores.redis, stores.keys, stores.batch);
+  const store = createRedisThreadOutbox(stores.redis, stores.keys, options.env.JOB_RETENTION, stores.batch);
   const logger = options.logger.child({ component: 'thread-outbox' });
   return createOutboxDrainer({
     store,

@@ -7,6 +7,7 @@ import { ciliumRollbackOffer } from './cilium-rollback-offer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 import { createLiveUpdates } from './thread/create-live-updates.js';
+import { createSequencedAppender } from './thread/create-sequenced-appender.js';
 import type { ThreadOp } from './thread/thread-op.js';
 import { noteText, outcomeText, stepFinishedText } from './thread/thread-texts.js';
 
@@ -19,6 +20,8 @@ export interface ThreadReporterDeps {
   appendLog(line: string): void | Promise<void>;
   /** Minimum time between two live updates (board or output tail) of this job's messages. */
   readonly updateIntervalMs?: number;
+  /** The first resend's delay after a failed append (tests shorten it). */
+  readonly appendRetryMs?: number;
 }
 
 /**
@@ -48,19 +51,21 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
 } {
   const { thread, logger } = deps;
   const { channel } = thread;
-  // Appended at once, not after the previous append: the outbox's writes keep their order on the
-  // connection, and a step's thread state then leaves with its checkpoint (the engine hands both over
-  // in one tick). Redis trouble is logged and never fails the job.
-  let appended: Promise<unknown> = Promise.resolve();
+  // Appended at once, not after the previous append, so a step's thread state leaves with its
+  // checkpoint (the engine hands both over in one tick); numbered, so a failed append is resent in
+  // order rather than leaving a hole (create-sequenced-appender.ts).
+  const appender = createSequencedAppender(thread.jobId, {
+    outbox: deps.outbox,
+    logger,
+    thread: () => ({ ...thread }),
+    retryMs: deps.appendRetryMs,
+  });
   const queue = (ops: readonly ThreadOp[], save: boolean) => {
     if (ops.length === 0 && !save) return;
-    const encoded = ops.map((op) => JSON.stringify(op));
-    const append = deps.outbox
-      .append(thread.jobId, encoded, save ? { ...thread } : undefined)
-      .catch((error: unknown) =>
-        logger.warn({ err: error, jobId: thread.jobId }, `thread: ${save ? 'save' : 'message'} failed`),
-      );
-    appended = Promise.all([appended, append]);
+    appender.append(
+      ops.map((op) => JSON.stringify(op)),
+      save,
+    );
   };
   const live = createLiveUpdates(
     {
@@ -100,7 +105,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
 
   const flush = async () => {
     live.flush();
-    await appended;
+    await appender.settled();
   };
   return {
     flush,

@@ -21,3 +21,11 @@ export interface SlackPoster {
   /** A link to a message, for alerts that point at a job's thread. */
   permalink(channel: string, ts: string): string;
 }
+
+/**
+ * Whether Slack answered a call with a definitive refusal (ok: false, e.g. channel_not_found):
+ * trying again changes nothing. A timeout, a 5xx or a rate limit after the retries is not one.
+ */
+export function isSlackRefusal(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === 'slack_webapi_platform_error';
+}

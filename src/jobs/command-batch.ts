@@ -28,20 +28,27 @@ export function createCommandBatch(redis: Redis): CommandBatch {
     const batch = queued;
     queued = [];
     const pipeline = redis.pipeline();
-    const ends = batch.map((entry) => {
-      entry.fill(pipeline);
-      return pipeline.length;
-    });
+    // A sender whose fill throws is refused alone (what it had queued still leaves); the others go.
+    const filled: { entry: Queued; start: number; end: number }[] = [];
+    for (const entry of batch) {
+      const start = pipeline.length;
+      try {
+        entry.fill(pipeline);
+        filled.push({ entry, start, end: pipeline.length });
+      } catch (error) {
+        entry.reject(error);
+      }
+    }
     try {
       const results = (await pipeline.exec()) ?? [];
-      batch.forEach((entry, index) => {
-        const own = results.slice(ends[index - 1] ?? 0, ends[index]);
+      for (const { entry, start, end } of filled) {
+        const own = results.slice(start, end);
         const failed = own.find(([error]) => error);
         if (failed) entry.reject(failed[0]);
         else entry.resolve(own.map(([, reply]) => reply));
-      });
+      }
     } catch (error) {
-      for (const entry of batch) entry.reject(error);
+      for (const { entry } of filled) entry.reject(error);
     }
   };
   return {

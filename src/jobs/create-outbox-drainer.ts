@@ -13,6 +13,10 @@ export interface OutboxDrainerOptions {
   readonly leaseMs?: number;
   /** How often outboxes nobody holds (their process died) are looked for. */
   readonly scanMs?: number;
+  /** How long `delivered` waits at most (a hung Slack must not hold a job's worker slot). */
+  readonly deliveredWithinMs?: number;
+  /** The first retry's delay after an operation failed short of Slack refusing it (doubled each time). */
+  readonly retryMs?: number;
 }
 
 /** Operations read per round trip: enough to see a board edit that a later one replaces. */
@@ -21,6 +25,11 @@ const BATCH = 20;
 const LAST_CALL_MS = 1_000;
 /** How often `delivered` looks whether a job's outbox is empty. */
 const DELIVERED_POLL_MS = 100;
+/** Tries of an operation that fails without Slack refusing it (Redis trouble, a timeout) before it is let go. */
+const ATTEMPTS = 6;
+const MAX_RETRY_MS = 10_000;
+/** Lease periods one call may take before its lease is no longer renewed, so another process takes the outbox. */
+const STUCK_LEASES = 4;
 
 /**
  * Sends the job threads' outboxes kept in Redis, from any process: a job's outbox is claimed
@@ -32,6 +41,8 @@ const DELIVERED_POLL_MS = 100;
 export function createOutboxDrainer(options: OutboxDrainerOptions) {
   const { store, send, logger } = options;
   const leaseMs = options.leaseMs ?? 15_000;
+  const retryMs = options.retryMs ?? 500;
+  const deliveredWithinMs = options.deliveredWithinMs ?? 120_000;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const sending = new Map<string, Promise<void>>();
   /** Jobs appended to while their drain was ending: looked at again at once rather than at the next scan. */
@@ -43,7 +54,14 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
   async function drain(jobId: string): Promise<void> {
     if (!(await store.claim(jobId, owner, leaseMs))) return;
     let held = true;
+    let inFlightSince: number | undefined;
     const renewing = setInterval(() => {
+      if (inFlightSince !== undefined && Date.now() - inFlightSince > STUCK_LEASES * leaseMs) {
+        // A call that never returns must not keep the outbox here forever: the lease lapses.
+        if (held) logger.warn({ jobId }, 'outbox: a call is stuck; leaving the outbox to another process');
+        held = false;
+        return;
+      }
       store.renew(jobId, owner, leaseMs).then((ok) => {
         held &&= ok;
       }, warn('lease renewal'));
@@ -58,14 +76,43 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
         }
         for (const [index, op] of ops.entries()) {
           if (!held || stopping) break;
-          // The sender logs Slack's refusals; one failing operation never stops the rest.
-          await send(jobId, op, ops.slice(index + 1)).catch(warn(`operation of job ${jobId}`));
+          inFlightSince = Date.now();
+          const sent = await sendWithRetries(jobId, op, ops.slice(index + 1), () => held && !stopping);
+          inFlightSince = undefined;
+          if (!sent) break;
           held = await store.take(jobId, owner, 1, leaseMs);
         }
       }
       if (held) await store.release(jobId, owner);
     } finally {
       clearInterval(renewing);
+    }
+  }
+
+  /**
+   * Sends one operation: Slack refusing it is the sender's to log, and the operation goes; any
+   * other failure (Redis, the network) is retried with backoff while `going`, and after the last
+   * try logged and let go, so one operation never stops the rest. False when it was left in place.
+   */
+  async function sendWithRetries(
+    jobId: string,
+    op: string,
+    later: readonly string[],
+    going: () => boolean,
+  ): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await send(jobId, op, later);
+        return true;
+      } catch (error) {
+        if (attempt >= ATTEMPTS) {
+          logger.error({ err: error, jobId }, 'outbox: an operation kept failing; it is dropped');
+          return true;
+        }
+        warn(`operation of job ${jobId} (try ${attempt})`)(error);
+      }
+      await sleep(Math.min(retryMs * 2 ** (attempt - 1), MAX_RETRY_MS), undefined, { ref: false });
+      if (!going()) return false;
     }
   }
 
@@ -94,12 +141,19 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
   scan();
 
   const outbox: ThreadOutbox = {
-    async append(jobId, ops, thread) {
-      await store.append(jobId, ops, thread);
+    async append(jobId, ops, at, thread) {
+      await store.append(jobId, ops, at, thread);
       if (ops.length > 0) kick(jobId);
     },
     async delivered(jobId) {
-      while ((await store.size(jobId)) > 0) await sleep(DELIVERED_POLL_MS);
+      const deadline = Date.now() + deliveredWithinMs;
+      while ((await store.size(jobId)) > 0) {
+        if (Date.now() > deadline) {
+          logger.warn({ jobId }, 'outbox: not delivered in time; the job goes on, the thread follows');
+          return;
+        }
+        await sleep(DELIVERED_POLL_MS);
+      }
     },
   };
 

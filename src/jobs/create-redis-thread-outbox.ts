@@ -2,7 +2,7 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lock.js';
 import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { JobThread } from './ports/job-thread.js';
-import type { ThreadMessages } from './ports/thread-outbox.js';
+import type { OutboxSeq, ThreadMessages } from './ports/thread-outbox.js';
 import type { RedisKeys } from './redis-keys.js';
 
 // Only the lease holder takes sent operations off the outbox, and renews its lease as it does.
@@ -15,10 +15,35 @@ if redis.call('llen', KEYS[2]) > 0 then return 0 end
 redis.call('srem', KEYS[3], ARGV[2])
 redis.call('del', KEYS[1])
 return 1`;
-// A message's ts lives as long as the job it belongs to: the job's retention may have started already.
+// A message's ts lives as long as the job it belongs to: the job's retention may have started already,
+// or even ended (the job's keys gone), in which case the ts gets a retention of its own.
 const SET_TS = `redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
 local ttl = redis.call('pttl', KEYS[2])
+if ttl == -2 then ttl = tonumber(ARGV[3]) end
 if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end`;
+// Appends a job's operations numbered from ARGV[2] in the appender's stream ARGV[1]: the ones
+// already in (a resent or retried append) are skipped, and a gap (an earlier append that never
+// landed) is refused with -1, so the appender resends from there and the list stays in order.
+// A new stream (a resumed job's reporter) starts at 0. Returns how many went in.
+const APPEND = `local stream = redis.call('hget', KEYS[1], 'stream')
+local first = tonumber(ARGV[2])
+local nextSeq = 0
+if stream == ARGV[1] then nextSeq = tonumber(redis.call('hget', KEYS[1], 'next')) end
+if first > nextSeq then return -1 end
+local last = first + #ARGV - 4
+if last <= nextSeq then return 0 end
+for i = 5 + nextSeq - first, #ARGV do redis.call('rpush', KEYS[2], ARGV[i]) end
+redis.call('hset', KEYS[1], 'stream', ARGV[1], 'next', last)
+redis.call('pexpire', KEYS[1], ARGV[4])
+redis.call('sadd', KEYS[3], ARGV[3])
+return last - nextSeq`;
+
+/** Raised when an append's operations would leave a gap in the job's outbox (an earlier append is missing). */
+export class OutboxGapError extends Error {
+  constructor(jobId: string, first: number) {
+    super(`outbox of job ${jobId}: operation ${first} would leave a gap`);
+  }
+}
 
 /** The thread's state as saved: its root's ts is the sender's to write (threadMessages), never a worker's. */
 function queueSaveThread(pipeline: ChainableCommander, keys: RedisKeys, thread: JobThread): void {
@@ -32,11 +57,13 @@ function queueSaveThread(pipeline: ChainableCommander, keys: RedisKeys, thread: 
  * non-empty one, and a lease per job so one process at a time sends it. An operation leaves the
  * list only after it was sent, so a process that dies mid-send leaves at most that one to repeat.
  * Appends go through `batch`: given the process's, a step's thread state and messages leave in the
- * same pipeline as its checkpoint and page event, in the order they were appended.
+ * same pipeline as its checkpoint and page event. Each operation carries its number in its
+ * appender's stream, so a retried append is stored once and one after a lost append is refused.
  */
 export function createRedisThreadOutbox(
   redis: Redis,
   keys: RedisKeys,
+  retentionMs: number,
   batch: CommandBatch = createCommandBatch(redis),
 ) {
   const messages: ThreadMessages = {
@@ -44,16 +71,19 @@ export function createRedisThreadOutbox(
       return (await redis.hget(keys.threadMessages(jobId), name)) ?? undefined;
     },
     async set(jobId, name, ts) {
-      await redis.eval(SET_TS, 2, keys.threadMessages(jobId), keys.job(jobId), name, ts);
+      await redis.eval(SET_TS, 2, keys.threadMessages(jobId), keys.job(jobId), name, ts, String(retentionMs));
     },
   };
   return {
     messages,
-    async append(jobId: string, ops: readonly string[], thread?: JobThread): Promise<void> {
-      await batch.send((pipeline) => {
+    async append(jobId: string, ops: readonly string[], at: OutboxSeq, thread?: JobThread): Promise<void> {
+      const replies = await batch.send((pipeline) => {
         if (thread) queueSaveThread(pipeline, keys, thread);
-        if (ops.length > 0) pipeline.rpush(keys.outbox(jobId), ...ops).sadd(keys.outboxes, jobId);
+        if (ops.length === 0) return;
+        const keysOf = [keys.outboxSeq(jobId), keys.outbox(jobId), keys.outboxes];
+        pipeline.eval(APPEND, 3, ...keysOf, at.stream, String(at.first), jobId, String(retentionMs), ...ops);
       });
+      if (ops.length > 0 && replies.at(-1) === -1) throw new OutboxGapError(jobId, at.first);
     },
     /** Jobs whose outbox is not empty (some may be held by a live process). */
     pending: (): Promise<string[]> => redis.smembers(keys.outboxes),

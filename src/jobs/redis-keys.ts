@@ -10,6 +10,8 @@ export function redisKeys(prefix: string) {
     threadMessages: (id: string) => `${prefix}:job:${id}:thread:messages`,
     /** The thread's outbox: what is still to be sent to it, oldest first (a list of the edge's operations). */
     outbox: (id: string) => `${prefix}:job:${id}:outbox`,
+    /** The outbox's appender (a hash: its stream and the number of the next operation it may append). */
+    outboxSeq: (id: string) => `${prefix}:job:${id}:outbox:seq`,
     /** Which process is sending a job's outbox (SET NX PX, renewed while it does). */
     outboxLease: (id: string) => `${prefix}:job:${id}:outbox:lease`,
     /** The jobs whose outbox is not empty: where a process looks for outboxes a dead one left. */

@@ -20,6 +20,7 @@ export function queueRetireJob(
     keys.approvals(jobId),
     keys.threadMessages(jobId),
     keys.outbox(jobId),
+    keys.outboxSeq(jobId),
   ];
   // The job page's log and timeline live as long as the record they describe, not as long as the
   // board's link (JOB_PAGE_TTL): a link drawn later (the App Home draws one for the jobs it shows)

@@ -49,4 +49,23 @@ describe('thread op sender', () => {
       'update 100.2',
     ]);
   });
+
+  it('Slack refusing an operation lets it go; any other failure is thrown for a retry', async () => {
+    const { poster } = recordingPoster();
+    const { messages } = createMemoryThreadOutbox(poster);
+    const refusal = Object.assign(new Error('An API error occurred: channel_not_found'), {
+      code: 'slack_webapi_platform_error',
+    });
+    let failure: Error = refusal;
+    const send = createThreadOpSender({
+      poster: { ...poster, post: () => Promise.reject(failure) },
+      messages,
+      logger: createLogger({ level: 'silent', redact: createRedactor() }),
+      readLog: async () => '',
+    });
+    const root = JSON.stringify({ kind: 'root', channel: 'C0GONE', board } satisfies ThreadOp);
+    await expect(send('job-3', root, [])).resolves.toBeUndefined();
+    failure = new Error('Connection reset');
+    await expect(send('job-3', root, [])).rejects.toThrow('Connection reset');
+  });
 });

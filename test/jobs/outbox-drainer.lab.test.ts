@@ -5,7 +5,7 @@ import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
-import type { ThreadOutbox } from '../../src/jobs/ports/thread-outbox.js';
+import type { ThreadMessages, ThreadOutbox } from '../../src/jobs/ports/thread-outbox.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
@@ -23,12 +23,33 @@ interface Accepted {
   readonly threadTs?: string | undefined;
 }
 
-/** A Slack that accepts calls and records them; `hangAfter` calls in, it never answers again (the process froze, then died). */
-function slackPoster(accepted: Accepted[], options: { hangAfter?: number; delayMs?: number } = {}) {
+/** A call the test holds on the wire: `arrived` once it is, answered when the test calls `release`. */
+function callLatch() {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { arrived: false, released, release: () => release() };
+}
+
+interface SlackOptions {
+  /** `hangAfter` calls in, it never answers again (the process froze, then died). */
+  readonly hangAfter?: number;
+  readonly delayMs?: number;
+  /** The call with this number (from 1) waits for `latch`. */
+  readonly holdCall?: { readonly at: number; readonly latch: ReturnType<typeof callLatch> };
+}
+
+/** A Slack that accepts calls and records them. */
+function slackPoster(accepted: Accepted[], options: SlackOptions = {}) {
   let calls = 0;
   const arrive = async (entry: Accepted) => {
     calls += 1;
     if (options.hangAfter !== undefined && calls > options.hangAfter) await new Promise(() => undefined);
+    if (options.holdCall?.at === calls) {
+      options.holdCall.latch.arrived = true;
+      await options.holdCall.latch.released;
+    }
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     accepted.push(entry);
   };
@@ -47,22 +68,45 @@ function slackPoster(accepted: Accepted[], options: { hangAfter?: number; delayM
 const cleanup = createCleanupStack();
 afterEach(() => cleanup.run());
 
+interface ProcessOptions {
+  readonly leaseMs?: number;
+  readonly deliveredWithinMs?: number;
+  /** Keeping a message's ts fails this many times first (Redis trouble right after Slack took the message). */
+  readonly failKeeping?: number;
+  /** Reading a message's ts fails on this read (from 1), as on a dropped connection. */
+  readonly failReadingAt?: number;
+}
+
 /** One process's drainer, on its own Redis connection (disconnecting it is that process dying). */
-function startProcess(prefix: string, poster: SlackPoster, leaseMs = LEASE_MS) {
+function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptions = {}) {
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  const store = createRedisThreadOutbox(redis, redisKeys(prefix));
+  const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+  let failKeeping = options.failKeeping ?? 0;
+  let reads = 0;
+  const messages: ThreadMessages = {
+    get: async (jobId, name) => {
+      if (++reads === options.failReadingAt) throw new Error('Connection is closed.');
+      return store.messages.get(jobId, name);
+    },
+    set: async (jobId, name, ts) => {
+      if (failKeeping-- > 0) throw new Error("READONLY You can't write against a read only replica.");
+      await store.messages.set(jobId, name, ts);
+    },
+  };
   const drainer = createOutboxDrainer({
     store,
-    send: createThreadOpSender({ poster, messages: store.messages, logger, readLog: async () => 'the log' }),
+    send: createThreadOpSender({ poster, messages, logger, readLog: async () => 'the log' }),
     logger,
-    leaseMs,
+    leaseMs: options.leaseMs ?? LEASE_MS,
     scanMs: 100,
+    retryMs: 20,
+    deliveredWithinMs: options.deliveredWithinMs,
   });
   cleanup.push(async () => {
     await drainer.stop(Date.now());
     redis.disconnect();
   });
-  return { redis, drainer };
+  return { redis, store, drainer };
 }
 
 /** A job's thread as a worker writes it: the root, NOTES replies, the final board and report. */
@@ -70,6 +114,7 @@ async function reportJob(outbox: ThreadOutbox, jobId: string) {
   const reporter = createThreadReporter({
     outbox,
     logger,
+    appendRetryMs: 20,
     appendLog: () => undefined,
     thread: {
       jobId,
@@ -122,12 +167,18 @@ describe('thread outbox in Redis', () => {
     cleanup.push(removeKeys);
     const accepted: Accepted[] = [];
     // A lease that would outlast the test: only letting go hands the outbox over.
-    const first = startProcess(prefix, slackPoster(accepted, { delayMs: 150 }), 60_000);
+    const third = callLatch();
+    const first = startProcess(prefix, slackPoster(accepted, { holdCall: { at: 3, latch: third } }), {
+      leaseMs: 60_000,
+    });
     await reportJob(first.drainer.outbox, 'job-1');
-    await waitFor('two messages sent', () => accepted.length === 2);
-    // The third on the wire (Slack takes 150 ms to answer) as the grace period ends.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await first.drainer.stop(Date.now());
+    // The third on the wire as the grace period ends; Slack answers it during the last moment
+    // (a timer after the grace period's, so after the process stopped taking new operations).
+    await waitFor('the third message on the wire', () => third.arrived);
+    const stopping = first.drainer.stop(Date.now());
+    setTimeout(third.release, 100);
+    await stopping;
+    expect(accepted).toHaveLength(3);
 
     const second = startProcess(prefix, slackPoster(accepted));
     await waitFor('the thread complete', () => accepted.length >= expectedThread.length, {
@@ -152,5 +203,90 @@ describe('thread outbox in Redis', () => {
     await processes[1]!.drainer.outbox.delivered('job-1');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+  });
+
+  it.each([
+    { failing: 1, what: "the root message's" },
+    { failing: 3, what: "a later note's" },
+  ])(
+    'an append Redis failed ($what) is resent before the ones after it: the thread arrives whole, in order',
+    async ({ failing }) => {
+      const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+      cleanup.push(removeKeys);
+      const accepted: Accepted[] = [];
+      const { drainer } = startProcess(prefix, slackPoster(accepted));
+      let appends = 0;
+      // One append fails, as on OOM or READONLY, its error coming back only after the job's later
+      // appends have reached Redis.
+      const flaky: ThreadOutbox = {
+        append: (...args) =>
+          ++appends === failing
+            ? new Promise<void>((_, reject) =>
+                setTimeout(() => reject(new Error('OOM command not allowed')), 100),
+              )
+            : drainer.outbox.append(...args),
+        delivered: drainer.outbox.delivered,
+      };
+      await reportJob(flaky, 'job-1');
+      await drainer.outbox.delivered('job-1');
+      expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+    },
+  );
+
+  it('an append that runs twice (a retry after its reply was lost) is stored once', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const redis = new Redis(REDIS_URL);
+    cleanup.push(async () => redis.disconnect());
+    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
+    await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
+    await store.append('job-1', ['b', 'c'], { stream: 's1', first: 1 });
+    // One whose predecessor never landed is refused, not stored out of order.
+    await expect(store.append('job-1', ['e'], { stream: 's1', first: 4 })).rejects.toThrow(/gap/);
+    expect(await store.peek('job-1', 10)).toEqual(['a', 'b', 'c']);
+  });
+
+  it("Redis failing to keep the root message's ts, then to read it: the root is posted once and every reply lands under it", async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    const { drainer } = startProcess(prefix, slackPoster(accepted), { failKeeping: 1, failReadingAt: 4 });
+    await reportJob(drainer.outbox, 'job-1');
+    await drainer.outbox.delivered('job-1');
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+    expect(accepted.slice(1).every((call) => call.threadTs === '100.1' || call.text.startsWith('edit'))).toBe(
+      true,
+    );
+  });
+
+  it('a Slack call that never returns: delivered() gives up at its deadline, and another process takes the outbox over', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    // Alive (its Redis connection up, its lease renewable), but its second call hangs for good.
+    const first = startProcess(prefix, slackPoster(accepted, { hangAfter: 1 }), { deliveredWithinMs: 500 });
+    await reportJob(first.drainer.outbox, 'job-1');
+    const started = Date.now();
+    await first.drainer.outbox.delivered('job-1');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(accepted).toHaveLength(1);
+
+    const second = startProcess(prefix, slackPoster(accepted));
+    await waitFor('the thread complete', () => accepted.length >= expectedThread.length, {
+      timeoutMs: 10_000,
+    });
+    await second.drainer.outbox.delivered('job-1');
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+  });
+
+  it("a message's ts kept after its job's keys expired still expires", async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const redis = new Redis(REDIS_URL);
+    cleanup.push(async () => redis.disconnect());
+    const keys = redisKeys(prefix);
+    await createRedisThreadOutbox(redis, keys, 60_000).messages.set('job-gone', 'root', '100.1');
+    expect(await redis.pttl(keys.threadMessages('job-gone'))).toBeGreaterThan(0);
   });
 });

@@ -46,7 +46,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
   const kube = createMemoryKube().kube;
   const defaults = readEnv({});
   const batch = createCommandBatch(parts.redis);
-  const store = createRedisThreadOutbox(parts.redis, parts.keys, batch);
+  const store = createRedisThreadOutbox(parts.redis, parts.keys, defaults.JOB_RETENTION, batch);
   const drainer = createOutboxDrainer({
     store,
     send: createThreadOpSender({

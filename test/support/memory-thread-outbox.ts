@@ -42,7 +42,7 @@ export function createMemoryThreadOutbox(
     sending = undefined;
   };
   const outbox: ThreadOutbox = {
-    async append(jobId, ops, thread) {
+    async append(jobId, ops, _at, thread) {
       if (thread) saved.push(structuredClone(thread));
       queued.push(...ops.map((op) => ({ jobId, op })));
       sending ??= sendAll();

@@ -45,10 +45,15 @@ export async function startPageLab(redis?: RedisSpace) {
       const { id } = record;
       const thread = await store.threads.load(record);
       // The board as a worker saves it: with its thread's messages (none here), in the outbox's write.
-      await createRedisThreadOutbox(store.redis, store.keys).append(id, [], {
-        ...thread,
-        board: { ...thread.board, steps: steps.map((step) => ({ ...step, status: 'running' })) },
-      });
+      await createRedisThreadOutbox(store.redis, store.keys, 60_000).append(
+        id,
+        [],
+        { stream: 'page-lab', first: 0 },
+        {
+          ...thread,
+          board: { ...thread.board, steps: steps.map((step) => ({ ...step, status: 'running' })) },
+        },
+      );
       const feed = createRedisJobFeed(store.redis, store.keys, id, Date.now, silent);
       feed.event({ type: 'plan-started', steps, resumed: false });
       for (const step of steps) feed.event({ type: 'step-started', stepId: step.id });

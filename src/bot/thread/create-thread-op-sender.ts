@@ -1,7 +1,7 @@
 import { THREAD_ROOT, type ThreadMessages, type ThreadOpSender } from '../../jobs/ports/thread-outbox.js';
 import type { Logger } from '../../log/create-logger.js';
 import { renderBoard } from '../render-board.js';
-import type { SlackPoster } from '../slack-poster.js';
+import { isSlackRefusal, type SlackPoster } from '../slack-poster.js';
 import { type ThreadOp, tailName } from './thread-op.js';
 import { gateAlertText } from './thread-texts.js';
 
@@ -18,20 +18,47 @@ export interface ThreadOpSenderDeps {
 /**
  * Sends one operation of a job's thread outbox to Slack. The root message's ts and each tail's are
  * kept in Redis as they are sent, so whichever process sends the next operation replies under the
- * same root and edits the same messages. A message already recorded is never posted twice.
+ * same root and edits the same messages. A message already recorded is never posted twice, nor
+ * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. Slack refusing
+ * an operation is logged and the operation is done; any other failure is thrown, for a retry.
  */
 export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
+  const send = createOpSender(deps);
+  return async (jobId, raw, later) => {
+    try {
+      await send(jobId, raw, later);
+    } catch (error) {
+      if (!isSlackRefusal(error)) throw error;
+      deps.logger.warn({ err: error, jobId }, 'thread: Slack refused a message; it is dropped');
+    }
+  };
+}
+
+function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
   const { poster, messages } = deps;
+  /** ts posted whose keeping in Redis failed, by job and name. */
+  const unkept = new Map<string, string>();
+  const keep = async (jobId: string, name: string, ts: string) => {
+    unkept.set(`${jobId}/${name}`, ts);
+    await messages.set(jobId, name, ts);
+    unkept.delete(`${jobId}/${name}`);
+  };
+  const kept = async (jobId: string, name: string) => {
+    const ts = unkept.get(`${jobId}/${name}`);
+    if (ts === undefined) return messages.get(jobId, name);
+    await keep(jobId, name, ts);
+    return ts;
+  };
   return async (jobId, raw, later) => {
     const op = JSON.parse(raw) as ThreadOp;
-    const root = await messages.get(jobId, THREAD_ROOT);
+    const root = await kept(jobId, THREAD_ROOT);
     if (op.kind === 'root') {
       if (root) return;
       const ts = await poster.post({
         channel: op.channel,
         ...renderBoard(op.board, deps.jobPageUrl?.(jobId)),
       });
-      return messages.set(jobId, THREAD_ROOT, ts);
+      return keep(jobId, THREAD_ROOT, ts);
     }
     if (op.kind === 'alert') {
       const link = root ? poster.permalink(op.threadChannel, root) : undefined;
@@ -50,9 +77,8 @@ export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
           ...renderBoard(op.board, deps.jobPageUrl?.(jobId)),
         });
       case 'tail': {
-        const ts = await messages.get(jobId, tailName(op.stepId));
-        if (!ts)
-          return messages.set(jobId, tailName(op.stepId), await poster.post({ ...inThread, text: op.text }));
+        const ts = await kept(jobId, tailName(op.stepId));
+        if (!ts) return keep(jobId, tailName(op.stepId), await poster.post({ ...inThread, text: op.text }));
         if (later.some((next) => isTailOf(next, op.stepId))) return;
         return poster.update({ channel: op.channel, ts, text: op.text });
       }

@@ -6,10 +6,20 @@ import type { JobThread } from './job-thread.js';
  * sends (create-outbox-drainer.ts), so a job's worker slot is free once its outcome is decided.
  */
 export interface ThreadOutbox {
-  /** Appends `ops` in order; with `thread`, its state is saved in the same write. */
-  append(jobId: string, ops: readonly string[], thread?: JobThread): Promise<void>;
-  /** Resolves once everything appended so far for the job has been sent (or tried and given up). */
+  /**
+   * Appends `ops`, numbered from `at.first` in the appender's stream, in order; with `thread`, its
+   * state is saved in the same write. Operations already in are skipped; rejects when an earlier
+   * one is missing (the appender resends from its first unacknowledged operation).
+   */
+  append(jobId: string, ops: readonly string[], at: OutboxSeq, thread?: JobThread): Promise<void>;
+  /** Resolves once everything appended so far for the job has been sent (or given up), or its deadline passed. */
   delivered(jobId: string): Promise<void>;
+}
+
+/** Where appended operations sit: the appender's stream (one per reporter) and the first one's number in it. */
+export interface OutboxSeq {
+  readonly stream: string;
+  readonly first: number;
 }
 
 /** Sends one operation of a job's outbox; `later` are the ones queued after it, so an edit a later one replaces can be skipped. */
