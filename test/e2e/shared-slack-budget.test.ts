@@ -67,7 +67,9 @@ describe('one Slack budget for all processes', { timeout: 300_000 }, () => {
     // All three workers ran jobs, so all three posted into the channel.
     for (const worker of lab.workers) expect(worker.output()).toContain('"msg":"job started"');
     expect(slack.rateLimitedCount()).toBe(0);
-    // No worker waited for Slack: most threads were still being written when the last outcome was decided.
-    expect(threadsDoneAtDecision).toBeLessThan(JOBS / 2);
+    // No worker waited for Slack: a quarter of the threads or more were still being written when the
+    // last outcome was decided. Workers that waited for their threads had 48 of 60 done by then; these
+    // have about 10 (Slack takes a thread every 2 s, so a machine would need 90 s for its outcomes to fail this).
+    expect(threadsDoneAtDecision).toBeLessThan((JOBS * 3) / 4);
   });
 });
