@@ -162,7 +162,7 @@ function throughputRows({ throughput }: BenchResult): Row[] {
     {
       figure:
         'Redis round trips per job in that run (enqueue → completed; a command or a pipeline/MULTI counts one)',
-      measured: `${throughput.redisRoundTripsPerJob} vs bare BullMQ ${throughput.bareBullmqRoundTripsPerJob}`,
+      measured: `${throughput.redisRoundTripsPerJob} vs bare BullMQ ${throughput.bareBullmqRoundTripsPerJob}; the thread's delivery after the job (any process's outbox drainer) ${throughput.deliveryRoundTripsPerJob} more`,
       target: 'reported',
       met: undefined,
     },

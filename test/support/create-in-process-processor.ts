@@ -36,6 +36,8 @@ export interface InProcessParts {
   readonly members?: GroupMembers;
   /** Default: none. */
   readonly redact?: (text: string) => string;
+  /** Where the drainer sends from (leases, reads, takes, the upload's log); default `redis`. A job's appends stay on `redis`. */
+  readonly deliveryRedis?: Redis;
 }
 
 /**
@@ -46,14 +48,15 @@ export function createInProcessProcessor(parts: InProcessParts) {
   const kube = createMemoryKube().kube;
   const defaults = readEnv({});
   const batch = createCommandBatch(parts.redis);
-  const store = createRedisThreadOutbox(parts.redis, parts.keys, defaults.JOB_RETENTION, batch);
+  const deliveryRedis = parts.deliveryRedis ?? parts.redis;
+  const store = createRedisThreadOutbox(deliveryRedis, parts.keys, defaults.JOB_RETENTION, batch);
   const drainer = createOutboxDrainer({
     store,
     send: createThreadOpSender({
       poster: parts.poster,
       messages: store.messages,
       logger: parts.logger,
-      readLog: createJobFeedReader(parts.redis, parts.keys).uploadText,
+      readLog: createJobFeedReader(deliveryRedis, parts.keys).uploadText,
     }),
     logger: parts.logger,
   });
