@@ -44,6 +44,7 @@ const SAVED_AFTER: ReadonlySet<LifecycleEvent['type']> = new Set([
  * edits are coalesced (create-live-updates.ts). `flush()` resolves once everything is in the
  * outbox, `delivered()` once Slack has taken it.
  */
+// Long only as a whole: small parts (appender, live updates, renderer) wired around one thread state.
 export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
   flush(): Promise<void>;
   delivered(): Promise<void>;

@@ -38,10 +38,11 @@ const STUCK_LEASES = 4;
  * outboxes whose process died (its lease lapsed). At shutdown it keeps sending until the deadline,
  * then lets go of its leases for another process.
  */
+// Long only as a whole: drain, kick, scan and stop share the process's jobs in flight and its stopping flag.
 export function createOutboxDrainer(options: OutboxDrainerOptions) {
   const { store, send, logger } = options;
   const leaseMs = options.leaseMs ?? 15_000;
-  const retryMs = options.retryMs ?? 500;
+  const retry = { send, logger, retryMs: options.retryMs ?? 500 };
   const deliveredWithinMs = options.deliveredWithinMs ?? 120_000;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const sending = new Map<string, Promise<void>>();
@@ -53,66 +54,27 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
 
   async function drain(jobId: string): Promise<void> {
     if (!(await store.claim(jobId, owner, leaseMs))) return;
-    let held = true;
-    let inFlightSince: number | undefined;
-    const renewing = setInterval(() => {
-      if (inFlightSince !== undefined && Date.now() - inFlightSince > STUCK_LEASES * leaseMs) {
-        // A call that never returns must not keep the outbox here forever: the lease lapses.
-        if (held) logger.warn({ jobId }, 'outbox: a call is stuck; leaving the outbox to another process');
-        held = false;
-        return;
-      }
-      store.renew(jobId, owner, leaseMs).then((ok) => {
-        held &&= ok;
-      }, warn('lease renewal'));
-    }, leaseMs / 3);
-    renewing.unref();
+    const lease = keepLease({ store, logger, jobId, owner, leaseMs });
+    const going = () => lease.held && !stopping;
     try {
-      while (held && !stopping) {
+      while (going()) {
         const ops = await store.peek(jobId, BATCH);
         if (ops.length === 0) {
           if (await store.releaseIfEmpty(jobId, owner)) return;
           continue;
         }
         for (const [index, op] of ops.entries()) {
-          if (!held || stopping) break;
-          inFlightSince = Date.now();
-          const sent = await sendWithRetries(jobId, op, ops.slice(index + 1), () => held && !stopping);
-          inFlightSince = undefined;
+          if (!going()) break;
+          const sent = await lease.during(() =>
+            sendWithRetries(retry, jobId, op, ops.slice(index + 1), going),
+          );
           if (!sent) break;
-          held = await store.take(jobId, owner, 1, leaseMs);
+          if (!(await store.take(jobId, owner, 1, leaseMs))) lease.lost();
         }
       }
-      if (held) await store.release(jobId, owner);
+      if (lease.held) await store.release(jobId, owner);
     } finally {
-      clearInterval(renewing);
-    }
-  }
-
-  /**
-   * Sends one operation: Slack refusing it is the sender's to log, and the operation goes; any
-   * other failure (Redis, the network) is retried with backoff while `going`, and after the last
-   * try logged and let go, so one operation never stops the rest. False when it was left in place.
-   */
-  async function sendWithRetries(
-    jobId: string,
-    op: string,
-    later: readonly string[],
-    going: () => boolean,
-  ): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await send(jobId, op, later);
-        return true;
-      } catch (error) {
-        if (attempt >= ATTEMPTS) {
-          logger.error({ err: error, jobId }, 'outbox: an operation kept failing; it is dropped');
-          return true;
-        }
-        warn(`operation of job ${jobId} (try ${attempt})`)(error);
-      }
-      await sleep(Math.min(retryMs * 2 ** (attempt - 1), MAX_RETRY_MS), undefined, { ref: false });
-      if (!going()) return false;
+      lease.stop();
     }
   }
 
@@ -145,16 +107,7 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
       await store.append(jobId, ops, at, thread);
       if (ops.length > 0) kick(jobId);
     },
-    async delivered(jobId) {
-      const deadline = Date.now() + deliveredWithinMs;
-      while ((await store.size(jobId)) > 0) {
-        if (Date.now() > deadline) {
-          logger.warn({ jobId }, 'outbox: not delivered in time; the job goes on, the thread follows');
-          return;
-        }
-        await sleep(DELIVERED_POLL_MS);
-      }
-    },
+    delivered: (jobId) => waitDelivered(store, jobId, deliveredWithinMs, logger),
   };
 
   return {
@@ -178,6 +131,100 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
       );
     },
   };
+}
+
+/**
+ * Sends one operation: Slack refusing it is the sender's to log, and the operation goes; any
+ * other failure (Redis, the network) is retried with backoff while `going`, and after the last
+ * try logged and let go, so one operation never stops the rest. False when it was left in place.
+ */
+async function sendWithRetries(
+  { send, logger, retryMs }: { send: ThreadOpSender; logger: Logger; retryMs: number },
+  jobId: string,
+  op: string,
+  later: readonly string[],
+  going: () => boolean,
+): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send(jobId, op, later);
+      return true;
+    } catch (error) {
+      if (attempt >= ATTEMPTS) {
+        logger.error({ err: error, jobId }, 'outbox: an operation kept failing; it is dropped');
+        return true;
+      }
+      logger.warn({ err: error, jobId }, `outbox: operation of job ${jobId} (try ${attempt}) failed`);
+    }
+    await sleep(Math.min(retryMs * 2 ** (attempt - 1), MAX_RETRY_MS), undefined, { ref: false });
+    if (!going()) return false;
+  }
+}
+
+/**
+ * A claimed outbox's lease, renewed while its operations go out. A call that never returns must not
+ * keep the outbox here forever: once one has been on the wire for STUCK_LEASES lease periods the
+ * lease is no longer renewed, and lapses for another process to take over.
+ */
+function keepLease(options: {
+  store: RedisThreadOutbox;
+  logger: Logger;
+  jobId: string;
+  owner: string;
+  leaseMs: number;
+}) {
+  const { store, logger, jobId, owner, leaseMs } = options;
+  let held = true;
+  let inFlightSince: number | undefined;
+  const renewing = setInterval(() => {
+    if (inFlightSince !== undefined && Date.now() - inFlightSince > STUCK_LEASES * leaseMs) {
+      if (held) logger.warn({ jobId }, 'outbox: a call is stuck; leaving the outbox to another process');
+      held = false;
+      return;
+    }
+    store.renew(jobId, owner, leaseMs).then(
+      (ok) => {
+        held &&= ok;
+      },
+      (error: unknown) => logger.warn({ err: error }, 'outbox: lease renewal failed'),
+    );
+  }, leaseMs / 3);
+  renewing.unref();
+  return {
+    get held() {
+      return held;
+    },
+    lost() {
+      held = false;
+    },
+    /** Runs one call, timed for the stuck check. */
+    async during<T>(call: () => Promise<T>): Promise<T> {
+      inFlightSince = Date.now();
+      try {
+        return await call();
+      } finally {
+        inFlightSince = undefined;
+      }
+    },
+    stop: () => clearInterval(renewing),
+  };
+}
+
+/** Until a job's outbox is empty, or `withinMs` passed (a hung Slack must not hold the job: its thread follows). */
+async function waitDelivered(
+  store: RedisThreadOutbox,
+  jobId: string,
+  withinMs: number,
+  logger: Logger,
+): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while ((await store.size(jobId)) > 0) {
+    if (Date.now() > deadline) {
+      logger.warn({ jobId }, 'outbox: not delivered in time; the job goes on, the thread follows');
+      return;
+    }
+    await sleep(DELIVERED_POLL_MS);
+  }
 }
 
 export type OutboxDrainer = ReturnType<typeof createOutboxDrainer>;

@@ -20,6 +20,7 @@ import type { ServiceDeps } from './service-deps.js';
 const RECENT_JOBS = 10;
 
 /** The one way in to the queue, the job records, the audit trail and the approvals. */
+// Long only as a whole: the list of operations, each a few lines handing over to its own file.
 export function createClusterService(deps: ServiceDeps): ClusterService {
   const { world } = deps;
   const admit: ClusterService['admit'] = (actor, cluster) =>
