@@ -90,10 +90,12 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
     try {
       const prefix = lab.processEnv.REDIS_PREFIX;
       const job = `${prefix}:job:${jobId}`;
-      // The upload leaves the thread's outbox (and its lease) once Slack has answered it.
+      // The upload leaves the thread's outbox (and its lease) once Slack has answered it; the
+      // appender's numbering stays, with the job's retention like the rest.
       const keys = await lab.slack.waitFor(async () => {
         const found = await redis.keys(`${job}*`);
-        return found.some((key) => key.includes(':outbox')) ? undefined : found;
+        const sending = [`${job}:outbox`, `${job}:outbox:lease`];
+        return found.some((key) => sending.includes(key)) ? undefined : found;
       });
       expect(keys.sort()).toEqual(
         [
@@ -101,6 +103,7 @@ describe('the edges of the Slack listener and what anyone in the workspace can t
           `${job}:board`,
           `${job}:steps`,
           `${job}:thread:messages`,
+          `${job}:outbox:seq`,
           `${job}:feed:log`,
           `${job}:feed:events`,
         ].sort(),
