@@ -105,8 +105,12 @@ export async function openRun(
         // Step boundaries in the JSON logs let an operator (and the benchmark) time a job without Slack.
         if (event.type === 'step-started') logger.info({ stepId: event.stepId }, 'step started');
         feed.event(event);
-        if (event.type === 'plan-finished') await settleJob(deps, run, event.outcome, event.summary);
-        await thread.emit(event);
+        // The ending and its report leave together: settled first, a worker killed before the report
+        // was appended left a thread that never showed its outcome. The report is only queued here;
+        // the drainer's own round trips (claim, read) put its sending after the settle lands.
+        if (event.type === 'plan-finished')
+          await Promise.all([settleJob(deps, run, event.outcome, event.summary), thread.emit(event)]);
+        else await thread.emit(event);
       },
     },
     async close() {
