@@ -1,5 +1,6 @@
 import { connectRedis } from '../src/app/connect-redis.js';
 import { readEnv } from '../src/config/read-env.js';
+import { showLastLogLine } from '../test/support/show-last-log-line.js';
 import { type LabBrowser, startBrowser } from '../test/support/start-browser.js';
 import { startPageLab } from '../test/support/start-page-lab.js';
 import type { BenchRedis } from './bench-redis.js';
@@ -96,18 +97,7 @@ async function openEndedJob(chromium: LabBrowser, url: string, lastLine: number)
   const { page } = await chromium.open(url);
   try {
     await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 30_000 });
-    await page.evaluate(() => {
-      const box = document.getElementById('log')!;
-      box.scrollTop = box.scrollHeight;
-    });
-    await page.waitForFunction(
-      (n) =>
-        [...document.querySelectorAll('#log-rows .row')].some((row) =>
-          row.textContent?.endsWith(`line ${n}`),
-        ),
-      { timeout: 30_000 },
-      lastLine,
-    );
+    await showLastLogLine(page, `line ${lastLine}`, 30_000);
     return performance.now() - started;
   } finally {
     await page.close();

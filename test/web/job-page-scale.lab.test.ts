@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { showLastLogLine } from '../support/show-last-log-line.js';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
 import { startPageLab } from '../support/start-page-lab.js';
 
@@ -32,18 +33,7 @@ describe('a 100k-line job page', () => {
 
     const { page } = await chromium.open(lab.links.url(job.id));
     await page.waitForFunction((n) => document.body.dataset.lines === String(n), { timeout: 10_000 }, LINES);
-    await page.evaluate(() => {
-      const box = document.getElementById('log')!;
-      box.scrollTop = box.scrollHeight;
-    });
-    await page.waitForFunction(
-      (n) =>
-        [...document.querySelectorAll('#log-rows .row')].some((row) =>
-          row.textContent?.endsWith(`line ${n} of the long job`),
-        ),
-      { timeout: 5_000 },
-      LINES,
-    );
+    await showLastLogLine(page, `line ${LINES} of the long job`, 5_000);
     const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
     expect(nodes).toBeLessThan(500);
 

@@ -1,0 +1,15 @@
+/// <reference lib="dom" />
+import type { Page } from 'puppeteer-core';
+
+/** Scrolls a job page's log to its end and waits until a row ending with `ending` is drawn (the log is virtualised). */
+export async function showLastLogLine(page: Page, ending: string, timeoutMs: number): Promise<void> {
+  await page.evaluate(() => {
+    const box = document.getElementById('log')!;
+    box.scrollTop = box.scrollHeight;
+  });
+  await page.waitForFunction(
+    (text) => [...document.querySelectorAll('#log-rows .row')].some((row) => row.textContent?.endsWith(text)),
+    { timeout: timeoutMs },
+    ending,
+  );
+}
