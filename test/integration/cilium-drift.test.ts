@@ -85,6 +85,20 @@ async function editCommitted(path: string, edit: (text: string) => string) {
   };
 }
 
+/** Edits the live cilium DaemonSet's maxUnavailable in kube-sim, as a person with kubectl would. */
+function setMaxUnavailable(maxUnavailable: number) {
+  const kc = new KubeConfig();
+  kc.loadFromString(lab.sim.kubeconfig);
+  return kc.makeApiClient(AppsV1Api).patchNamespacedDaemonSet(
+    {
+      namespace: 'kube-system',
+      name: 'cilium',
+      body: { spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } },
+    },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+}
+
 describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it('finds none on the runbook’s files and the settled cluster; `drift dev` says so in its job', async () => {
     expect(await run()).toBe('no drift');
@@ -143,18 +157,6 @@ describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   });
 
   it('the live DaemonSet’s updateStrategy, edited in the cluster; re-alerted once verifyAlertRepeat has passed', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromString(lab.sim.kubeconfig);
-    const apps = kc.makeApiClient(AppsV1Api);
-    const setMaxUnavailable = (maxUnavailable: number) =>
-      apps.patchNamespacedDaemonSet(
-        {
-          namespace: 'kube-system',
-          name: 'cilium',
-          body: { spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } },
-        },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-      );
     await setMaxUnavailable(2);
     recording.posts.length = 0;
     expect(await run()).toBe('drift');
@@ -176,17 +178,6 @@ describe('the Cilium drift watch', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   });
 
   it('a DaemonSet it cannot read keeps its drift alert standing, alone or beside another place’s drift', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromString(lab.sim.kubeconfig);
-    const setMaxUnavailable = (maxUnavailable: number) =>
-      kc.makeApiClient(AppsV1Api).patchNamespacedDaemonSet(
-        {
-          namespace: 'kube-system',
-          name: 'cilium',
-          body: { spec: { updateStrategy: { rollingUpdate: { maxUnavailable } } } },
-        },
-        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-      );
     await setMaxUnavailable(2);
     recording.posts.length = 0;
     expect(await run()).toBe('drift');
