@@ -2,7 +2,9 @@
 # cluster-bot: one image, three roles (CLUSTER_BOT_ROLE=all|bot|worker).
 # Build: docker build -t ghcr.io/homelab/cluster-bot:0.1.0 .
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24 LTS, pinned by digest so a rebuild gets the same base (24.18.0 when pinned; bump the digest
+# deliberately, as Renovate or Dependabot's docker ecosystem would).
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 # --- build: full dependencies, TypeScript compiled to dist/ ---------------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -27,9 +29,9 @@ RUN groupadd --system --gid 10001 cluster-bot \
  && chown 10001:10001 /var/lib/cluster-bot
 
 COPY package.json package-lock.json ./
-# The slim image has no compiler: ssh2's optional native crypto and cpu-features fail to build and
-# ssh2 falls back to its pure JS implementation, which is what the tests exercise too.
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# No install script runs in the image that ships: ssh2's optional native crypto and cpu-features are
+# not built, and ssh2 uses its pure JS implementation, which is what the tests exercise too.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # The job page's HTML, script and style, served by the bot itself (src/web/read-assets.ts).
 COPY web ./web
@@ -41,7 +43,7 @@ USER 10001:10001
 VOLUME ["/var/lib/cluster-bot"]
 EXPOSE 3000 9090
 
-# No curl in slim images: Node 20's fetch does the probe. Every role serves /healthz on $OPS_PORT.
+# No curl in slim images: Node's fetch does the probe. Every role serves /healthz on $OPS_PORT.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.OPS_PORT || 9090) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Prepares this machine for the lab the tests and the demo run on (fresh Debian + Node 20): installs
+# Prepares this machine for the lab the tests and the demo run on (fresh Debian): Node 24 (through
+# scripts/use-node-24.sh, for this script's npm ci; source that in your shell too), then installs
 # what is missing (Redis, sshd, ansible-core, openssl, git, chromium), makes /run/sshd, starts Redis on
 # 127.0.0.1:6379 unless one answers there, and installs the npm dependencies. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/use-node-24.sh
 
 need_apt=()
 command -v redis-server >/dev/null || need_apt+=(redis-server)

@@ -8,6 +8,7 @@ import { readCompose } from './read-compose.js';
 import { renderKustomization } from './render-kustomization.js';
 import { repoPath } from './repo-path.js';
 
+const NODE_24_PINNED = expect.stringMatching(/^node:24-bookworm-slim@sha256:[0-9a-f]{64}$/);
 const stages = parseDockerfile(await readFile(repoPath('Dockerfile'), 'utf8'));
 const runtime = stages.at(-1)!;
 const dockerignore = (await readFile(repoPath('.dockerignore'), 'utf8'))
@@ -41,12 +42,13 @@ function inBuildContext(path: string): boolean {
 }
 
 describe('Dockerfile', () => {
-  it('is multi-stage: node:20-bookworm-slim builds with dev dependencies, the runtime installs production ones only', () => {
-    expect(stages.map((s) => s.from)).toEqual(['node:20-bookworm-slim', 'node:20-bookworm-slim']);
+  it('is multi-stage on Node 24 pinned by digest: the build has dev dependencies, the runtime production ones only, no install scripts', () => {
+    expect(stages.map((s) => s.from)).toEqual([NODE_24_PINNED, NODE_24_PINNED]);
     const [build] = stages;
     expect(all(build!, 'RUN').join('\n')).toMatch(/npm ci\b(?!.*--omit=dev)/);
     expect(all(build!, 'RUN').join('\n')).toContain('npm run build');
     expect(all(runtime, 'RUN').join('\n')).toMatch(/npm ci .*--omit=dev/);
+    expect(all(runtime, 'RUN').join('\n')).toMatch(/npm ci .*--ignore-scripts/);
     expect(runtime.name).toBe('runtime');
   });
 
