@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { labMs } from './test/support/lab-time.js';
 
 /**
  * Projects, so the fast loop (`npm run test:unit`) never waits on the lab:
@@ -20,8 +21,9 @@ const LAB_ALONE = ['test/reliability/slack-requests.test.ts', 'test/web/job-page
 
 export default defineConfig({
   test: {
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // The lab's time scale (test/support/lab-time.ts) stretches these with every wait inside them.
+    testTimeout: labMs(60_000),
+    hookTimeout: labMs(60_000),
     pool: 'forks',
     projects: [
       {

@@ -11,6 +11,8 @@ export function startWorker(env: Env, keys: RedisKeys, processor: Processor, log
     connection: connectRedis(env),
     prefix: keys.bullPrefix,
     concurrency: 4,
+    lockDuration: env.JOB_LOCK_DURATION,
+    stalledInterval: env.JOB_STALLED_INTERVAL,
   });
   worker.on('failed', (job, error) => logger.error({ err: error, jobId: job?.id }, 'job failed'));
   return {

@@ -111,6 +111,12 @@ const envSchema = z
       .min(0)
       .max(3_600)
       .default(30),
+    /**
+     * BullMQ's lock on a running job, renewed at half of it, and how often workers look for jobs whose
+     * lock lapsed (a killed worker's): a stalled job is resumed within about their sum.
+     */
+    JOB_LOCK_DURATION: duration('30s'),
+    JOB_STALLED_INTERVAL: duration('30s'),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_CLUSTER_NODES && env.REDIS_SENTINELS) {

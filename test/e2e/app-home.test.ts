@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, type HomeViewRecord, visibleText } from '../lab/fake-slack/index.js';
 import { renderBlocksHtml } from '../lab/fake-slack/render-blocks-html.js';
+import { labMs } from '../support/lab-time.js';
 import { startBrowser } from '../support/start-browser.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -43,7 +44,7 @@ async function screenshot(view: HomeViewRecord, path: string) {
 
 const buttons = (view: HomeViewRecord) => JSON.stringify(view.blocks).match(/"type":"button"/g)?.length ?? 0;
 
-describe('the App Home, against the real bot and worker processes', { timeout: 240_000 }, () => {
+describe('the App Home, against the real bot and worker processes', { timeout: labMs(240_000) }, () => {
   it('shows both clusters, the job holding dev while it waits for approval, and refreshes when it is approved', async () => {
     const { slack, driver } = lab;
     await driver.homeOpened('U0BOB');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
 import { approvalMessage } from '../support/approval-message.js';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, type SlackLabOptions, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -28,7 +29,9 @@ async function board(slack: FakeSlack, includes: string, status: string) {
 }
 
 // Real ansible runs take seconds each; on two busy cores a bring-up takes about a minute.
-describe('approvals through Slack buttons, against the real process and lab', { timeout: 180_000 }, () => {
+describe('approvals through Slack buttons, against the real process and lab', {
+  timeout: labMs(180_000),
+}, () => {
   it('cilium dev: the request shows what will run; strangers and forged values change nothing; an approver lets it run', async () => {
     const { slack, driver } = await start();
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
@@ -18,7 +19,7 @@ function start(env: Record<string, string>) {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', REDIS_URL: 'redis://127.0.0.1:1', PORT: '0', ...env },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: labMs(30_000),
   });
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -14,7 +15,7 @@ const ephemeralAfter = (slack: FakeSlack, user: string, includes: string) =>
     description: `ephemeral to ${user} with "${includes}"`,
   });
 
-describe('one mutating job per cluster, status, cancel', { timeout: 180_000 }, () => {
+describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_000) }, () => {
   it('refuses a second mutating job with who holds the cluster; --queue waits; verify and status always run', async () => {
     lab = await startSlackLab();
     const { slack, driver } = lab;

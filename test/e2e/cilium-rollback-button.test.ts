@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
 import { approvalMessage } from '../support/approval-message.js';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab;
@@ -34,7 +35,7 @@ const board = (title: string, status: string) =>
     { timeoutMs: 90_000, description: `board of ${title} showing ${status}` },
   );
 
-describe('Roll back Cilium from the thread of a halted rollout', { timeout: 240_000 }, () => {
+describe('Roll back Cilium from the thread of a halted rollout', { timeout: labMs(240_000) }, () => {
   it('the halted rollout offers the button; strangers and forged values queue nothing; an operator click queues the approved rollback, which restores the agents', async () => {
     const { slack, driver } = lab;
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { type LabWorld, startLabWorld } from '../support/lab-world.js';
 import { startConsoleProcess } from '../support/start-console-process.js';
 
@@ -8,7 +9,7 @@ afterEach(async () => {
   lab = undefined;
 });
 
-describe('console mode: no Slack tokens, a terminal instead', { timeout: 180_000 }, () => {
+describe('console mode: no Slack tokens, a terminal instead', { timeout: labMs(180_000) }, () => {
   it('plans, verifies and runs an approved Cilium rollout from typed lines, under the same rules', async () => {
     lab = await startLabWorld();
     const console = startConsoleProcess({ ...lab.consoleEnv(), CONSOLE_USER: 'U0BOB' });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -7,7 +8,7 @@ afterEach(async () => {
   lab = undefined;
 });
 
-describe('/cluster health through the real process', { timeout: 180_000 }, () => {
+describe('/cluster health through the real process', { timeout: labMs(180_000) }, () => {
   it('runs beside a job holding the cluster, names the unhealthy host in its thread, and alerts nobody', async () => {
     lab = await startSlackLab({
       labVars: {

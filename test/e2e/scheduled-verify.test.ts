@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -7,7 +8,7 @@ afterEach(async () => {
   lab = undefined;
 });
 
-describe('scheduled verify', { timeout: 180_000 }, () => {
+describe('scheduled verify', { timeout: labMs(180_000) }, () => {
   it('alerts once when a gate starts failing, does not repeat within the interval, and posts the recovery once', async () => {
     lab = await startSlackLab({
       dev: { verifyEvery: '2s', verifyAlertRepeat: '1h' },

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { labMs } from '../support/lab-time.js';
 import { REDIS_URL } from '../support/redis-prefix.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -18,7 +19,7 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-describe('one Slack budget for all processes', { timeout: 300_000 }, () => {
+describe('one Slack budget for all processes', { timeout: labMs(300_000) }, () => {
   it(`three workers, ${JOBS} verify jobs in one channel: outcomes decided long before Slack has taken every message; no 429, every message delivered, each thread in order`, async () => {
     const { slack, driver } = lab;
     const records = createJobRecords(redis, redisKeys(lab.processEnv.REDIS_PREFIX!));

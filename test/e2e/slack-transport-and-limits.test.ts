@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dumpRedis } from '../support/dump-redis.js';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -8,7 +9,7 @@ afterEach(async () => {
   lab = undefined;
 });
 
-describe('Slack transport and rate limits', { timeout: 180_000 }, () => {
+describe('Slack transport and rate limits', { timeout: labMs(180_000) }, () => {
   it('Socket Mode: a command arrives over the WebSocket, is acked, and runs as a job; its page is served on PORT', async () => {
     lab = await startSlackLab({
       socketMode: true,

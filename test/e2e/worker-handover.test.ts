@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import type { BotProcess } from '../support/start-bot-process.js';
-import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+import { QUICK_STALL_ENV, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
 afterEach(async () => {
@@ -14,7 +15,7 @@ async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   lab = await startSlackLab({
     workers: 2,
     labVars: { lab_sleep_seconds: 6 },
-    env: { SHUTDOWN_GRACE_SECONDS: '1' },
+    env: { SHUTDOWN_GRACE_SECONDS: '1', ...QUICK_STALL_ENV },
   });
   const { slack, driver, workers } = lab;
   await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });
@@ -28,8 +29,8 @@ async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   return { slack, first, other, root, code };
 }
 
-// A stalled job is noticed by BullMQ within lockDuration + stalledInterval (30 s each by default).
-describe('several workers on one Redis', { timeout: 180_000 }, () => {
+// A stalled job is noticed by BullMQ within lockDuration + stalledInterval (QUICK_STALL_ENV: 15 s).
+describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
   it('SIGTERM mid-playbook: the worker exits 0 after its grace period and another worker finishes the job', async () => {
     const { slack, other, root, code } = await startLongJob('SIGTERM');
     expect(code).toBe(0);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labDuration } from '../support/lab-config.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
@@ -40,7 +41,7 @@ describe('faults in the cluster: a PodDisruptionBudget that blocks, a bad render
         expect(failure).toMatchObject({
           code: 'GATE_TIMEOUT',
           message:
-            `drain of k3s-dev-3 timed out after 3s: still on the node: default/${web!.metadata.name}; ` +
+            `drain of k3s-dev-3 timed out after ${labDuration('3s')}: still on the node: default/${web!.metadata.name}; ` +
             `eviction blocked by a PodDisruptionBudget: default/${web!.metadata.name}. k3s-dev-3 stays cordoned.`,
         });
         expect(job.texts()).toContain('3-etcd-snapshot skipped: not run');

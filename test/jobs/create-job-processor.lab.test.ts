@@ -3,6 +3,7 @@ import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { healthyHosts } from '../support/healthy-hosts.js';
+import { labMs } from '../support/lab-time.js';
 import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -58,7 +59,7 @@ const outcomesAudited = async (jobId: string) =>
     .filter((entry) => entry.jobId === jobId && entry.action === 'outcome')
     .map((entry) => `${entry.who} ${entry.what}`);
 
-describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { timeout: 60_000 }, () => {
+describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { timeout: labMs(60_000) }, () => {
   it('a verify job runs and settles at once: outcome, last verify, retention and audit together, then the final report', async () => {
     lab = await startInProcessWorker('processor-verify', { replies: healthyHosts });
     const id = await submit({ verb: 'verify', cluster: 'dev' });

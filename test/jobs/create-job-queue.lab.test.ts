@@ -3,6 +3,7 @@ import type { WorldConfig } from '../../src/config/world-config.js';
 import { ENQUEUED_LEASE_MS } from '../../src/jobs/create-job-queue.js';
 import { NOT_QUEUED_SUMMARY } from '../../src/jobs/unrecord-command.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
+import { labMs } from '../support/lab-time.js';
 import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
 
 const CILIUM_DEV: LifecycleCommand = { verb: 'cilium', cluster: 'dev' };
@@ -34,7 +35,7 @@ function failAdds(failures: number, first?: 'added-then-lost') {
 }
 
 /** The queue on its own (no worker started): what a command's producer side leaves in Redis. */
-describe('createJobQueue in-process (real Redis)', { timeout: 30_000 }, () => {
+describe('createJobQueue in-process (real Redis)', { timeout: labMs(30_000) }, () => {
   it('enqueues a job with its record; a mutating one takes its cluster lease at once', async () => {
     lab = await startInProcessWorker('queue-enqueue');
     const verify = await enqueue({ verb: 'verify', cluster: 'dev' });

@@ -7,6 +7,7 @@ import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.j
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { type RedisCluster, startRedisCluster } from '../lab/start-redis-cluster.js';
 import { healthyHosts } from '../support/healthy-hosts.js';
+import { labMs } from '../support/lab-time.js';
 import { type InProcessWorker, startInProcessWorker } from '../support/start-in-process-worker.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -36,7 +37,7 @@ function clusterRedis() {
   return { connect: () => connectRedis(env), prefix: env.REDIS_PREFIX };
 }
 
-describe('on a real Redis Cluster (three masters on loopback)', { timeout: 60_000 }, () => {
+describe('on a real Redis Cluster (three masters on loopback)', { timeout: labMs(60_000) }, () => {
   it('a job takes its lease, parks for approval, is approved by two, runs, settles and is audited', async () => {
     lab = await startInProcessWorker('cluster-job', { replies: healthyHosts, redis: clusterRedis() });
     const first = await lab.queue.enqueue({

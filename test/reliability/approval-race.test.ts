@@ -22,6 +22,7 @@ import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
+import { labMs } from '../support/lab-time.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
@@ -208,7 +209,7 @@ async function newJob() {
   return { jobId, ...job };
 }
 
-describe('approval clicks against real Redis', { timeout: 120_000 }, () => {
+describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () => {
   it('50 rounds of Approve and Reject at the same instant: one decision, the thread and the run agree, a Reject is final', async () => {
     bot = startBot(world, prefix.prefix, clock);
     const disagreements: string[] = [];

@@ -4,6 +4,7 @@ import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.j
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { loadExampleWorld } from '../support/example-world.js';
+import { labMs } from '../support/lab-time.js';
 import { startInProcessWorker } from '../support/start-in-process-worker.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -65,7 +66,7 @@ afterEach(async () => {
   bot = undefined;
 });
 
-describe('per-cluster operators and command channels', { timeout: 60_000 }, () => {
+describe('per-cluster operators and command channels', { timeout: labMs(60_000) }, () => {
   it('at command time: each cluster only for its operators, only from its channels; nothing is queued otherwise', async () => {
     // Global: operators Alice, Bob, S0PLATFORM; channel #ops. Dev keeps them; prod: Bob, in #prod.
     const world = worldWith(base, {}, { operators: ['U0BOB'], commandChannels: ['C0PROD'] });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { labMs } from '../support/lab-time.js';
 import { REDIS_URL } from '../support/redis-prefix.js';
 import type { BotProcess } from '../support/start-bot-process.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
@@ -16,7 +17,7 @@ afterEach(async () => {
 
 const started = (worker: BotProcess) => (worker.output().match(/"msg":"job started"/g) ?? []).length;
 
-describe('crashes and Slack failing', { timeout: 180_000 }, () => {
+describe('crashes and Slack failing', { timeout: labMs(180_000) }, () => {
   it('bursts of 5xx from Slack during a job: the outcome is unaffected, the final status and the log still arrive', async () => {
     lab = await startSlackLab({ labVars: { lab_output_lines: 5_000 } });
     const { slack, driver } = lab;

@@ -1,11 +1,12 @@
 import { describe, it } from 'vitest';
 import { cleanupAfterEach } from '../support/cleanup-stack.js';
+import { labMs } from '../support/lab-time.js';
 import { startOwnRedis } from '../support/start-own-redis.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 const cleanups = cleanupAfterEach();
 
-describe('Redis restarted under the bot', { timeout: 180_000 }, () => {
+describe('Redis restarted under the bot', { timeout: labMs(180_000) }, () => {
   it('bot and worker reconnect: the running job finishes and new commands run', async () => {
     const redis = await startOwnRedis();
     cleanups.push(() => redis.close());

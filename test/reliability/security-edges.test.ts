@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { REDIS_URL } from '../support/redis-prefix.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -21,7 +22,7 @@ afterAll(async () => {
 const queued = () => lab.slack.ephemerals.filter((e) => e.text.startsWith('Queued as job'));
 
 describe('the edges of the Slack listener and what anyone in the workspace can trigger', {
-  timeout: 120_000,
+  timeout: labMs(120_000),
 }, () => {
   it('refuses a correctly signed request dated more than 5 minutes ahead (401), like a stale one', async () => {
     const future = Math.floor(Date.now() / 1_000) + 6 * 60;

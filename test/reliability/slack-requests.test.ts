@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -9,7 +10,7 @@ afterEach(async () => {
 
 const queued = (lab: SlackLab) => lab.slack.ephemerals.filter((e) => e.text.startsWith('Queued as job'));
 
-describe('forged and hostile Slack requests', { timeout: 180_000 }, () => {
+describe('forged and hostile Slack requests', { timeout: labMs(180_000) }, () => {
   it('bad signature, stale timestamp, missing headers: 401 and nothing enqueued', async () => {
     lab = await startSlackLab();
     const { driver } = lab;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab | undefined;
@@ -18,7 +19,7 @@ async function runPackages(lab: SlackLab, number: number) {
   );
 }
 
-describe('SSH failing under a job', { timeout: 180_000 }, () => {
+describe('SSH failing under a job', { timeout: labMs(180_000) }, () => {
   it('a changed host key fails the step naming both fingerprints; the lock is released', async () => {
     lab = await startSlackLab();
     const before = lab.ops.hostKeyFingerprint;

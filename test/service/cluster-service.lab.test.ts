@@ -4,6 +4,7 @@ import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-de
 import type { Decision } from '../../src/service/index.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
+import { labMs } from '../support/lab-time.js';
 
 const ALICE = { userId: 'U0ALICE', channelId: 'C0OPS' };
 const BOB = { userId: 'U0BOB', channelId: 'C0OPS' };
@@ -46,7 +47,7 @@ async function pendingApproval(jobId: string, cluster: string) {
   return { value: id, messageTs: `msg-${jobId}` };
 }
 
-describe('the cluster service against Redis', { timeout: 30_000 }, () => {
+describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => {
   it('submits a job, audits it, and refuses a second mutating job on the busy cluster (or queues it)', async () => {
     expect(await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false)).toEqual({
       kind: 'queued',

@@ -1,6 +1,8 @@
+import { formatDuration, parseDuration } from '../../src/config/parse-duration.js';
 import type { SshdLab } from '../lab/sshd.js';
 import { type FleetConfigParts, fleetClustersConfig } from './fleet-config.js';
 import { DEV_ADDRESSES, HOME_EXIT_IP, PROD_ADDRESSES, type ProdNode, TOFU_RESOURCE } from './lab-names.js';
+import { labMs } from './lab-time.js';
 
 /**
  * Waits on kube-sim and the lab's nodes are seconds, not production's minutes, so a gate or a drain
@@ -26,7 +28,10 @@ export interface LabConfigParts {
   readonly opsKnownHostsPath: string;
   /** Dev cluster keys over the lab's (e.g. verifyEvery, approvalTimeout). */
   readonly dev?: Readonly<Record<string, unknown>>;
-  /** Cluster timeouts as config durations ("3s"), over LAB_TIMEOUTS, for both clusters. */
+  /**
+   * Cluster timeouts as config durations ("3s"), over LAB_TIMEOUTS, for both clusters; each is
+   * stretched by the lab's time scale (labDuration).
+   */
   readonly timeouts?: Readonly<Record<string, string>>;
   readonly prodAddresses?: Readonly<Partial<Record<ProdNode, string>>>;
   /** Clusters of a lab fleet beside dev and prod. */
@@ -40,7 +45,9 @@ export interface LabConfigParts {
 export function labConfig(parts: LabConfigParts): Record<string, unknown> {
   const { ops, nodes } = parts;
   const nodeSsh = nodeSshOf(nodes);
-  const timeouts = { ...LAB_TIMEOUTS, ...parts.timeouts };
+  const timeouts = Object.fromEntries(
+    Object.entries({ ...LAB_TIMEOUTS, ...parts.timeouts }).map(([key, text]) => [key, labDuration(text)]),
+  );
   const prod = { ...PROD_ADDRESSES, ...parts.prodAddresses };
   const devNode = (name: keyof typeof DEV_ADDRESSES, roles: string[]) => ({
     address: DEV_ADDRESSES[name],
@@ -110,4 +117,11 @@ function nodeSshOf(nodes: SshdLab) {
     privateKeyPath: nodes.clientKeyPath,
     knownHostsPath: nodes.knownHostsPath,
   };
+}
+
+/** A lab config duration ("3s") stretched by the lab's time scale, as the bot will print it. */
+export function labDuration(text: string): string {
+  const ms = parseDuration(text);
+  if (ms === undefined) throw new Error(`not a duration: ${text}`);
+  return formatDuration(labMs(ms));
 }

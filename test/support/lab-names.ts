@@ -1,3 +1,5 @@
+import { labMs } from './lab-time.js';
+
 /** Where the lab's nodes answer: one loopback address each, never the operators' network. */
 export const DEV_ADDRESSES = {
   'k3s-dev-1': '127.0.0.11',
@@ -17,4 +19,4 @@ export const HOME_EXIT_IP = '198.51.100.20';
 /** The lab tofu layer's VM of a dev node (`infra/tofu/main.tf`: one per dev node). */
 export const TOFU_RESOURCE = (node: string) => `proxmox_vm_qemu.k3s_node["${node}"]`;
 /** Real ansible runs take seconds each, and much longer on a loaded 2-core machine. */
-export const LAB_TEST_TIMEOUT_MS = 180_000;
+export const LAB_TEST_TIMEOUT_MS = labMs(180_000);

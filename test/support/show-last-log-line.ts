@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import type { Page } from 'puppeteer-core';
+import { labMs } from './lab-time.js';
 
 /** Scrolls a job page's log to its end and waits until a row ending with `ending` is drawn (the log is virtualised). */
 export async function showLastLogLine(page: Page, ending: string, timeoutMs: number): Promise<void> {
@@ -9,7 +10,7 @@ export async function showLastLogLine(page: Page, ending: string, timeoutMs: num
   });
   await page.waitForFunction(
     (text) => [...document.querySelectorAll('#log-rows .row')].some((row) => row.textContent?.endsWith(text)),
-    { timeout: timeoutMs },
+    { timeout: labMs(timeoutMs) },
     ending,
   );
 }

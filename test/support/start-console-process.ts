@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { labMs } from './lab-time.js';
 import { REDIS_URL } from './redis-prefix.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,7 +27,7 @@ export function startConsoleProcess(env: Record<string, string>) {
     stderr: () => stderr,
     exited,
     async waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
-      const deadline = Date.now() + timeoutMs;
+      const deadline = Date.now() + labMs(timeoutMs);
       for (;;) {
         const match = stdout.match(pattern);
         if (match) return match;

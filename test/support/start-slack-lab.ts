@@ -5,6 +5,12 @@ import { type BotProcess, startBotProcess } from './start-bot-process.js';
 export const BOT_TOKEN = 'xoxb-1111-2222-slacklab';
 export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
 const APP_TOKEN = 'xapp-1-A0LAB-0000-socketmode';
+/**
+ * BullMQ's lock and stalled check through the product's own settings, short, for the files that wait
+ * for a killed worker's job to be found stalled (about 15 s instead of the default 60 s). Long enough
+ * for a loaded machine: the lock is renewed every 5 s.
+ */
+export const QUICK_STALL_ENV = { JOB_LOCK_DURATION: '10s', JOB_STALLED_INTERVAL: '5s' };
 
 export interface SlackLab extends LabWorld {
   readonly slack: FakeSlack;

@@ -1,4 +1,7 @@
+import { labMs } from './lab-time.js';
+
 export interface WaitForOptions {
+  /** The deadline on a quiet machine; stretched by the lab's time scale (lab-time.ts). */
   readonly timeoutMs?: number;
   readonly intervalMs?: number;
 }
@@ -15,7 +18,8 @@ export async function waitFor<T>(
   probe: () => T | Falsy | Promise<T | Falsy>,
   options: WaitForOptions = {},
 ): Promise<T> {
-  const { timeoutMs = 5_000, intervalMs = 20 } = options;
+  const { intervalMs = 20 } = options;
+  const timeoutMs = labMs(options.timeoutMs ?? 5_000);
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labMs } from '../support/lab-time.js';
 import { showLastLogLine } from '../support/show-last-log-line.js';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
 import { startPageLab } from '../support/start-page-lab.js';
@@ -32,7 +33,11 @@ describe('a 100k-line job page', () => {
     await job.feed.flush();
 
     const { page } = await chromium.open(lab.links.url(job.id));
-    await page.waitForFunction((n) => document.body.dataset.lines === String(n), { timeout: 10_000 }, LINES);
+    await page.waitForFunction(
+      (n) => document.body.dataset.lines === String(n),
+      { timeout: labMs(10_000) },
+      LINES,
+    );
     await showLastLogLine(page, `line ${LINES} of the long job`, 5_000);
     const nodes = await page.evaluate(() => document.getElementsByTagName('*').length);
     expect(nodes).toBeLessThan(500);
@@ -44,7 +49,7 @@ describe('a 100k-line job page', () => {
         const rows = [...document.querySelectorAll('#log-rows .row')];
         return rows.length > 0 && rows.every((row) => row.textContent?.includes('[k3s-dev-1]'));
       },
-      { timeout: 5_000 },
+      { timeout: labMs(5_000) },
     );
     expect(await page.evaluate(() => document.getElementsByTagName('*').length)).toBeLessThan(500);
     await page.close();
@@ -55,12 +60,12 @@ describe('a 100k-line job page', () => {
     job.feed.line('TASK [first] ***');
     await job.feed.flush();
     const { page } = await chromium.open(lab.links.url(job.id));
-    await page.waitForFunction(() => document.body.dataset.lines === '1', { timeout: 5_000 });
+    await page.waitForFunction(() => document.body.dataset.lines === '1', { timeout: labMs(5_000) });
     const printed = performance.now();
     job.feed.line('ok: [k3s-dev-1] => the line printed later');
     await page.waitForFunction(
       () => document.getElementById('log-rows')?.textContent?.includes('the line printed later'),
-      { timeout: 5_000 },
+      { timeout: labMs(5_000) },
     );
     console.info(`line written → visible on the open page: ${(performance.now() - printed).toFixed(0)} ms`);
     expect(await page.evaluate(() => document.body.dataset.ended)).toBeUndefined();

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobLinks } from '../../src/web/job-links.js';
 import { jobPageKey } from '../../src/web/job-page-key.js';
+import { labMs } from '../support/lab-time.js';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
 import { SIGNING_SECRET, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -40,7 +41,9 @@ const jobDataIn = (page: Awaited<ReturnType<LabBrowser['open']>>['page']) =>
       : words;
   });
 
-describe('the job page of a real job (bot process, worker, ansible on the lab, fake Slack, Chromium)', () => {
+describe('the job page of a real job (bot process, worker, ansible on the lab, fake Slack, Chromium)', {
+  timeout: labMs(180_000),
+}, () => {
   it("a packages job's board links to its page under PUBLIC_URL: live log, whole log, timeline, no secret", async () => {
     const { slack, driver } = lab;
     await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });
@@ -55,14 +58,14 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(status).toBe(200);
     // A line ansible prints shows while the job still runs (the report step sleeps 3 s after it).
     await page.waitForFunction(() => document.getElementById('log-rows')?.textContent?.includes('TASK ['), {
-      timeout: 20_000,
+      timeout: labMs(20_000),
     });
     expect(await page.evaluate(() => document.body.dataset.ended)).toBeUndefined();
 
-    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: labMs(60_000) });
     await page.waitForFunction(
       () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
-      { timeout: 5_000 },
+      { timeout: labMs(5_000) },
     );
     // The whole log: as many lines as the log file the thread uploaded, its last line at the end.
     const file = await slack.waitFor(() => slack.files.find((f) => f.thread_ts === board.ts), {
@@ -76,7 +79,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     });
     await page.waitForFunction(
       (last) => [...document.querySelectorAll('#log-rows .row')].some((row) => row.textContent === last),
-      { timeout: 5_000 },
+      { timeout: labMs(5_000) },
       fileLines.at(-1)!,
     );
     // Every step of the board is a row of the timeline, with a bar once it ran.
@@ -170,11 +173,11 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
       { timeoutMs: 90_000, description: 'the cilium job succeeded' },
     );
     const { page } = await chromium.open(local(LINK.exec(board.text)![1]!.replaceAll('&amp;', '&')));
-    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: labMs(20_000) });
     await page.waitForFunction(
       () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
       {
-        timeout: 5_000,
+        timeout: labMs(5_000),
       },
     );
     const waits = await page.$$eval('#timeline rect.wait title', (titles) =>
@@ -213,9 +216,9 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
       { timeoutMs: 60_000, description: 'the failed packages job' },
     );
     const { page } = await chromium.open(local(LINK.exec(board.text)![1]!.replaceAll('&amp;', '&')));
-    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.ended === 'true', { timeout: labMs(20_000) });
     await page.waitForFunction(() => document.querySelector('#timeline g.step.failed') !== null, {
-      timeout: 5_000,
+      timeout: labMs(5_000),
     });
     expect(await page.$eval('#timeline g.step.failed', (g) => g.textContent)).toContain('✗ failed');
 
@@ -223,7 +226,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     await page.waitForFunction(
       () => !document.querySelector('#log-rows .row')?.textContent?.startsWith('#'),
       {
-        timeout: 5_000,
+        timeout: labMs(5_000),
       },
     );
     const shown = await page.$$eval('#log-rows .row', (rows) => rows.map((row) => row.textContent ?? ''));
