@@ -24,7 +24,7 @@ export const OUTCOME: Readonly<Record<string, string>> = {
 export function renderBoard(board: BoardState, pageUrl?: string): { text: string; blocks: unknown[] } {
   const page = pageUrl ? ` · ${pageLinkMrkdwn(pageUrl, 'job page: whole log and timeline')}` : '';
   const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>${page}`;
-  const status = board.outcome ? OUTCOME[board.outcome] : 'running';
+  const status = board.outcome ? OUTCOME[board.outcome] : liveStatus(board);
   const lines = board.steps.map((step, index) => {
     const duration =
       step.durationMs !== undefined && step.status !== 'skipped'
@@ -48,6 +48,11 @@ export function renderBoard(board: BoardState, pageUrl?: string): { text: string
       { type: 'section', text: { type: 'mrkdwn', text: truncate(lines.join('\n') || '(no steps)', 2_900) } },
     ],
   };
+}
+
+/** A job that has not ended is waiting while one of its steps waits for approval, else running. */
+function liveStatus(board: BoardState): string {
+  return board.steps.some((step) => step.status === 'waiting') ? '⏸ waiting for approval' : 'running';
 }
 
 export function truncate(text: string, max: number): string {

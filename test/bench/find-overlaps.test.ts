@@ -12,7 +12,7 @@ const entry = (action: AuditEntry['action'], jobId: string, what: string): Audit
 });
 const command = (jobId: string, node: string) => entry('command', jobId, `packages ${node}`);
 const start = (jobId: string, cluster: string) => entry('start', jobId, `holds ${cluster}: packages x`);
-const outcome = (jobId: string) => entry('outcome', jobId, 'succeeded: all 1 steps done');
+const outcome = (jobId: string) => entry('outcome', jobId, 'succeeded: its one step done');
 
 describe('findOverlaps (the fleet benchmark’s check from the audit trail)', () => {
   it('finds a job started on a cluster while another still held it', () => {

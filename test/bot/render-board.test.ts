@@ -11,6 +11,14 @@ describe('the board', () => {
     );
   });
 
+  it('says the job waits, not runs, while a step waits for approval', () => {
+    const step = { id: '5-cilium', title: 'cilium.yml', target: 'dev', disruptive: true };
+    const waiting = { ...board, steps: [{ ...step, status: 'waiting' as const }] };
+    const running = { ...board, steps: [{ ...step, status: 'running' as const }] };
+    expect(renderBoard(waiting).text).toContain('Status: ⏸ waiting for approval\n');
+    expect(renderBoard(running).text).toContain('Status: running\n');
+  });
+
   it('has no link without PUBLIC_URL', () => {
     expect(renderBoard(board).text).not.toContain('job page');
   });

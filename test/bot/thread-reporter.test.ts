@@ -85,7 +85,7 @@ describe('thread reporter', () => {
       durationMs: 1200,
       summary: '3 nodes Ready',
     });
-    await reporter.emit({ type: 'plan-finished', outcome: 'succeeded', summary: 'all 1 steps done' });
+    await reporter.emit({ type: 'plan-finished', outcome: 'succeeded', summary: 'its one step done' });
     expect(slack.sent).toEqual([]); // nothing answered yet, and the engine has gone on regardless
 
     const delivered = reporter.delivered();
@@ -96,7 +96,7 @@ describe('thread reporter', () => {
       ['post', '```first line```'],
       ['post', '✅ verify gates (1s): 3 nodes Ready'],
       ['update', expect.stringContaining('verify dev')],
-      ['upload', '✅ job #7 succeeded: all 1 steps done'],
+      ['upload', '✅ job #7 succeeded: its one step done'],
     ]);
     expect(slack.sent.slice(1).every((s) => s.call === 'update' || s.threadTs === '100.1')).toBe(true);
     // Saved with its root message queued, and the root's ts kept as it was sent, so a resumed job finds its thread.

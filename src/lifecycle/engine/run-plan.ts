@@ -107,7 +107,14 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       return fail(deps, plan, index, startedAt, error, approvalId);
     }
   }
-  return finish(deps, plan, plan.steps.length, 'succeeded', `all ${plan.steps.length} steps done`);
+  const count = plan.steps.length;
+  return finish(
+    deps,
+    plan,
+    count,
+    'succeeded',
+    count === 1 ? 'its one step done' : `all ${count} steps done`,
+  );
 }
 
 /**
