@@ -83,6 +83,15 @@ describe('approvals through Slack buttons, against the real process and lab', {
         timeoutMs: 15_000,
       },
     );
+    // The rollout read the verify gates: status counts that as the cluster's last verify.
+    await driver.slash('status dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    await slack.waitFor(
+      () =>
+        ephemerals(slack, 'U0ALICE').find((t) =>
+          /last verify: succeeded at .* \(job #1\): .*nodes Ready/.test(t),
+        ),
+      { timeoutMs: 10_000, description: 'status naming the rollout as the last verify' },
+    );
   });
 
   it('a rejection ends the job at once and says who rejected', async () => {

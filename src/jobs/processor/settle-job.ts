@@ -1,5 +1,7 @@
 import { loadJobFacts } from '../../lifecycle/engine/job-facts.js';
+import type { JobFacts } from '../../lifecycle/plan/step.js';
 import { FLUX_KEPT_REASON_FACT, FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
+import { GATES_READ_FACT, type GatesRead } from '../../lifecycle/steps/verify-gates-step.js';
 import { queueRetireJob } from '../retire-job.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import type { JobRun } from './open-run.js';
@@ -20,7 +22,9 @@ export async function settleJob(
   run.finished = true;
   const { record, cluster } = run;
   const now = deps.clock.now();
-  const fluxSuspended = await readFluxSuspended(run);
+  const facts = run.record.command.verb === 'verify' ? undefined : await loadJobFacts(run.checkpoints);
+  const fluxSuspended = readFluxSuspended(run, facts);
+  const gatesRead = facts?.get<GatesRead>(GATES_READ_FACT);
   const multi = deps.redis.multi();
   // Queued first: the function it returns reads this command's result.
   const approvalsClosed = await run.approvals.queueClosePending(multi, `job ${outcome}`);
@@ -29,6 +33,18 @@ export async function settleJob(
     multi.set(
       deps.keys.lastVerify(cluster.name),
       JSON.stringify({ outcome, at: now, jobNumber: record.number, summary }),
+    );
+  } else if (gatesRead) {
+    // A bring-up, rollout or rebuild that read the gates verified the cluster as much as `verify` does.
+    const gatesOutcome = gatesRead.passed ? 'succeeded' : 'failed';
+    multi.set(
+      deps.keys.lastVerify(cluster.name),
+      JSON.stringify({
+        outcome: gatesOutcome,
+        at: now,
+        jobNumber: record.number,
+        summary: gatesRead.summary,
+      }),
     );
   }
   // Whether Flux is out of Cilium's way after this job: kept for status, the App Home and the reminder.
@@ -63,11 +79,11 @@ export async function settleJob(
  * What the job's steps recorded about Flux's HelmRelease: suspended, resumed, or (undefined)
  * untouched; and why a job that went well keeps it suspended (a rollback), when it does.
  */
-async function readFluxSuspended(
+function readFluxSuspended(
   run: JobRun,
-): Promise<{ suspended?: boolean | undefined; reason?: string | undefined }> {
-  if (run.record.command.verb !== 'cilium') return {};
-  const facts = await loadJobFacts(run.checkpoints);
+  facts: JobFacts | undefined,
+): { suspended?: boolean | undefined; reason?: string | undefined } {
+  if (run.record.command.verb !== 'cilium' || !facts) return {};
   return {
     suspended: facts.get<boolean>(FLUX_SUSPENDED_FACT),
     reason: facts.get<string>(FLUX_KEPT_REASON_FACT),

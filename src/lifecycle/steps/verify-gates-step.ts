@@ -11,6 +11,17 @@ import type { Step } from '../plan/step.js';
  */
 export type VerifyMode = 'one-read' | 'until-converged';
 
+/**
+ * What the job's last gate read found, kept as a job fact so the job's settle records it as the
+ * cluster's last verify: a bring-up or a rollout that read the gates verified the cluster too.
+ */
+export const GATES_READ_FACT = 'gatesRead';
+
+export interface GatesRead {
+  readonly passed: boolean;
+  readonly summary: string;
+}
+
 /** Verify gates; each failure alerts. */
 export function verifyGatesStep(id: string, cluster: string, mode: VerifyMode = 'until-converged'): Step {
   return {
@@ -26,15 +37,15 @@ export function verifyGatesStep(id: string, cluster: string, mode: VerifyMode = 
         await ctx.progress(`${outcome.passed ? '✓' : '✗'} ${outcome.gate}: ${outcome.observed}`);
       }
       const failed = outcomes.filter((outcome) => !outcome.passed);
+      const summary =
+        failed.length > 0
+          ? failed.map((outcome) => `${outcome.gate}: ${outcome.observed}`).join('; ')
+          : outcomes.map((outcome) => outcome.observed).join(', ');
+      await ctx.facts.set(GATES_READ_FACT, { passed: failed.length === 0, summary } satisfies GatesRead);
       for (const outcome of failed) await ctx.gateFailed(outcome.gate, outcome.observed);
-      if (failed.length > 0) {
-        throw new ClusterBotError(
-          'GATE_FAILED',
-          failed.map((outcome) => `${outcome.gate}: ${outcome.observed}`).join('; '),
-          { details: { gates: failed } },
-        );
-      }
-      return { status: 'succeeded', summary: outcomes.map((outcome) => outcome.observed).join(', ') };
+      if (failed.length > 0)
+        throw new ClusterBotError('GATE_FAILED', summary, { details: { gates: failed } });
+      return { status: 'succeeded', summary };
     },
   };
 }
