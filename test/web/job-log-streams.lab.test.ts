@@ -50,14 +50,14 @@ describe('job page log streams: caps, idle readers, batch size, one poller per j
     await open(lab.links.url(a.id));
     expect(first.status).toBe(200);
     const thirdOfA = await open(lab.links.url(a.id));
-    await thirdOfA.ended;
     expect(thirdOfA.status).toBe(429);
+    await thirdOfA.ended;
     expect(thirdOfA.text()).toMatch(/^Too many open log streams for this job \(2\)/);
 
     expect((await open(lab.links.url(b.id))).status).toBe(200);
     const fourth = await open(lab.links.url(c.id));
-    await fourth.ended;
     expect(fourth.status).toBe(429);
+    await fourth.ended;
     expect(fourth.text()).toMatch(/^Too many open log streams \(3\)/);
 
     first.close();
