@@ -144,7 +144,7 @@ describe('docker-compose.yaml (one box)', () => {
       'ping',
     ]);
     expect(compose.services.redis?.environment?.REDISCLI_AUTH).toBe(
-      '${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}',
+      `\${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}`,
     );
   });
 });

@@ -72,7 +72,7 @@ describe('Redis for BullMQ', () => {
     expect(Object.keys(compose.volumes ?? {})).toContain(dataVolume);
     for (const name of ['bot', 'worker']) {
       const url = String(compose.services[name]?.environment?.REDIS_URL);
-      expect(url).toBe('rediss://:${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}@redis:6379');
+      expect(url).toBe(`rediss://:\${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}@redis:6379`);
     }
     expect(service.image?.split(':')[0]).toBe(container.image.split(':')[0]);
   });
@@ -130,7 +130,7 @@ describe('Redis behind TLS and a password', () => {
       'tls-auth-clients',
     ])
       expect(composed.get(key), key).toBe(settings.get(key));
-    expect(composed.get('requirepass')).toBe('${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}');
+    expect(composed.get('requirepass')).toBe(`\${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}`);
     expect(service.volumes).toContain('./secrets/redis:/tls:ro');
     for (const name of ['bot', 'worker'])
       expect(compose.services[name]?.environment?.REDIS_CA_FILE, name).toBe('/run/secrets/redis/ca.crt');
