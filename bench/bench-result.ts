@@ -4,6 +4,7 @@ import type { FleetFigures } from './measure-fleet.js';
 import type { JobPageFigures } from './measure-job-page.js';
 import type { MemoryFigures } from './measure-memory.js';
 import type { OverheadFigures } from './measure-overhead.js';
+import type { PageStreamFigures } from './measure-page-streams.js';
 import type { SlackCallFigures } from './measure-slack-calls.js';
 import type { ThroughputFigures } from './measure-throughput.js';
 import type { VerifyAlertFigures } from './measure-verify-alert.js';
@@ -17,10 +18,11 @@ export type BenchResult = Partial<
     Pick<OverheadFigures, 'overhead'> &
     MemoryFigures &
     ThroughputFigures &
-    JobPageFigures &
     VerifyAlertFigures &
     FleetFigures & { approvalResume: { p50: number; n: number } }
 > & {
+  /** Filled by two sections: the page's latency (jobPage), its log streams' cost (pageStreams). */
+  jobPage?: Partial<JobPageFigures['jobPage'] & PageStreamFigures['jobPage']>;
   machine: Machine;
   /** Sections that did not finish, with why (a stuck job names what it was waiting for). */
   failed?: Record<string, string>;

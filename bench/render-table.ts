@@ -1,6 +1,8 @@
 import type { BenchResult } from './bench-result.js';
 import { type Breakdown, PARTS, type Part } from './break-down-job.js';
 import { fleetRows } from './fleet-rows.js';
+import type { JobPageFigures } from './measure-job-page.js';
+import type { PageStreamFigures } from './measure-page-streams.js';
 
 export interface Row {
   readonly figure: string;
@@ -172,6 +174,37 @@ function throughputRows({ throughput }: BenchResult): Row[] {
 /** The job page: a streamed line reaching an open page, a long ended job opened. */
 function jobPageRows({ jobPage }: BenchResult): Row[] {
   if (!jobPage) return [];
+  return [
+    ...(hasLatency(jobPage) ? jobPageLatencyRows(jobPage) : []),
+    ...(hasStreams(jobPage) ? pageStreamRows(jobPage) : []),
+  ];
+}
+
+type JobPageResult = NonNullable<BenchResult['jobPage']>;
+const hasLatency = (jobPage: JobPageResult): jobPage is JobPageFigures['jobPage'] =>
+  jobPage.p99 !== undefined;
+const hasStreams = (jobPage: JobPageResult): jobPage is PageStreamFigures['jobPage'] =>
+  jobPage.streamsPeakRssMb !== undefined;
+
+/** 500 readers of one 100k-line job's page log that read nothing: what the bot holds, and whether it still answers. */
+function pageStreamRows(jobPage: PageStreamFigures['jobPage']): Row[] {
+  return [
+    {
+      figure: `bot's peak RSS with ${jobPage.streamsOpen} paused log streams of a 100k-line job open (${jobPage.streamsWarmRssMb} MB before)`,
+      measured: `${jobPage.streamsPeakRssMb} MB`,
+      target: '< 256 MB (the pod limit)',
+      met: jobPage.streamsPeakRssMb < 256,
+    },
+    {
+      figure: `/healthz and acks (${jobPage.streamsAckN}) while those streams are open`,
+      measured: `/healthz p99 ${ms(jobPage.streamsHealthzP99)}, ack p99 ${ms(jobPage.streamsAckP99)}`,
+      target: 'ack p99 < 150 ms',
+      met: jobPage.streamsAckP99 < 150,
+    },
+  ];
+}
+
+function jobPageLatencyRows(jobPage: JobPageFigures['jobPage']): Row[] {
   return [
     {
       figure: `line printed → visible on an open job page (${jobPage.n} probes while ${jobPage.lines} lines streamed in ${jobPage.seconds} s; ${jobPage.domElements} DOM elements at the end)`,

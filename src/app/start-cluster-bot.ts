@@ -10,7 +10,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
-import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.js';
+import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
 import { connectRedis } from './connect-redis.js';
 import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
 import { startCore } from './start-core.js';
@@ -62,7 +62,7 @@ export async function startClusterBot(
   // Served where Slack's requests are taken (a worker serves nothing); the page reads what workers wrote.
   const pages =
     links && env.CLUSTER_BOT_ROLE !== 'worker'
-      ? await createJobPages(links, core.service, logger)
+      ? await createJobPages(links, core.service, logger, logStreamLimitsFromEnv(env))
       : undefined;
   const endpoints: OpsEndpoints = {
     async readiness() {

@@ -8,7 +8,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
-import { createJobPages, jobLinksFromEnv, startPageServer } from '../web/index.js';
+import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
 import { connectRedis } from './connect-redis.js';
 import { startCore } from './start-core.js';
 
@@ -41,7 +41,8 @@ export async function startConsole(options: ConsoleProcessOptions): Promise<void
     jobPageUrl: links?.url,
   });
   // With PUBLIC_URL set, the console serves the job pages on PORT too (no Slack listener to share).
-  const pages = links && (await createJobPages(links, core.service, options.logger));
+  const pages =
+    links && (await createJobPages(links, core.service, options.logger, logStreamLimitsFromEnv(options.env)));
   const server = pages && (await startPageServer(options.env.PORT, pages.routes));
   try {
     const jobPageUrl: JobPageUrl = links?.url ?? (() => undefined);

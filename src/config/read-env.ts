@@ -86,6 +86,12 @@ const envSchema = z
           code: 'custom',
           message: 'expected an http(s):// base URL without query, fragment or credentials',
         });
+      } else if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        // A link's signature is its whole secret: over plain HTTP anyone on the path can read and reuse it.
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected an https:// URL (http:// only to a loopback host), got ${url.origin}`,
+        });
       }
     }),
     /** The key of the job pages' signed links; unset, it is derived (HKDF) from SLACK_SIGNING_SECRET. */
@@ -95,6 +101,19 @@ const envSchema = z
     ),
     /** How long a job page link opens its page. */
     JOB_PAGE_TTL: duration('7d'),
+    /** Job page log streams this process serves at once; one more is answered 429. */
+    JOB_PAGE_STREAMS: count(200),
+    /** Log streams of one job at once (at most JOB_PAGE_STREAMS). */
+    JOB_PAGE_STREAMS_PER_JOB: count(20),
+    /** The most one log stream event carries: about what a stream with a slow reader holds. */
+    JOB_PAGE_BATCH_KB: z.coerce
+      .number({ error: 'expected kilobytes' })
+      .int({ error: 'expected whole kilobytes' })
+      .min(4, { error: 'expected at least 4 (kilobytes)' })
+      .max(4_096, { error: 'expected at most 4096 (kilobytes)' })
+      .default(64),
+    /** A log stream whose reader takes nothing for this long is closed. */
+    JOB_PAGE_STREAM_IDLE: duration('30s'),
     /** The job logs under DATA_DIR are pruned, oldest first, to stay within this total. */
     JOB_LOGS_MAX_MB: z.coerce.number({ error: 'expected megabytes' }).int().min(1).default(1_024),
     CLUSTER_BOT_CONFIG: z.string().min(1).optional(),
@@ -148,6 +167,13 @@ const envSchema = z
           "required when PUBLIC_URL is set and there is no SLACK_SIGNING_SECRET to derive the job page links' key from (Socket Mode, console mode)",
       });
     }
+    if (env.JOB_PAGE_STREAMS_PER_JOB > env.JOB_PAGE_STREAMS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOB_PAGE_STREAMS_PER_JOB'],
+        message: `expected at most JOB_PAGE_STREAMS (${env.JOB_PAGE_STREAMS}), got ${env.JOB_PAGE_STREAMS_PER_JOB}`,
+      });
+    }
     if ((env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET) && !env.SLACK_BOT_TOKEN) {
       ctx.addIssue({
         code: 'custom',
@@ -182,6 +208,16 @@ export function secretsOf(env: Env): string[] {
     env.JOB_PAGE_SECRET,
     passwordOf(env.REDIS_URL),
   ].filter((value): value is string => value !== undefined && value.length >= 6);
+}
+
+/** A whole number of things, at least one. */
+function count(fallback: number) {
+  return z.coerce
+    .number({ error: 'expected a whole number' })
+    .int({ error: 'expected a whole number' })
+    .min(1, { error: 'expected at least 1' })
+    .max(100_000, { error: 'expected at most 100000' })
+    .default(fallback);
 }
 
 /** A duration such as `30d` or `12h`, in milliseconds; zero is refused. */

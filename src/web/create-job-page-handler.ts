@@ -1,20 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
+import type { StreamSlots } from './create-stream-slots.js';
 import { JOB_ID_SOURCE, type JobLinks } from './job-links.js';
 import type { PageAssets } from './read-assets.js';
 import { SECURITY_HEADERS } from './security-headers.js';
-import { type LogStreamTiming, streamJobLog } from './stream-job-log.js';
+import { type LogStreamDeps, streamJobLog } from './stream-job-log.js';
 
 /** Handles a request if it is the job page's (true), else leaves it to the next listener (false). */
 export type PageRoutes = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-export interface JobPageDeps {
+export interface JobPageDeps extends LogStreamDeps {
   readonly service: Pick<ClusterService, 'jobPage' | 'jobLog'>;
   readonly links: JobLinks;
   readonly assets: PageAssets;
   readonly logger: Logger;
-  readonly timing: LogStreamTiming;
+  readonly slots: StreamSlots;
 }
 
 // Matched as it stands, never decoded: a bad %-escape is no page at all.
@@ -71,19 +72,19 @@ async function serve(
 ): Promise<void> {
   if (part === '/log') {
     if (!(await deps.service.jobLog(jobId, '0', 1))) return send(response, 404);
+    const slot = deps.slots.take(jobId);
+    if (slot !== 'taken') return refuseStream(response, slot, deps.limits);
     response.writeHead(200, {
       ...SECURITY_HEADERS,
       'content-type': 'text/event-stream; charset=utf-8',
       'x-accel-buffering': 'no',
     });
     const last = request.headers['last-event-id'];
-    return streamJobLog(
-      deps.service,
-      jobId,
-      typeof last === 'string' ? last : undefined,
-      response,
-      deps.timing,
-    );
+    try {
+      return await streamJobLog(deps, jobId, typeof last === 'string' ? last : undefined, response);
+    } finally {
+      deps.slots.release(jobId);
+    }
   }
   const data = await deps.service.jobPage(jobId);
   if (!data) return send(response, 404);
@@ -96,6 +97,21 @@ async function serve(
   response
     .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
     .end(deps.assets.html);
+}
+
+/** 429 past a cap, in words a person reading the response can act on (no data of the job). */
+function refuseStream(
+  response: ServerResponse,
+  full: 'process-full' | 'job-full',
+  limits: LogStreamDeps['limits'],
+): void {
+  const text =
+    full === 'job-full'
+      ? `Too many open log streams for this job (${limits.perJob}): close another page of it and reload.\n`
+      : `Too many open log streams (${limits.perProcess}): try again in a minute.\n`;
+  response
+    .writeHead(429, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '30' })
+    .end(text);
 }
 
 /** A status and nothing else: refusals and misses carry no data. */

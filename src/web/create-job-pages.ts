@@ -1,16 +1,27 @@
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
+import { createJobLogPollers } from './create-job-log-pollers.js';
 import { createJobPageHandler, type PageRoutes } from './create-job-page-handler.js';
+import { createStreamSlots } from './create-stream-slots.js';
 import type { JobLinks } from './job-links.js';
 import { readAssets } from './read-assets.js';
+import type { LogStreamLimits } from './stream-job-log.js';
 
-/** An idle log stream asks Redis every 150 ms: a printed line shows on an open page well within a second. */
-const TIMING = { pollMs: 150, heartbeatMs: 15_000 };
+/** A job whose page is open is asked for new lines every 150 ms: a printed line shows well within a second. */
+const POLL = { pollMs: 150, count: 1_000 };
+const HEARTBEAT_MS = 15_000;
 
 export interface JobPages {
   readonly routes: PageRoutes;
   /** Ends the open log streams, so the listener can close. */
   stop(): void;
+  /** Log streams open, jobs polled for them, the polls and the reads they made (for metrics). */
+  stats(): {
+    readonly streams: number;
+    readonly pollers: number;
+    readonly polls: number;
+    readonly pollReads: number;
+  };
 }
 
 /** The job pages of a process that takes requests: their routes over the service, and their assets. */
@@ -18,14 +29,27 @@ export async function createJobPages(
   links: JobLinks,
   service: Pick<ClusterService, 'jobPage' | 'jobLog'>,
   logger: Logger,
+  limits: LogStreamLimits,
 ): Promise<JobPages> {
   const stopping = new AbortController();
+  const slots = createStreamSlots(limits);
+  const pollers = createJobLogPollers(service, POLL);
   const routes = createJobPageHandler({
     service,
     links,
     assets: await readAssets(),
     logger: logger.child({ component: 'job-page' }),
-    timing: { ...TIMING, stop: stopping.signal },
+    slots,
+    pollers,
+    limits,
+    timing: { heartbeatMs: HEARTBEAT_MS, stop: stopping.signal },
   });
-  return { routes, stop: () => stopping.abort() };
+  return {
+    routes,
+    stop: () => stopping.abort(),
+    stats: () => {
+      const { pollers: polled, polls, reads } = pollers.stats();
+      return { streams: slots.open(), pollers: polled, polls, pollReads: reads };
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import { readEnv } from '../../src/config/read-env.js';
+import { expandedNames } from './environment-of.js';
 import { findObject } from './find-object.js';
 import type { Workload } from './k8s-types.js';
 import { type ComposeService, composeEnvironment, readCompose } from './read-compose.js';
@@ -14,7 +15,11 @@ const { objects } = await renderKustomization(repoPath('deploy/overlays/homelab'
 const deployment = (name: string) =>
   findObject<Workload>(objects, 'Deployment', name).spec.template.spec.containers[0]!;
 const apps = { bot: compose.services.bot!, worker: compose.services.worker! };
-const FAKE_DOT_ENV = { SLACK_BOT_TOKEN: 'xoxb-0-fake', SLACK_APP_TOKEN: 'xapp-0-fake' };
+const FAKE_DOT_ENV = {
+  SLACK_BOT_TOKEN: 'xoxb-0-fake',
+  SLACK_APP_TOKEN: 'xapp-0-fake',
+  REDIS_PASSWORD: '0123456789abcdef0123456789abcdef',
+};
 
 /** `source:target[:mode]` volume entries as objects. */
 function mountsOf(service: ComposeService) {
@@ -43,7 +48,12 @@ describe('docker-compose.yaml (one box)', () => {
   });
 
   it('sets the same environment variables as the Deployments, all accepted by readEnv once .env is filled in', () => {
-    const kubernetesNames = (deployment('cluster-bot-bot').env ?? []).map((v) => v.name).sort();
+    // Kubernetes declares the Redis password to expand it into REDIS_URL; compose takes it from .env.
+    const expanded = expandedNames(deployment('cluster-bot-bot'));
+    const kubernetesNames = (deployment('cluster-bot-bot').env ?? [])
+      .map((v) => v.name)
+      .filter((name) => !expanded.has(name))
+      .sort();
     for (const [role, service] of Object.entries(apps)) {
       expect(Object.keys(service.environment ?? {}).sort(), role).toEqual(kubernetesNames);
       const environment = composeEnvironment(service, FAKE_DOT_ENV);
@@ -54,8 +64,13 @@ describe('docker-compose.yaml (one box)', () => {
     }
   });
 
-  it('refuses to start without SLACK_BOT_TOKEN in .env', () => {
+  it('refuses to start without SLACK_BOT_TOKEN or REDIS_PASSWORD in .env', () => {
     expect(() => composeEnvironment(apps.bot, {})).toThrow(/SLACK_BOT_TOKEN/);
+    const { REDIS_PASSWORD: _, ...noPassword } = FAKE_DOT_ENV;
+    expect(() => composeEnvironment(apps.bot, noPassword)).toThrow(/set REDIS_PASSWORD in \.env/);
+    expect(() => composeEnvironment(compose.services.redis!, noPassword)).toThrow(
+      /set REDIS_PASSWORD in \.env/,
+    );
   });
 
   it('hardens the app containers: read-only root, ALL capabilities dropped, no new privileges, tmpfs /tmp', () => {
@@ -86,7 +101,7 @@ describe('docker-compose.yaml (one box)', () => {
     }
   });
 
-  it('gives the worker every key and kubeconfig the world names, read-only from ./secrets; the bot none', async () => {
+  it("gives the worker every key and kubeconfig the world names, read-only from ./secrets; the bot only Redis's CA", async () => {
     const world = parseWorldConfig(await readFile(repoPath('deploy/base/config.yaml'), 'utf8'));
     const paths = [
       world.ops.privateKeyPath,
@@ -102,7 +117,10 @@ describe('docker-compose.yaml (one box)', () => {
       expect(mount?.source, path).toMatch(/^\.\/secrets\//);
       expect(mount?.readOnly, path).toBe(true);
     }
-    expect(mountsOf(apps.bot).filter((m) => m.source.startsWith('./secrets'))).toEqual([]);
+    // Of ./secrets the bot reads only Redis's CA.
+    expect(mountsOf(apps.bot).filter((m) => m.source.startsWith('./secrets'))).toEqual([
+      { source: './secrets/redis/ca.crt', target: apps.bot.environment?.REDIS_CA_FILE, readOnly: true },
+    ]);
   });
 
   it('health-checks the apps on /healthz at the unpublished OPS_PORT and Redis with a ping; the apps wait for a healthy Redis', () => {
@@ -114,6 +132,19 @@ describe('docker-compose.yaml (one box)', () => {
       expect(service.ports?.join(' ') ?? '', role).not.toContain(String(service.environment?.OPS_PORT));
       expect(service.depends_on, role).toEqual({ redis: { condition: 'service_healthy' } });
     }
-    expect(compose.services.redis?.healthcheck?.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    // Over TLS, the password from REDISCLI_AUTH (never in the probe's argv).
+    expect(compose.services.redis?.healthcheck?.test).toEqual([
+      'CMD',
+      'redis-cli',
+      '--tls',
+      '--cacert',
+      '/tls/ca.crt',
+      '--sni',
+      'redis',
+      'ping',
+    ]);
+    expect(compose.services.redis?.environment?.REDISCLI_AUTH).toBe(
+      `\${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}`,
+    );
   });
 });

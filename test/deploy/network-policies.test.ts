@@ -66,6 +66,19 @@ describe('NetworkPolicies', () => {
     expect(portsOf(policy.spec.egress)).toEqual([22, 53, 443, 6379, 6443]);
   });
 
+  it('the ops port (9090) takes traffic from the monitoring namespace only, not from every pod', () => {
+    for (const name of ['cluster-bot-bot', 'cluster-bot-worker']) {
+      const policy = findObject<NetworkPolicy>(objects, 'NetworkPolicy', name);
+      const rules = (policy.spec.ingress ?? []).filter((rule) =>
+        rule.ports?.some((p) => Number(p.port) === 9090),
+      );
+      expect(rules, name).toHaveLength(1);
+      expect(rules[0]!.from, name).toEqual([
+        { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+      ]);
+    }
+  });
+
   it('DNS goes only to kube-dns and 6379 only to the Redis pods', () => {
     for (const name of ['cluster-bot-bot', 'cluster-bot-worker']) {
       const policy = findObject<NetworkPolicy>(objects, 'NetworkPolicy', name);

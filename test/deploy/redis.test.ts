@@ -71,8 +71,68 @@ describe('Redis for BullMQ', () => {
     const dataVolume = service.volumes?.find((v) => v.endsWith(':/data'))?.split(':')[0];
     expect(Object.keys(compose.volumes ?? {})).toContain(dataVolume);
     for (const name of ['bot', 'worker']) {
-      expect(String(compose.services[name]?.environment?.REDIS_URL)).toBe('redis://redis:6379');
+      const url = String(compose.services[name]?.environment?.REDIS_URL);
+      expect(url).toBe(`rediss://:\${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}@redis:6379`);
     }
     expect(service.image?.split(':')[0]).toBe(container.image.split(':')[0]);
+  });
+});
+
+describe('Redis behind TLS and a password', () => {
+  const container = redis.spec.template.spec.containers[0] as Container;
+  const settings = redisSettings([...(container.command ?? []), ...(container.args ?? [])]);
+  const secretVolume = (name: string | undefined) =>
+    redis.spec.template.spec.volumes?.find((volume) => volume.name === name)?.secret;
+
+  it('in Kubernetes: TLS only (no plain port), its certificate, key and CA and its password from Secret cluster-bot-redis', () => {
+    expect(settings.get('port')).toBe('0');
+    expect(settings.get('tls-port')).toBe('6379');
+    for (const file of ['tls-cert-file', 'tls-key-file', 'tls-ca-cert-file']) {
+      const path = settings.get(file)!;
+      const mount = container.volumeMounts?.find((m) => path.startsWith(`${m.mountPath}/`));
+      expect(secretVolume(mount?.name)?.secretName, file).toBe('cluster-bot-redis');
+      expect(mount?.readOnly, file).toBe(true);
+    }
+    expect(settings.get('requirepass')).toBe('$(REDIS_PASSWORD)');
+    const password = container.env?.find((v) => v.name === 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef;
+    expect(password).toEqual({ name: 'cluster-bot-redis', key: 'password' });
+  });
+
+  it('bot and worker connect with rediss://, that password and the CA mounted from the same Secret', () => {
+    for (const name of ['cluster-bot-bot', 'cluster-bot-worker']) {
+      const workload = findObject<Workload>(objects, 'Deployment', name);
+      const app = workload.spec.template.spec.containers[0]!;
+      const env = (key: string) => app.env?.find((v) => v.name === key);
+      expect(env('REDIS_URL')?.value, name).toBe('rediss://:$(REDIS_PASSWORD)@cluster-bot-redis:6379');
+      expect(env('REDIS_PASSWORD')?.valueFrom?.secretKeyRef, name).toEqual({
+        name: 'cluster-bot-redis',
+        key: 'password',
+      });
+      // Declared before REDIS_URL: the kubelet expands $(NAME) only from variables above it.
+      const names = (app.env ?? []).map((v) => v.name);
+      expect(names.indexOf('REDIS_PASSWORD'), name).toBeLessThan(names.indexOf('REDIS_URL'));
+      const ca = String(env('REDIS_CA_FILE')?.value);
+      const mount = app.volumeMounts?.find((m) => ca === `${m.mountPath}/ca.crt`);
+      const volume = workload.spec.template.spec.volumes?.find((v) => v.name === mount?.name);
+      expect(volume?.secret?.secretName, name).toBe('cluster-bot-redis');
+    }
+  });
+
+  it('in compose: the same TLS settings and password, the certificate files from ./secrets/redis', () => {
+    const service = compose.services.redis!;
+    const composed = redisSettings(service.command ?? []);
+    for (const key of [
+      'port',
+      'tls-port',
+      'tls-cert-file',
+      'tls-key-file',
+      'tls-ca-cert-file',
+      'tls-auth-clients',
+    ])
+      expect(composed.get(key), key).toBe(settings.get(key));
+    expect(composed.get('requirepass')).toBe(`\${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}`);
+    expect(service.volumes).toContain('./secrets/redis:/tls:ro');
+    for (const name of ['bot', 'worker'])
+      expect(compose.services[name]?.environment?.REDIS_CA_FILE, name).toBe('/run/secrets/redis/ca.crt');
   });
 });

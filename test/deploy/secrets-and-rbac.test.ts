@@ -36,10 +36,11 @@ describe('secrets', () => {
     }
   });
 
-  it('pods reference exactly the three documented Secrets, and deploy/README.md names each Secret and key', async () => {
+  it('pods reference exactly the four documented Secrets, and deploy/README.md names each Secret and key', async () => {
     const secrets = referencedSecrets(objects);
     expect([...secrets.keys()].sort()).toEqual([
       'cluster-bot-kubeconfigs',
+      'cluster-bot-redis',
       'cluster-bot-slack',
       'cluster-bot-ssh',
     ]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { environmentOf } from './environment-of.js';
+import { environmentOf, expandedNames } from './environment-of.js';
 import { findObject } from './find-object.js';
 import type { Container, K8sObject, PodSpec, ServiceObject, Workload } from './k8s-types.js';
 import { podTemplatesOf } from './pod-templates-of.js';
@@ -18,6 +18,7 @@ const FAKE_SECRETS = {
   'cluster-bot-slack/bot-token': 'xoxb-0-fake',
   'cluster-bot-slack/app-token': 'xapp-0-fake',
   'cluster-bot-slack/signing-secret': 'fake-signing-secret',
+  'cluster-bot-redis/password': '0123456789abcdef0123456789abcdef',
 };
 
 function appContainer(workload: Workload): Container {
@@ -119,12 +120,17 @@ describe('bot and worker Deployments', () => {
     ] as const) {
       const parsed = readEnv(environment);
       // readEnv keeps only the variables it knows: a misspelt name would vanish here.
-      for (const name of Object.keys(environment)) expect(parsed, name).toHaveProperty(name);
+      const expanded = expandedNames(appContainer(role === 'bot' ? bot : worker));
+      for (const name of Object.keys(environment).filter((n) => !expanded.has(n)))
+        expect(parsed, name).toHaveProperty(name);
       expect(parsed.CLUSTER_BOT_ROLE).toBe(role);
+      expect(parsed.REDIS_URL).toBe(
+        `rediss://:${FAKE_SECRETS['cluster-bot-redis/password']}@cluster-bot-redis:6379`,
+      );
     }
   });
 
-  it('take the Slack token from Secret cluster-bot-slack, the transport tokens optional', () => {
+  it('take the Slack token from Secret cluster-bot-slack (the transport tokens optional), the Redis password from cluster-bot-redis', () => {
     for (const workload of [bot, worker]) {
       const refs = Object.fromEntries(
         (appContainer(workload).env ?? []).flatMap((v) =>
@@ -135,6 +141,7 @@ describe('bot and worker Deployments', () => {
         SLACK_BOT_TOKEN: { name: 'cluster-bot-slack', key: 'bot-token' },
         SLACK_APP_TOKEN: { name: 'cluster-bot-slack', key: 'app-token', optional: true },
         SLACK_SIGNING_SECRET: { name: 'cluster-bot-slack', key: 'signing-secret', optional: true },
+        REDIS_PASSWORD: { name: 'cluster-bot-redis', key: 'password' },
       });
     }
   });
@@ -151,7 +158,7 @@ describe('bot and worker Deployments', () => {
     expect(Object.keys(worldOf(objects).clusters)).not.toHaveLength(0);
   });
 
-  it('the worker finds every SSH key, known_hosts and kubeconfig the world names; the bot holds none', () => {
+  it("the worker finds every SSH key, known_hosts and kubeconfig the world names; the bot holds none but Redis's CA", () => {
     const spec = worker.spec.template.spec;
     for (const path of secretPathsOf(worldOf(objects))) {
       const { mount, volume } = mountedVolume(spec, appContainer(worker), dirname(path));
@@ -160,7 +167,13 @@ describe('bot and worker Deployments', () => {
       // Readable by the container's group (fsGroup), by nobody else.
       expect((volume?.secret?.defaultMode ?? 0o644) & 0o007, path).toBe(0);
     }
-    expect(bot.spec.template.spec.volumes?.filter((v) => v.secret)).toEqual([]);
+    // The bot's one Secret volume is Redis's CA, that key alone (never Redis's TLS key).
+    expect(bot.spec.template.spec.volumes?.filter((v) => v.secret)).toEqual([
+      {
+        name: 'redis-ca',
+        secret: { secretName: 'cluster-bot-redis', items: [{ key: 'ca.crt', path: 'ca.crt' }] },
+      },
+    ]);
   });
 
   it('have writable DATA_DIR and /tmp volumes, since the root filesystem is read-only', () => {

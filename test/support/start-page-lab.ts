@@ -1,10 +1,12 @@
 import { pino } from 'pino';
+import { readEnv } from '../../src/config/read-env.js';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
-import { createJobPages, startPageServer } from '../../src/web/index.js';
+import { createJobPages, logStreamLimitsFromEnv, startPageServer } from '../../src/web/index.js';
 import { createJobLinks } from '../../src/web/job-links.js';
+import type { LogStreamLimits } from '../../src/web/stream-job-log.js';
 import { type RedisSpace, startServiceOnRedis } from './cluster-service-on-redis.js';
 import { loadExampleWorld } from './example-world.js';
 import { freePort } from './free-port.js';
@@ -14,9 +16,10 @@ const silent = pino({ level: 'silent' });
 /**
  * The job page's server in this process over the real service and Redis, with the worker's real
  * feed writer: a test (or the benchmark) writes a job's log at whatever pace it likes and watches
- * the page, without a playbook behind it. On the test Redis unless given another key space.
+ * the page, without a playbook behind it. On the test Redis unless given another key space; with
+ * the log streams' limits of the environment's defaults unless told others.
  */
-export async function startPageLab(redis?: RedisSpace) {
+export async function startPageLab(redis?: RedisSpace, limits: Partial<LogStreamLimits> = {}) {
   const world = await loadExampleWorld();
   const store = startServiceOnRedis(world, redis ? { redis } : {});
   const port = await freePort();
@@ -26,10 +29,15 @@ export async function startPageLab(redis?: RedisSpace) {
     ttlMs: 3_600_000,
     now: Date.now,
   });
-  const pages = await createJobPages(links, store.service, silent);
+  const pages = await createJobPages(links, store.service, silent, {
+    ...logStreamLimitsFromEnv(readEnv({})),
+    ...limits,
+  });
   const server = await startPageServer(port, pages.routes);
   return {
     links,
+    pages,
+    port,
     redis: store.redis,
     keys: store.keys,
     /** A recorded job whose plan has started (its steps on the board), and the feed its worker writes. */

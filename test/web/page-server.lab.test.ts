@@ -2,9 +2,13 @@ import { request } from 'node:http';
 import type { Server } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEnv } from '../../src/config/read-env.js';
 import type { JobLogChunk } from '../../src/service/read-job-page.js';
+import { createJobLogPollers } from '../../src/web/create-job-log-pollers.js';
 import { createJobPageHandler } from '../../src/web/create-job-page-handler.js';
+import { createStreamSlots } from '../../src/web/create-stream-slots.js';
 import { createJobLinks } from '../../src/web/job-links.js';
+import { logStreamLimitsFromEnv } from '../../src/web/log-stream-limits-from-env.js';
 import { readAssets } from '../../src/web/read-assets.js';
 import { startPageServer } from '../../src/web/start-page-server.js';
 
@@ -26,15 +30,20 @@ const LOG: JobLogChunk = {
 let server: Server;
 let port: number;
 beforeAll(async () => {
+  const service = {
+    jobPage: async () => undefined,
+    jobLog: async (_jobId: string, after: string) => (after === '0' ? LOG : { lines: [], ended: true }),
+  };
+  const limits = logStreamLimitsFromEnv(readEnv({}));
   const routes = createJobPageHandler({
-    service: {
-      jobPage: async () => undefined,
-      jobLog: async (_jobId, after) => (after === '0' ? LOG : { lines: [], ended: true }),
-    },
+    service,
     links,
     assets: await readAssets(),
     logger: pino({ level: 'silent' }),
-    timing: { pollMs: 10, heartbeatMs: 60_000 },
+    slots: createStreamSlots(limits),
+    pollers: createJobLogPollers(service, { pollMs: 10, count: 100 }),
+    limits,
+    timing: { heartbeatMs: 60_000 },
   });
   server = await startPageServer(0, routes);
   const address = server.address();
