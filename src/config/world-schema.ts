@@ -129,6 +129,16 @@ const clusterSchema = z
         message: `expected at most one node with the primary role, found ${primaries.length} (${primaries.join(', ')})`,
       });
     }
+    const gateway = Object.keys(cluster.nodes).find((name) =>
+      cluster.nodes[name]!.roles.includes('vpn-egress-gateway'),
+    );
+    if (gateway && cluster.homeExitIps.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['homeExitIps'],
+        message: `required with a vpn-egress-gateway node (${gateway}): the VPN check compares its tun0 exit with the home ISP's public addresses`,
+      });
+    }
     const onlyUsers = cluster.approvers.every((id) => SLACK_USER.test(id));
     if (onlyUsers && cluster.approvers.length < cluster.requiredApprovals) {
       ctx.addIssue({

@@ -117,7 +117,17 @@ describe('world config', () => {
       'clusters.dev.extraVars.k3s_secondary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
       'clusters.dev.nodes.k3s-dev-3.roles: a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
       'clusters.prod.extraVars.k3s_primary_hosts: required on a production cluster (its playbooks would otherwise target the dev groups)',
+      "clusters.prod.homeExitIps: required with a vpn-egress-gateway node (k3s-prod-3): the VPN check compares its tun0 exit with the home ISP's public addresses",
       'clusters.prod.nodes.k3s-prod-3.roles: a production cluster runs no VPN gateway play until it has its own egress group: set extraVars.vpn_egress_gateway_hosts to that group, or drop the role',
+    ]);
+  });
+
+  it('a VPN gateway node needs the home ISP addresses to compare its tunnel exit with', async () => {
+    const text = await exampleWith((doc) => {
+      delete doc.clusters.dev.homeExitIps;
+    });
+    expect(problemsOf(text)).toEqual([
+      "clusters.dev.homeExitIps: required with a vpn-egress-gateway node (k3s-dev-3): the VPN check compares its tun0 exit with the home ISP's public addresses",
     ]);
   });
 

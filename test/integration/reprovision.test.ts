@@ -262,7 +262,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
       ]);
       expect(texts).toContain(
-        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7, not the home ISP (198.51.100.20)',
       );
       expect(texts).toContainEqual(
         expect.stringMatching(

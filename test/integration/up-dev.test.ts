@@ -127,7 +127,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       );
 
       expect(texts).toContain(
-        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7 (not the home ISP)',
+        '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7, not the home ISP (198.51.100.20)',
       );
       expect(await lab.nodes.commands()).toEqual(
         expect.arrayContaining([

@@ -2,11 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
+import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
 import { acceptHostKeyStep } from '../../src/lifecycle/steps/accept-host-key-step.js';
 import { waitForSshStep } from '../../src/lifecycle/steps/wait-for-ssh-step.js';
+import { presentedHostKeyFactKey } from '../../src/lifecycle/targets.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
@@ -47,7 +49,7 @@ function setUp(steps: Step[], answer: (call: ShellCall) => ScriptedReply | undef
       reporter,
       signal: new AbortController().signal,
     });
-  return { shell, approvals, reporter, run };
+  return { shell, approvals, reporter, checkpoints, run };
 }
 
 const opsAnswersWith = (fingerprint: string) => (call: ShellCall) =>
@@ -99,6 +101,28 @@ describe('a rebuilt node: its new host key is accepted by a person before anythi
     expect(lab.reporter.texts()).toContain(
       `2-accept-host-key succeeded: host key ${NEW_KEY.fingerprint} accepted for ${NODE}: pinned for this job, written to /home/ops/.ssh/known_hosts on the ops host`,
     );
+  });
+
+  it('recomputes what it pins right before pinning: a key that changed since the click voids the approval and asks again', async () => {
+    const lab = setUp(rebuiltSteps(), opsAnswersWith(NEW_KEY.fingerprint));
+    await lab.run();
+    lab.approvals.approve('2-accept-host-key');
+    // The job now holds another key for the node than the one the approver compared with the console.
+    const other = {
+      ...NEW_KEY,
+      fingerprint: 'SHA256:b3RoZXIta2V5',
+      publicKey: 'AAAAC3NzaC1lZDI1NTE5AAAAIG90aGVyLWtleQ',
+    };
+    await (await loadJobFacts(lab.checkpoints)).set(presentedHostKeyFactKey(NODE), other);
+
+    expect(await lab.run()).toMatchObject({ status: 'waiting', stepId: '2-accept-host-key' });
+    expect(lab.shell.calls).toEqual([]);
+    expect(lab.approvals.voided).toHaveLength(1);
+    expect(lab.approvals.requests.map((request) => request.binding.commandLine)).toEqual([
+      `accept ${NEW_KEY.fingerprint} (ssh-ed25519) as the host key of ${NODE}`,
+      `accept ${other.fingerprint} (ssh-ed25519) as the host key of ${NODE}`,
+    ]);
+    expect(lab.approvals.requests[1]?.warning).toMatch(/^The approved run is not what would run now: /);
   });
 
   it('a rejection ends the job with nothing run on the node', async () => {

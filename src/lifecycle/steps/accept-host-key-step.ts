@@ -1,5 +1,5 @@
 import { ClusterBotError } from '../../errors.js';
-import type { Step, StepContext } from '../plan/step.js';
+import type { BindingIdentity, Step, StepContext } from '../plan/step.js';
 import type { PresentedHostKey } from '../ports/remote-shell.js';
 import { findNode, hostKeyFactKey, nodeTarget, presentedHostKeyFactKey } from '../targets.js';
 import { bindingFingerprint } from './approval-binding.js';
@@ -23,14 +23,9 @@ export function acceptHostKeyStep(id: string, node: string): Step {
         'nothing runs on the node until then',
       mark: '⚠',
       required: async () => true,
-      async bind(ctx) {
-        const key = presentedKey(ctx, node);
-        return {
-          commandLine: `accept ${key.fingerprint} (${key.keyType}) as the host key of ${node}`,
-          targets: node,
-          fingerprint: bindingFingerprint(undefined, ['accept-host-key', node, key.keyType, key.publicKey]),
-        };
-      },
+      bind: async (ctx) => ({ ...acceptance(node, presentedKey(ctx, node)), targets: node }),
+      // The key pinned is the one the job holds at the act: one that changed since the click is not it.
+      current: async (ctx) => acceptance(node, presentedKey(ctx, node)),
     },
     async run(ctx) {
       const key = presentedKey(ctx, node);
@@ -49,6 +44,13 @@ export function acceptHostKeyStep(id: string, node: string): Step {
         summary: `host key ${key.fingerprint} accepted for ${node}: pinned for this job, written to ${file} on the ops host`,
       };
     },
+  };
+}
+
+function acceptance(node: string, key: PresentedHostKey): BindingIdentity {
+  return {
+    commandLine: `accept ${key.fingerprint} (${key.keyType}) as the host key of ${node}`,
+    fingerprint: bindingFingerprint(undefined, ['accept-host-key', node, key.keyType, key.publicKey]),
   };
 }
 
