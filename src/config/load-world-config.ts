@@ -81,6 +81,7 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
         privateKeyPath: cluster.nodeSsh.privateKeyPath ?? world.ops.privateKeyPath,
         knownHostsPath: cluster.nodeSsh.knownHostsPath ?? world.ops.knownHostsPath,
       },
+      vaultPasswordFile: cluster.vaultPasswordFile,
       homeExitIps: cluster.homeExitIps,
       timeouts: cluster.timeouts,
       nodes: Object.entries(cluster.nodes).map(([nodeName, node]) => ({

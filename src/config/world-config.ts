@@ -34,6 +34,8 @@ export interface ClusterConfig {
   readonly verifyAlertRepeatMs: number;
   readonly extraVars: Readonly<Record<string, string>>;
   readonly nodeSsh: SshCredentials;
+  /** The vault password file on the ops host its plays decrypt the vault with; undefined: none. */
+  readonly vaultPasswordFile?: string | undefined;
   readonly homeExitIps: readonly string[];
   readonly timeouts: ClusterTimeouts;
   readonly nodes: readonly NodeEntry[];

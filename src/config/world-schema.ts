@@ -14,6 +14,15 @@ const HOST_NAME =
 const ANSIBLE_PATTERN_WORDS = ['all', 'ungrouped', 'localhost'];
 const ANSIBLE_VAR = /^[a-z_][a-z0-9_]*$/;
 const ANSIBLE_VALUE = /^[A-Za-z0-9_.,:/@+-]+$/;
+// Role-level vars the repo answers per cluster in group_vars: an extra var would win over the repo in
+// every play, while the bot's own checks read the repo, so the two would describe different clusters.
+const REPO_ANSWERED_VARS = [
+  'k3s_primary_group',
+  'k3s_servers_group',
+  'k3s_api_host',
+  'kube_vip_address',
+  'cluster_kubeconfig_name',
+];
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 const SLACK_USER_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
 const SLACK_CHANNEL = /^[CGD][A-Z0-9]{2,}$/;
@@ -101,6 +110,14 @@ const clusterSchema = z
       )
       .default({}),
     nodeSsh: nodeSshSchema.prefault({}),
+    /**
+     * The vault password file on the ops host, as Ansible is pointed at it there: the cluster's plays
+     * decrypt its group_vars vault with it. The bot passes the path, never reads the file.
+     */
+    vaultPasswordFile: z
+      .string()
+      .regex(/^\/[A-Za-z0-9_.\/@+-]+$/, 'expected an absolute path on the ops host')
+      .optional(),
     /** The home ISP's public addresses: the VPN gateway's tun0 exit IP must be none of them. */
     homeExitIps: z.array(ipAddress).default([]),
     timeouts: timeoutsSchema.prefault({}),
@@ -118,6 +135,13 @@ const clusterSchema = z
       .refine((nodes) => Object.keys(nodes).length > 0, 'expected at least one node'),
   })
   .superRefine((cluster, ctx) => {
+    for (const name of Object.keys(cluster.extraVars).filter((key) => REPO_ANSWERED_VARS.includes(key))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['extraVars', name],
+        message: `${name} is the repo's to answer (group_vars of the cluster's group): as an extra var it would override the repo in every play while the bot's checks read the repo; remove it here`,
+      });
+    }
     // The founder is the inventory's to say; a config that names one is checked against it at run time.
     const primaries = Object.keys(cluster.nodes).filter((name) =>
       cluster.nodes[name]!.roles.includes('primary'),

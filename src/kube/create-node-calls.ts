@@ -33,5 +33,6 @@ function toNodeState(node: V1Node): NodeState {
     readyReason: ready && ready.status !== 'True' ? ready.reason || ready.message : undefined,
     unschedulable: node.spec?.unschedulable === true,
     etcd: node.metadata?.labels?.['node-role.kubernetes.io/etcd'] === 'true',
+    k3sNodeArgs: node.metadata?.annotations?.['k3s.io/node-args'],
   };
 }

@@ -131,6 +131,22 @@ describe('world config', () => {
     ]);
   });
 
+  it('refuses extra vars that set what the repo answers in group_vars, naming each key', async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.prod.extraVars.k3s_api_host = '192.168.2.10';
+      doc.clusters.prod.extraVars.cluster_kubeconfig_name = 'dev.kubeconfig';
+      doc.clusters.dev.extraVars = { k3s_primary_group: 'k3s_primary', k3s_servers_group: 'k3s_servers' };
+    });
+    const why = (name: string) =>
+      `${name} is the repo's to answer (group_vars of the cluster's group): as an extra var it would override the repo in every play while the bot's checks read the repo; remove it here`;
+    expect(problemsOf(text).sort()).toEqual([
+      `clusters.dev.extraVars.k3s_primary_group: ${why('k3s_primary_group')}`,
+      `clusters.dev.extraVars.k3s_servers_group: ${why('k3s_servers_group')}`,
+      `clusters.prod.extraVars.cluster_kubeconfig_name: ${why('cluster_kubeconfig_name')}`,
+      `clusters.prod.extraVars.k3s_api_host: ${why('k3s_api_host')}`,
+    ]);
+  });
+
   it('production defaults to true for a cluster named prod only, and can be set either way', async () => {
     const world = parseWorldConfig(await exampleWith(() => undefined));
     expect(world.clusters.prod!.production).toBe(true);

@@ -55,7 +55,7 @@ describe('packages and up prod against the lab', () => {
         `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       ]);
       expect(await lab.ops.commands()).toContain(
-        `cd -- ${lab.repo.ansibleDir} && env ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_RETRY_FILES_ENABLED=0 PYTHONUNBUFFERED=1 ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
+        `cd -- ${lab.repo.ansibleDir} && env ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_RETRY_FILES_ENABLED=0 PYTHONUNBUFFERED=1 ANSIBLE_CONFIG=${lab.repo.ansibleDir}/ansible.cfg KUBECONFIG=${lab.repo.root}/.cache/prod.kubeconfig ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       );
       const tasks = job.reporter.lines.filter((line) => line.startsWith('TASK ['));
       expect(tasks.map((line) => line.replace(/\s*\**$/, ''))).toEqual([

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { type FleetCluster, fleetGroupVars, fleetInventory } from './fleet-inventory.js';
+import { PASSWORD_SUDO_USER } from './password-sudo-user.js';
 
 const run = promisify(execFile);
 const TEMPLATE_DIR = fileURLToPath(new URL('./infra-repo', import.meta.url));
@@ -56,8 +57,11 @@ export interface LabVars {
 export interface InfraRepoOptions {
   /** Prod inventory lines left uncommented. Default ['k3s-prod-1']. */
   prodNodes?: string[];
-  /** Create group_vars/k3s_prod/vault.yml. Default false. */
-  vault?: boolean;
+  /**
+   * Create group_vars/k3s_prod/vault.yml: `true` a plain stand-in, `encrypted` as the operators have
+   * it (ansible-vault, the password in vaultPasswordFile). Default false.
+   */
+  vault?: boolean | 'encrypted';
   /** Keep the BLOCKED disk placeholders in group_vars/k3s_prod/vars.yml. Default true. */
   blocked?: boolean;
   /** Clusters of a lab fleet: their inventory groups and group_vars beside dev's and prod's. */
@@ -103,6 +107,10 @@ export interface InfraRepo {
   disableProdNode(name: string): Promise<void>;
   /** Creates group_vars/k3s_prod/vault.yml (not committed). */
   addVault(): Promise<void>;
+  /** Creates vault.yml encrypted with ansible-vault, holding the lab prod login's become password (not committed). */
+  addEncryptedVault(): Promise<void>;
+  /** The ops host's vault password file, outside the repo (written by addEncryptedVault). */
+  readonly vaultPasswordFile: string;
   /** Replaces the BLOCKED disk placeholders with device names (not committed). */
   resolveBlocked(): Promise<void>;
   /**
@@ -116,6 +124,8 @@ export interface InfraRepo {
   cleanup(): Promise<void>;
 }
 
+/** What the ops host's vault password file holds in the lab. */
+const LAB_VAULT_PASSWORD = 'lab-vault-password-1';
 const PROD_NODES = ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'];
 /** Extra vars that switch every lab hook off (extra vars win over lab.yml). */
 const NO_LAB_HOOKS: Required<LabVars> = {
@@ -139,6 +149,7 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
   const root = join(base, 'repo');
   const ansibleHome = join(base, 'ansible-home');
   const ansibleDir = join(root, INFRA_REPO_PATHS.ansibleDir);
+  const vaultPasswordFile = join(base, 'vault-password');
   await cp(TEMPLATE_DIR, root, { recursive: true, verbatimSymlinks: true });
   await mkdir(join(ansibleHome, 'tmp'), { recursive: true });
 
@@ -156,17 +167,18 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
       return text.replace(line, enabled ? '$2' : '# $2');
     });
 
+  const ansibleEnv: Record<string, string> = {
+    ANSIBLE_NOCOLOR: '1',
+    ANSIBLE_FORCE_COLOR: '0',
+    ANSIBLE_STDOUT_CALLBACK: 'default',
+    ANSIBLE_HOME: ansibleHome,
+    ANSIBLE_LOCAL_TEMP: join(ansibleHome, 'tmp'),
+    ANSIBLE_REMOTE_TEMP: join(ansibleHome, 'tmp'),
+  };
   const repo: InfraRepo = {
     root,
     ansibleDir,
-    ansibleEnv: {
-      ANSIBLE_NOCOLOR: '1',
-      ANSIBLE_FORCE_COLOR: '0',
-      ANSIBLE_STDOUT_CALLBACK: 'default',
-      ANSIBLE_HOME: ansibleHome,
-      ANSIBLE_LOCAL_TEMP: join(ansibleHome, 'tmp'),
-      ANSIBLE_REMOTE_TEMP: join(ansibleHome, 'tmp'),
-    },
+    ansibleEnv,
     setLab: (vars) =>
       writeFile(
         pathOf(INFRA_REPO_PATHS.labVars),
@@ -191,6 +203,21 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
         INFRA_REPO_PATHS.prodVault,
         '# Lab stand-in: the real file is ansible-vault encrypted.\nansible_become_password: lab-not-a-secret\n',
       ),
+    vaultPasswordFile,
+    async addEncryptedVault() {
+      await writeFile(vaultPasswordFile, `${LAB_VAULT_PASSWORD}\n`, { mode: 0o600 });
+      await repo.writeFile(
+        INFRA_REPO_PATHS.prodVault,
+        `ansible_become_password: ${PASSWORD_SUDO_USER.password}\n`,
+      );
+      await run(
+        'ansible-vault',
+        ['encrypt', '--vault-password-file', vaultPasswordFile, INFRA_REPO_PATHS.prodVault],
+        { cwd: root, env: { ...process.env, ...ansibleEnv } },
+      );
+      // As the operators' shell points Ansible at it: their own runs decrypt the vault.
+      ansibleEnv.ANSIBLE_VAULT_PASSWORD_FILE = vaultPasswordFile;
+    },
     resolveBlocked: () =>
       edit(INFRA_REPO_PATHS.prodVars, (text) =>
         text.replace(BLOCKED_DEVICE, (_placeholder, disk: string) => DECIDED_DEVICE[disk]!),
@@ -207,7 +234,8 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
   try {
     for (const node of PROD_NODES)
       await setProdNode(node, (options.prodNodes ?? ['k3s-prod-1']).includes(node));
-    if (options.vault) await repo.addVault();
+    if (options.vault === 'encrypted') await repo.addEncryptedVault();
+    else if (options.vault) await repo.addVault();
     if (options.blocked === false) await repo.resolveBlocked();
     if (options.fleet && options.fleet.length > 0) {
       await edit(INFRA_REPO_PATHS.inventory, (text) => `${text}\n${fleetInventory(options.fleet!)}`);

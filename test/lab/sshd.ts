@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFile, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,11 @@ export interface SshdOptions {
   readonly hostKeyPath?: string;
   /** Directories put on the remote PATH after the node-tools stand-ins. */
   readonly extraPath?: readonly string[];
+  /**
+   * A user besides root who may log in (same key): the lab's dir is then open to it and the state
+   * and command log writable, so its commands run and record as root's do.
+   */
+  readonly otherLogin?: string;
 }
 
 export interface SshdLab {
@@ -89,6 +94,17 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   const sshdLog = join(dir, 'sshd.log');
   await mkdir(stateDir);
   await mkdir('/run/sshd', { recursive: true });
+  // Another login reaches the wrapper and authorized_keys through dir, and writes state and the log.
+  const shared = options.otherLogin !== undefined;
+  const share = async (folder: string) => {
+    if (shared) await chmod(folder, 0o777);
+  };
+  if (shared) {
+    await chmod(dir, 0o755);
+    await share(stateDir);
+    await writeFile(paths.commandLog, '', { mode: 0o666 });
+    await chmod(paths.commandLog, 0o666);
+  }
 
   await keygen(paths.clientKey);
   await writeFile(paths.authorizedKeys, await readFile(`${paths.clientKey}.pub`));
@@ -180,6 +196,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     async setNodeState(key, value, address) {
       const folder = address === undefined ? stateDir : join(stateDir, address);
       await mkdir(folder, { recursive: true });
+      await share(folder);
       if (value === null) await rm(join(folder, key), { force: true });
       else await writeFile(join(folder, key), value);
     },
@@ -193,6 +210,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     async mapNodePath(address, from, to) {
       if (/[|\t\n&\\]/.test(from + to)) throw new Error(`lab sshd: cannot map ${from} to ${to}`);
       await mkdir(join(stateDir, address), { recursive: true });
+      await share(join(stateDir, address));
       await appendFile(join(stateDir, address, PATH_MAP), `${from}\t${to}\n`);
     },
     knownHostsLine,

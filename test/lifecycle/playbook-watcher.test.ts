@@ -5,6 +5,7 @@ import type { StepContext } from '../../src/lifecycle/plan/step.js';
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
 import { playbookStep } from '../../src/lifecycle/steps/playbook-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
+import { opsRepoFiles } from '../support/ops-repo-files.js';
 import { runSteps } from '../support/run-steps.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
@@ -17,6 +18,11 @@ const RECAP = [
   'PLAY RECAP *********************************************************************',
   'k3s-dev-1                  : ok=3    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0',
 ];
+
+/** The repo's answer to cluster_kubeconfig_name: every ansible run gets the cluster's KUBECONFIG. */
+const GROUP_VARS = opsRepoFiles({
+  'infra/ansible/group_vars/all.yml': 'cluster_kubeconfig_name: dev.kubeconfig\n',
+});
 
 /** A cilium.yml run watched alongside, the way the rollout's stuck-agent watch is. */
 function watchedCilium(watch: (ctx: StepContext) => Promise<void>) {
@@ -40,7 +46,7 @@ describe('a playbook watched alongside', () => {
     const { result, reporter } = await runSteps({
       world,
       steps: [step],
-      shell: createScriptedShell(() => ({ stdout: RECAP })),
+      shell: createScriptedShell((call) => GROUP_VARS(call) ?? { stdout: RECAP }),
     });
     expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(reporter.events.filter((event) => event.type === 'gate-failed')).toEqual([]);

@@ -24,6 +24,8 @@ const CILIUM_FILES: Record<string, string> = {
     'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2',
   ),
   'infra/ansible/roles/cilium/defaults/main.yml': lab('infra/ansible/roles/cilium/defaults/main.yml'),
+  // Every ansible run gets the cluster's KUBECONFIG, named by cluster_kubeconfig_name.
+  'infra/ansible/group_vars/all.yml': lab('infra/ansible/group_vars/all.yml'),
 };
 
 const DEV_SERVERS = ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3'];

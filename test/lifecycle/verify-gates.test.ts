@@ -95,7 +95,8 @@ describe('verify gates', () => {
       'gate failed: Cilium maxUnavailable 1: maxUnavailable 2',
     ]);
     expect(waitedMs).toBe(0);
-    expect(nodeReads).toBe(1);
+    // Once for Ready, once for the kube-proxy gate's k3s.io/node-args: each gate reads once, no retry.
+    expect(nodeReads).toBe(2);
   });
 
   it('after a change, a failing gate is waited on for the gate timeout before it alerts', async () => {
@@ -194,8 +195,54 @@ describe('verify gates', () => {
         : answerK3sServer(call),
     );
     expect((await verify(() => {}, { shell })).alerts).toEqual([
-      'gate failed: no kube-proxy: cannot read the k3s config of k3s-dev-2 over SSH: connect ECONNREFUSED 192.168.1.42:22',
+      'gate failed: no kube-proxy: cannot tell how k3s starts on k3s-dev-2: connect ECONNREFUSED 192.168.1.42:22',
     ]);
+  });
+
+  it('reads how k3s starts from each Node’s k3s.io/node-args, with no command on any node', async () => {
+    const shell = createScriptedShell((call) => answerK3sServer(call));
+    const args = (list: string[]) => JSON.stringify(['server', '--flannel-backend', 'none', ...list]);
+    const { alerts } = await verify(
+      (kube) => {
+        kube.nodes.set('k3s-dev-1', {
+          ...kube.nodes.get('k3s-dev-1')!,
+          k3sNodeArgs: args(['--disable-kube-proxy']),
+        });
+        // From /etc/rancher/k3s/config.yaml, k3s records `--key=value` as two entries.
+        kube.nodes.set('k3s-dev-2', {
+          ...kube.nodes.get('k3s-dev-2')!,
+          k3sNodeArgs: args(['--disable-kube-proxy', 'true', '--disable-kube-proxy', 'false']),
+        });
+        kube.nodes.set('k3s-dev-3', {
+          ...kube.nodes.get('k3s-dev-3')!,
+          k3sNodeArgs: args(['--disable-kube-proxy=true']),
+        });
+      },
+      { shell },
+    );
+    expect(alerts).toEqual([
+      "gate failed: no kube-proxy: k3s on k3s-dev-2 runs kube-proxy in its server process: its Node's k3s.io/node-args (--disable-kube-proxy false)",
+    ]);
+    expect(shell.calls).toEqual([]);
+  });
+
+  it('a Node without the record, on a login whose sudo needs a password, fails saying why: no password-prompting sudo', async () => {
+    const shell = createScriptedShell((call) =>
+      call.argv.join(' ') === 'sudo -n true'
+        ? { exitCode: 1, stderr: ['sudo: a password is required'] }
+        : answerK3sServer(call),
+    );
+    const { alerts } = await verify(() => {}, { shell });
+    const user = world.clusters.dev!.nodeSsh.user;
+    expect(alerts).toEqual([
+      `gate failed: no kube-proxy: ${['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']
+        .map(
+          (node) =>
+            `cannot tell how k3s starts on ${node}: its Node has no k3s.io/node-args, and reading /etc/rancher/k3s/config.yaml needs root, which ${user}@${node} gets only with a sudo password the bot does not hold`,
+        )
+        .join('; ')}`,
+    ]);
+    expect(shell.calls.filter((call) => call.argv.includes('cat'))).toEqual([]);
   });
 
   it('Cilium without kube-proxy replacement fails the gate, naming the ConfigMap', async () => {

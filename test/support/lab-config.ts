@@ -34,6 +34,10 @@ export interface LabConfigParts {
    */
   readonly timeouts?: Readonly<Record<string, string>>;
   readonly prodAddresses?: Readonly<Partial<Record<ProdNode, string>>>;
+  /** Prod's node login when not root (the lab's password-sudo user). */
+  readonly prodUser?: string | undefined;
+  /** Prod's vault password file on the ops host, when its vault is encrypted. */
+  readonly prodVaultPasswordFile?: string | undefined;
   /** Clusters of a lab fleet beside dev and prod. */
   readonly fleet?: FleetConfigParts;
 }
@@ -96,7 +100,8 @@ export function labConfig(parts: LabConfigParts): Record<string, unknown> {
           k3s_primary_hosts: 'k3s_prod_primary',
           k3s_secondary_hosts: 'k3s_prod_secondary',
         },
-        nodeSsh,
+        nodeSsh: parts.prodUser ? { ...nodeSsh, user: parts.prodUser } : nodeSsh,
+        ...(parts.prodVaultPasswordFile && { vaultPasswordFile: parts.prodVaultPasswordFile }),
         timeouts,
         nodes: {
           'k3s-prod-1': { address: prod['k3s-prod-1'], roles: ['server', 'primary'] },

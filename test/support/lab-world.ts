@@ -15,6 +15,7 @@ import {
 } from '../lab/infra-repo.js';
 import { type KubeSimHandle, type KubeSimOptions, startKubeSim } from '../lab/kube-sim/start-kube-sim.js';
 import { mapK3sConfigDirs } from '../lab/map-k3s-config-dirs.js';
+import { ensurePasswordSudoUser } from '../lab/password-sudo-user.js';
 import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { startSimRelay } from '../lab/start-sim-relay.js';
 import { type Cleanup, createCleanupStack } from './cleanup-stack.js';
@@ -55,6 +56,12 @@ export interface LabWorldOptions {
    * nodes or runs on the ops host alone (verify, packages, health), not bring-ups or Cilium rollouts.
    */
   readonly fleet?: { readonly count: number; readonly verifyEvery?: string };
+  /**
+   * How the bot logs in to prod's nodes: as root (default, the lab's shortcut) or `password-sudo`, as
+   * the operators' prod: a non-root user whose sudo needs the become password in the vault (with
+   * `repo.vault: 'encrypted'`, prod's vaultPasswordFile in the config).
+   */
+  readonly prodLogin?: 'root' | 'password-sudo';
 }
 
 export interface WorldOverrides {
@@ -112,9 +119,11 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     const dir = await mkdtemp(join(tmpdir(), 'cb-lab-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const formedProd = options.prod === 'formed';
+    const prodUser =
+      options.prodLogin === 'password-sudo' ? (await ensurePasswordSudoUser()).user : undefined;
     const [ops, nodes, sim, prodSim] = await Promise.all([
       startSshd({ addresses: ['127.0.0.1'] }),
-      startSshd({ addresses: Object.values(NODE_ADDRESSES) }),
+      startSshd({ addresses: Object.values(NODE_ADDRESSES), otherLogin: prodUser }),
       startKubeSim({ agentReadyDelayMs: 150, ...options.sim }),
       formedProd ? startKubeSim({ nodes: Object.keys(PROD_ADDRESSES), agentReadyDelayMs: 150 }) : undefined,
     ]);
@@ -175,6 +184,8 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
       prodKubeconfigPath,
       opsKnownHostsPath: join(dir, 'ops-known_hosts'),
       dev: options.dev,
+      prodUser,
+      prodVaultPasswordFile: options.repo?.vault === 'encrypted' ? repo.vaultPasswordFile : undefined,
       timeouts: options.timeouts,
       fleet: fleetLab && {
         clusters: fleetKubeconfigs,

@@ -8,6 +8,8 @@ export interface K3sKubeProxySetting {
   readonly disabled: boolean;
   /** Where that was read, in words an operator can go and check. */
   readonly source: string;
+  /** Read from the Node's k3s.io/node-args through the API, or from the node itself over SSH. */
+  readonly via: 'node-args' | 'ssh';
 }
 
 const FLAG = '--disable-kube-proxy';
@@ -21,16 +23,21 @@ const KEY = 'disable-kube-proxy';
 export function k3sKubeProxySetting(config: string | undefined, execStart: string): K3sKubeProxySetting {
   const flag = flagValue(execStart);
   if (flag !== undefined) {
-    return { disabled: flag, source: `the ${K3S_SERVER_UNIT} arguments (${flag ? FLAG : `${FLAG}=false`})` };
+    return {
+      disabled: flag,
+      source: `the ${K3S_SERVER_UNIT} arguments (${flag ? FLAG : `${FLAG}=false`})`,
+      via: 'ssh',
+    };
   }
   const value = configValue(config);
   if (value === undefined) {
     return {
       disabled: false,
       source: `${K3S_CONFIG_PATH} has no ${KEY}: true and the ${K3S_SERVER_UNIT} arguments no ${FLAG}`,
+      via: 'ssh',
     };
   }
-  return { disabled: value, source: `${K3S_CONFIG_PATH} (${KEY}: ${value})` };
+  return { disabled: value, source: `${K3S_CONFIG_PATH} (${KEY}: ${value})`, via: 'ssh' };
 }
 
 function flagValue(execStart: string): boolean | undefined {

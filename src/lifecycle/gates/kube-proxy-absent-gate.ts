@@ -1,6 +1,7 @@
 import { isClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
 import type { Gate } from './gate.js';
+import { K3S_NODE_ARGS } from './k3s-node-args-setting.js';
 import { readK3sKubeProxy } from './read-k3s-kube-proxy.js';
 
 const CILIUM_CONFIG = {
@@ -11,26 +12,26 @@ const CILIUM_CONFIG = {
 
 /**
  * Cilium replaces kube-proxy here. On k3s no DaemonSet shows kube-proxy: it runs inside the server
- * process unless k3s starts with --disable-kube-proxy. So the gate asks each server how k3s starts
- * (over SSH), asks Cilium whether it replaces kube-proxy (its live ConfigMap), and looks for a
- * kube-proxy DaemonSet or pods.
+ * process unless k3s starts with --disable-kube-proxy. So the gate reads how each server's k3s
+ * starts (its Node's k3s.io/node-args; over SSH only for a Node without it), asks Cilium whether it
+ * replaces kube-proxy (its live ConfigMap), and looks for a kube-proxy DaemonSet or pods.
  */
 export const kubeProxyAbsentGate: Gate = {
   name: 'no kube-proxy',
   watches: [],
   async evaluate(ctx) {
+    const servers = await k3sServers(ctx);
     const problems = [
       ...(await kubeProxyWorkloads(ctx)),
       ...(await ciliumReplacement(ctx)),
-      ...(await k3sServers(ctx)),
+      ...servers.problems,
     ];
     if (problems.length > 0) return { passed: false, observed: problems.join('; ') };
-    const servers = serversOf(ctx).map((node) => node.name);
     return {
       passed: true,
       observed:
-        `kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on ${servers.join(', ')}, ` +
-        `Cilium ${CILIUM_CONFIG.key} true`,
+        `kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on ${servers.names.join(', ')} ` +
+        `(${servers.readFrom}), Cilium ${CILIUM_CONFIG.key} true`,
     };
   },
 };
@@ -58,23 +59,39 @@ async function ciliumReplacement({ kube }: StepContext): Promise<string[]> {
   ];
 }
 
-async function k3sServers(ctx: StepContext): Promise<string[]> {
+async function k3sServers(ctx: StepContext) {
+  const servers = ctx.cluster.nodes.filter((node) => node.roles.includes('server'));
+  const live = await ctx.kube.listNodes();
   const answers = await Promise.all(
-    serversOf(ctx).map(async (node) => {
+    servers.map(async (node) => {
       try {
-        const setting = await readK3sKubeProxy(ctx, node);
-        return setting.disabled
+        const setting = await readK3sKubeProxy(
+          ctx,
+          node,
+          live.find((state) => state.name === node.name),
+        );
+        const problem = setting.disabled
           ? undefined
           : `k3s on ${node.name} runs kube-proxy in its server process: ${setting.source}`;
+        return { node: node.name, problem, via: setting.via };
       } catch (error) {
         if (isClusterBotError(error, 'CANCELLED')) throw error;
-        return `cannot read the k3s config of ${node.name} over SSH: ${(error as Error).message}`;
+        return {
+          node: node.name,
+          problem: `cannot tell how k3s starts on ${node.name}: ${(error as Error).message}`,
+        };
       }
     }),
   );
-  return answers.filter((answer) => answer !== undefined);
-}
-
-function serversOf(ctx: StepContext) {
-  return ctx.cluster.nodes.filter((node) => node.roles.includes('server'));
+  const overSsh = answers.filter((answer) => answer.via === 'ssh').map((answer) => answer.node);
+  return {
+    names: servers.map((node) => node.name),
+    problems: answers.map((answer) => answer.problem).filter((problem) => problem !== undefined),
+    readFrom:
+      overSsh.length === 0
+        ? `their Nodes' ${K3S_NODE_ARGS}`
+        : overSsh.length === servers.length
+          ? 'their k3s config over SSH'
+          : `their Nodes' ${K3S_NODE_ARGS}; the k3s config of ${overSsh.join(', ')} over SSH`,
+  };
 }

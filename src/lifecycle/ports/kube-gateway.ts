@@ -11,6 +11,8 @@ export interface NodeState {
   readonly unschedulable: boolean;
   /** Labelled `node-role.kubernetes.io/etcd`: the node is a member of the embedded etcd. */
   readonly etcd: boolean;
+  /** k3s's effective arguments as it records them (annotation `k3s.io/node-args`, a JSON array), as written. */
+  readonly k3sNodeArgs?: string | undefined;
 }
 
 export interface DaemonSetState {

@@ -3,7 +3,8 @@ import { createAnsibleOutputParser } from '../ansible/create-ansible-output-pars
 import type { StepContext } from '../plan/step.js';
 import type { CheckPreview } from '../ports/approval-desk.js';
 import { opsTarget } from '../targets.js';
-import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
+import { ansibleEnv } from './ansible-env.js';
+import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { repoPaths } from './repo-paths.js';
 
 const DIFF_EXCERPT_LINES = 40;
@@ -33,7 +34,7 @@ export async function previewPlaybook(
     const result = await ctx.shell.exec(opsTarget(ctx.world), {
       argv: playbookArgv(invocation, 'check'),
       cwd: repoPaths(ctx.world).ansible,
-      env: ANSIBLE_ENV,
+      env: await ansibleEnv(ctx),
       timeoutMs: ctx.cluster.timeouts.playbook,
       signal: ctx.signal,
       onLine: (line) => collect(parser.push(line)),

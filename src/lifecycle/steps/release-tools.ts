@@ -2,7 +2,7 @@ import { ClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
 import { captureRemoteOrFail } from './capture-remote.js';
-import { readClusterVar } from './read-cluster-var.js';
+import { clusterKubeconfigEnv } from './cluster-kubeconfig-env.js';
 import { repoPaths } from './repo-paths.js';
 
 /** The Cilium release as helm and Flux name it (the role's cilium_namespace). */
@@ -44,22 +44,9 @@ export const fluxArgv = (verb: 'suspend' | 'resume'): string[] => [
   CILIUM_RELEASE.namespace,
 ];
 
-const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-
-/**
- * Where helm and flux run: the ops host, in the repo, with the cluster's kubeconfig the k3s role
- * wrote (`.cache/<cluster_kubeconfig_name>`), so dev's release is never confused with prod's.
- */
+/** Where helm and flux run: the ops host, in the repo, with the cluster's own kubeconfig. */
 export async function releaseToolOptions(ctx: StepContext) {
-  const name = await readClusterVar(ctx, 'cluster_kubeconfig_name');
-  if (!name || !FILE_NAME.test(name.value)) {
-    throw new ClusterBotError(
-      'PRECONDITION_FAILED',
-      `cluster_kubeconfig_name is ${name ? `not a plain file name in ${name.file}` : 'set in none of the group_vars'}, so helm and flux on the ops host have no kubeconfig for ${ctx.cluster.name}`,
-    );
-  }
-  const root = repoPaths(ctx.world).root;
-  return { cwd: root, env: { KUBECONFIG: `${root}/.cache/${name.value}` } };
+  return { cwd: repoPaths(ctx.world).root, env: await clusterKubeconfigEnv(ctx) };
 }
 
 /** Runs a short helm/flux read on the ops host; a non-zero exit fails, naming the command and its error. */

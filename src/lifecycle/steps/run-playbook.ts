@@ -5,8 +5,9 @@ import { describeProgress } from '../ansible/describe-progress.js';
 import { parseListTasks } from '../ansible/parse-list-tasks.js';
 import type { StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
+import { ansibleEnv } from './ansible-env.js';
 import { askAnsible } from './ask-ansible.js';
-import { ANSIBLE_ENV, type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
+import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { repoPaths } from './repo-paths.js';
 
 const COUNT_WAIT_MS = 3_000;
@@ -37,7 +38,7 @@ export async function runPlaybook(
   const result = await ctx.shell.exec(opsTarget(ctx.world), {
     argv: playbookArgv(invocation),
     cwd,
-    env: ANSIBLE_ENV,
+    env: await ansibleEnv(ctx),
     timeoutMs: ctx.cluster.timeouts.playbook,
     signal: ctx.signal,
     onLine: async (line) => {

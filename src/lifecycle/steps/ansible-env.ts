@@ -1,0 +1,20 @@
+import type { StepContext } from '../plan/step.js';
+import { clusterKubeconfigEnv } from './cluster-kubeconfig-env.js';
+import { ANSIBLE_ENV } from './playbook-invocation.js';
+import { repoPaths } from './repo-paths.js';
+
+/**
+ * The environment of every ansible and ansible-playbook run for the cluster on the ops host: plain
+ * output, the repo's own ansible.cfg (never the ops user's ~/.ansible.cfg, which no approval covers),
+ * the cluster's kubeconfig for what the plays run with kubectl, helm or flux, and the cluster's vault
+ * password file when it has one.
+ */
+export async function ansibleEnv(ctx: StepContext): Promise<Record<string, string>> {
+  const vault = ctx.cluster.vaultPasswordFile;
+  return {
+    ...ANSIBLE_ENV,
+    ANSIBLE_CONFIG: `${repoPaths(ctx.world).ansible}/ansible.cfg`,
+    ...(await clusterKubeconfigEnv(ctx)),
+    ...(vault !== undefined && { ANSIBLE_VAULT_PASSWORD_FILE: vault }),
+  };
+}
