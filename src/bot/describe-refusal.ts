@@ -22,6 +22,8 @@ export function describeRefusal(refusal: Refusal): string {
     case 'WRONG_CHANNEL':
     case 'NOT_OPERATOR':
       return `⛔ ${describeAccessRefusal(refusal)}`;
+    case 'NO_CLUSTERS':
+      return `⛔ <@${refusal.user}> is an operator of none of this bot's clusters (clusters.<name>.operators, else access.operators in its config), so there is nothing to show.`;
     case 'REPEATED_DELIVERY':
       return 'This request was already taken; nothing more was done.';
     case 'RATE_LIMITED':

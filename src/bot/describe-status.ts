@@ -19,9 +19,10 @@ export function describeStatus(clusters: readonly ClusterOverview[]): string {
     const flux = overview.fluxSuspended;
     if (flux) {
       lines.push(
-        `• ⚠ Flux suspended for Cilium since job #${flux.jobNumber} ${flux.outcome} at ${new Date(flux.at).toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
-          (flux.reason ??
-            `Flux does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${overview.cluster} --resume-flux\``),
+        `• ⚠ Flux suspended for Cilium since job #${flux.jobNumber} ${escapeMrkdwn(flux.outcome)} at ${new Date(flux.at).toISOString().slice(0, 16).replace('T', ' ')} UTC: ` +
+          (flux.reason === undefined
+            ? `Flux does not reconcile HelmRelease kube-system/cilium until \`/cluster cilium ${overview.cluster} --resume-flux\``
+            : escapeMrkdwn(flux.reason)),
       );
     }
     return lines.join('\n');

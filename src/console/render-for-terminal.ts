@@ -19,16 +19,23 @@ const ANGLE = /<([^<>|]*)(?:\|([^<>]*))?>/g;
 /** `*bold*` as Slack reads it: the stars hug non-space text and stand at word edges. */
 const BOLD_SPAN = /(^|[\s(>])\*(\S(?:[^*\n]*\S)?)\*(?=$|[\s.,;:!?)])/g;
 const CODE_SPAN = /`([^`\n]+)`/g;
+/** What a terminal obeys rather than shows (ESC starts colour, cursor and title sequences); tab and newline stay. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
  * Slack mrkdwn as a person at a terminal would want it: `<@U0BOB>` as `@U0BOB`, `<#C1|ops>` as
  * `#ops`, `<url|text>` as `text (url)`, `&amp; &lt; &gt;` decoded (last, so escaped text never turns
  * into a link), code blocks on their own lines and untouched inside; on a TTY, bold and the states
- * (✅ ❌ ⚠) in colour, on anything else no escape codes at all.
+ * (✅ ❌ ⚠) in colour, on anything else no escape codes at all; control characters in the text
+ * itself are printed as `\x1b`.
  */
 export function renderForTerminal(text: string, style: TerminalStyle): string {
+  // Remote text's own control characters shown as visible marks before the bot adds its styles,
+  // so a node's message cannot clear the screen or forge a line on the operator's terminal.
+  const shown = text.replace(CONTROL, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
   // Split on the fences: odd parts are code blocks, where nothing is markup.
-  const parts = text.split('```');
+  const parts = shown.split('```');
   const rendered = parts.map((part, index) => {
     if (index % 2 === 0) return inline(part, style);
     if (index === parts.length - 1) return inline(`\`\`\`${part}`, style); // an unclosed fence is text

@@ -18,6 +18,8 @@ export interface AuditEntry {
   readonly who: string;
   readonly action: AuditAction;
   readonly what: string;
+  /** The cluster it concerns; absent for what concerns none (a refusal before any cluster was named, a forged button). */
+  readonly cluster?: string | undefined;
   readonly jobId?: string | undefined;
   /** For a click: the step and the approval (request) it answered. */
   readonly stepId?: string | undefined;
@@ -25,6 +27,8 @@ export interface AuditEntry {
 }
 
 const MAX_ENTRIES = 10_000;
+/** Entries read per round trip while a filtered read looks back. */
+const PAGE = 500;
 
 const fieldsOf = (entry: AuditEntry): string[] => [
   'at',
@@ -35,6 +39,8 @@ const fieldsOf = (entry: AuditEntry): string[] => [
   entry.action,
   'what',
   entry.what,
+  'cluster',
+  entry.cluster ?? '',
   'jobId',
   entry.jobId ?? '',
   'stepId',
@@ -43,8 +49,25 @@ const fieldsOf = (entry: AuditEntry): string[] => [
   entry.approvalId ?? '',
 ];
 
+function entryOf(fields: readonly string[]): AuditEntry {
+  // Names at even places only: a value may spell a field's name (what: 'cluster').
+  const byName = new Map<string, string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) byName.set(fields[i]!, fields[i + 1]!);
+  const value = (name: string) => byName.get(name) ?? '';
+  return {
+    at: Number(value('at')),
+    who: value('who'),
+    action: value('action') as AuditAction,
+    what: value('what'),
+    cluster: value('cluster') || undefined,
+    jobId: value('jobId') || undefined,
+    stepId: value('stepId') || undefined,
+    approvalId: value('approvalId') || undefined,
+  };
+}
+
 /**
- * Who did what, when, to which job: a capped Redis stream, mirrored into the JSON logs with the
+ * Who did what, when, on which cluster, to which job: a capped Redis stream, mirrored into the JSON logs with the
  * same fields so either can be searched.
  */
 export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
@@ -64,20 +87,23 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
     note,
     fieldsOf,
     maxEntries: MAX_ENTRIES,
-    async recent(count: number): Promise<AuditEntry[]> {
-      const rows = await redis.xrevrange(keys.audit, '+', '-', 'COUNT', count);
-      return rows.map(([, fields]) => {
-        const value = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
-        return {
-          at: Number(value('at')),
-          who: value('who'),
-          action: value('action') as AuditAction,
-          what: value('what'),
-          jobId: value('jobId') || undefined,
-          stepId: value('stepId') || undefined,
-          approvalId: value('approvalId') || undefined,
-        };
-      });
+    /**
+     * The newest `count` entries that `include` keeps (all by default), newest first. A filtered
+     * read pages back through the stream until it has them or the stream ends: it is capped.
+     */
+    async recent(count: number, include: (entry: AuditEntry) => boolean = () => true): Promise<AuditEntry[]> {
+      const found: AuditEntry[] = [];
+      let end = '+';
+      while (found.length < count) {
+        const rows = await redis.xrevrange(keys.audit, end, '-', 'COUNT', Math.max(count, PAGE));
+        for (const [, fields] of rows) {
+          const entry = entryOf(fields);
+          if (include(entry) && found.length < count) found.push(entry);
+        }
+        if (rows.length < Math.max(count, PAGE)) break;
+        end = `(${rows.at(-1)![0]}`;
+      }
+      return found;
     },
   };
 }

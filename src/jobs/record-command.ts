@@ -72,6 +72,7 @@ export async function recordCommand(
     who: request.requestedBy,
     action,
     what: text,
+    cluster: request.command.cluster,
     jobId,
   });
   const queued = deps.audit.fieldsOf(entry('command', what, ''));

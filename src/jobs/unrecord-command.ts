@@ -34,6 +34,7 @@ export async function unrecordCommand(
     who: 'cluster-bot',
     action: 'outcome',
     what: `failed: ${NOT_QUEUED_SUMMARY}`,
+    cluster,
     jobId: record.id,
   });
   if (deliveryKey !== undefined) multi.del(keys.dedup(deliveryKey));

@@ -27,6 +27,7 @@ export async function cancelJob(
     who: actor.userId,
     action: 'cancel',
     what: describeCommand(record.command),
+    cluster: cluster.name,
     jobId: record.id,
   });
   return { kind: 'cancelling', number: record.number };

@@ -1,6 +1,7 @@
 import { checkAccess } from '../access/access-policy.js';
 import { isClusterBotError } from '../errors.js';
 import { type Admission, DELIVERY_DEDUP_SECONDS } from '../jobs/command-rate-limit.js';
+import { RECENT_KEPT } from '../jobs/job-record.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
@@ -13,6 +14,7 @@ import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHomes } from './read-home.js';
 import { readJobLog, readJobPage } from './read-job-page.js';
+import { readableClusters } from './readable-clusters.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import { rollBackCilium } from './roll-back-cilium.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -84,21 +86,29 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     },
     cancel: (actor, jobNumber) => cancelJob(deps, actor, jobNumber),
     async status(actor, only) {
-      const denied = await admit(actor);
-      if (denied) return denied;
-      const clusters = Object.keys(world.clusters).filter((name) => only === undefined || name === only);
+      const scope = await readableClusters(deps, actor);
+      if (isRefusal(scope)) return scope;
+      if (only !== undefined && !scope.clusters.includes(only))
+        return { code: 'NOT_OPERATOR', user: actor.userId, cluster: only };
+      const clusters = scope.clusters.filter((name) => only === undefined || name === only);
       return { kind: 'status', clusters: await readClusterOverviews(deps, clusters) };
     },
     async jobs(actor) {
-      const denied = await admit(actor);
-      if (denied) return denied;
-      const records = await deps.records.recent(RECENT_JOBS);
+      const scope = await readableClusters(deps, actor);
+      if (isRefusal(scope)) return scope;
+      // Someone who reads some clusters only looks further back for as many of theirs.
+      const recent = await deps.records.recent(scope.all ? RECENT_JOBS : RECENT_KEPT);
+      const records = recent.filter((r) => scope.clusters.includes(r.command.cluster)).slice(0, RECENT_JOBS);
       return { kind: 'jobs', jobs: await Promise.all(records.map((r) => summariseJob(r, deps.threads))) };
     },
     async audit(actor, count) {
-      const denied = await admit(actor);
-      if (denied) return denied;
-      return { kind: 'audit', entries: await deps.audit.recent(count) };
+      const scope = await readableClusters(deps, actor);
+      if (isRefusal(scope)) return scope;
+      // An entry of no cluster (a refusal before one was named, a forged button) concerns them all.
+      const entries = await deps.audit.recent(count, (entry) =>
+        entry.cluster === undefined ? scope.all : scope.clusters.includes(entry.cluster),
+      );
+      return { kind: 'audit', entries };
     },
     decide: (actor, click, show) => decideClick(deps, actor, click, show),
     jobPage: (jobId) => readJobPage(deps, jobId),

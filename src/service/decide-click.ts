@@ -29,6 +29,7 @@ export async function decideClick(
       who: actor.userId,
       action,
       what,
+      cluster: cluster?.name,
       jobId: target?.jobId,
       stepId: target?.stepId,
       approvalId: target ? click.value : undefined,

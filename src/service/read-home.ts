@@ -1,22 +1,26 @@
-import { checkAccess } from '../access/access-policy.js';
 import type { AlertState } from '../jobs/compare-gate-alerts.js';
 import type { Actor, HomeAnswer, OpenAlert } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readPendingApprovals } from './read-pending-approvals.js';
+import { readableClusters } from './readable-clusters.js';
+import { isRefusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /**
- * Every cluster at a glance for each person: who holds it, what waits, and which approvals are
- * theirs to give. What they share (the overviews, read from up to RECENT_KEPT job records) is read
- * once however many ask; only the approvals' "may you decide" is per person.
+ * The clusters each person operates at a glance: who holds it, what waits, and which approvals are
+ * theirs to give; a cluster they may not operate is not shown, linked or offered a button. What
+ * they share (the overviews, read from up to RECENT_KEPT job records) is read once however many
+ * ask; only the choice of clusters and the approvals' "may you decide" are per person.
  */
 export async function readHomes(deps: ServiceDeps, actors: readonly Actor[]): Promise<HomeAnswer[]> {
   const { world } = deps;
-  const denials = await Promise.all(actors.map((actor) => checkAccess(world, deps.members, actor)));
-  if (denials.every((denied) => denied !== undefined)) return denials;
+  const scopes = await Promise.all(actors.map((actor) => readableClusters(deps, actor)));
+  if (scopes.every(isRefusal)) return scopes;
+  const wanted = new Set(scopes.flatMap((scope) => (isRefusal(scope) ? [] : scope.clusters)));
+  const names = Object.keys(world.clusters).filter((name) => wanted.has(name));
   const shared = await Promise.all(
-    (await readClusterOverviews(deps, Object.keys(world.clusters))).map(async (overview) => {
+    (await readClusterOverviews(deps, names)).map(async (overview) => {
       const cluster = world.clusters[overview.cluster]!;
       const queued = await Promise.all(
         overview.waiting.map(async (id) => {
@@ -34,18 +38,21 @@ export async function readHomes(deps: ServiceDeps, actors: readonly Actor[]): Pr
     }),
   );
   return Promise.all(
-    actors.map(
-      async (actor, index): Promise<HomeAnswer> =>
-        denials[index] ?? {
-          kind: 'home',
-          clusters: await Promise.all(
-            shared.map(async (cluster) => ({
+    actors.map(async (actor, index): Promise<HomeAnswer> => {
+      const scope = scopes[index]!;
+      if (isRefusal(scope)) return scope;
+      return {
+        kind: 'home',
+        clusters: await Promise.all(
+          shared
+            .filter((cluster) => scope.clusters.includes(cluster.cluster))
+            .map(async (cluster) => ({
               ...cluster,
               approvals: await readPendingApprovals(deps, cluster, actor.userId),
             })),
-          ),
-        },
-    ),
+        ),
+      };
+    }),
   );
 }
 

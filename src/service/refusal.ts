@@ -7,6 +7,8 @@ import type { JobSummary } from './job-summary.js';
  */
 export type Refusal =
   | AccessRefusal
+  /** A read by someone who may use the bot but operates none of its clusters: nothing to show them. */
+  | { readonly code: 'NO_CLUSTERS'; readonly user: string }
   | { readonly code: 'RATE_LIMITED'; readonly perMinute: number }
   /** A delivery already taken (Slack retries and replays carry the same key): nothing done, nothing to answer. */
   | { readonly code: 'REPEATED_DELIVERY' }

@@ -297,7 +297,7 @@ describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () =
 
     const [command, ...trail] = (await bot.audit.recent(10)).reverse();
     expect(command).toMatchObject({ who: 'U0ALICE', action: 'command', what: 'cilium dev', jobId });
-    const onRequest = { jobId, stepId: STEP, approvalId, at: clock.now };
+    const onRequest = { jobId, cluster: 'dev', stepId: STEP, approvalId, at: clock.now };
     expect(trail).toEqual([
       {
         ...onRequest,
@@ -325,10 +325,11 @@ describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () =
     );
     const logged = bot.logLines.filter((line) => line.audit === true && line.action !== 'command');
     expect(
-      logged.map(({ who, action, jobId, stepId, approvalId, at }) => ({
+      logged.map(({ who, action, jobId, cluster, stepId, approvalId, at }) => ({
         who,
         action,
         jobId,
+        cluster,
         stepId,
         approvalId,
         at,

@@ -35,6 +35,7 @@ export async function claimCluster(
       who: 'cluster-bot',
       action: 'start',
       what: `holds ${cluster.name}: ${describeCommand(record.command)}`,
+      cluster: cluster.name,
       jobId: record.id,
     });
   const failed = ((await multi.exec()) ?? []).find(([error]) => error);

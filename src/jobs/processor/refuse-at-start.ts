@@ -14,6 +14,7 @@ export async function refuseAtStart(deps: JobProcessorDeps, run: JobRun, reason:
     who: record.requestedBy,
     action: 'refused',
     what: `${describeCommand(record.command)}: ${reason}`,
+    cluster: record.command.cluster,
     jobId: record.id,
   });
   // The reason is the bot's own words with live mentions and channel links, so it goes as a

@@ -67,6 +67,7 @@ export async function settleJob(
     who: 'cluster-bot',
     action: 'outcome',
     what: `${outcome}: ${summary}`,
+    cluster: cluster.name,
     jobId: record.id,
   });
   const results = (await multi.exec()) ?? [];
