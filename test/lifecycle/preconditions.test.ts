@@ -39,7 +39,22 @@ beforeAll(async () => {
 function contextFor(cluster: string, changes: Record<string, string | undefined> = {}): StepContext {
   const files: Record<string, string | undefined> = Object.fromEntries(REPO_FILES.map((f) => [f, lab(f)]));
   Object.assign(files, changes);
-  const shell = createScriptedShell(opsRepoFiles(files));
+  const readFiles = opsRepoFiles(files);
+  // What Ansible answers for a template it cannot render either (the ad-hoc debug the bot falls back to).
+  const shell = createScriptedShell(
+    (call) =>
+      readFiles(call) ??
+      (call.argv[0] === 'ansible'
+        ? {
+            exitCode: 2,
+            stdout: [
+              `${call.argv[1]} | FAILED! => {`,
+              '    "msg": "The lookup \'env\' is not allowed here"',
+              '}',
+            ],
+          }
+        : undefined),
+  );
   return {
     jobId: 'job-7',
     world,
@@ -153,6 +168,31 @@ describe('preconditions read from the infra repo', () => {
     ]);
   });
 
+  it('a parameterised bootstrap.sh gets the cluster path from the command var: an argument or an env var', async () => {
+    const prodVars = lab('infra/ansible/group_vars/k3s_prod/vars.yml');
+    const parameterised = lab('bootstrap/flux/bootstrap.sh').replace('--path=clusters/dev', '--path="$1"');
+    const byArgument = {
+      'bootstrap/flux/bootstrap.sh': parameterised,
+      'infra/ansible/group_vars/k3s_prod/vars.yml': `${prodVars}\nflux_bootstrap_flux_cmd: "{{ playbook_dir }}/../../../bootstrap/flux/bootstrap.sh clusters/prod"\n`,
+    };
+    expect(await problems('prod', fluxHandOff, byArgument)).toEqual([]);
+    const flag = ['--path="', '$', '{FLUX_PATH:-clusters/dev}"'].join('');
+    const byEnv = {
+      'bootstrap/flux/bootstrap.sh': lab('bootstrap/flux/bootstrap.sh').replace('--path=clusters/dev', flag),
+      'infra/ansible/group_vars/k3s_prod/vars.yml': `${prodVars}\nflux_bootstrap_flux_cmd: "FLUX_PATH=clusters/prod {{ role_path | default('x') }}/../../../../bootstrap/flux/bootstrap.sh"\n`,
+    };
+    expect(await problems('prod', fluxHandOff, byEnv)).toEqual([]);
+    // Without the variable the script's own fallback is what runs: dev's path, refused for prod.
+    expect(
+      await problems('prod', fluxHandOff, {
+        'bootstrap/flux/bootstrap.sh': byEnv['bootstrap/flux/bootstrap.sh'],
+      }),
+    ).toEqual([expect.stringContaining('would bootstrap prod with --path=clusters/dev')]);
+    expect(await problems('dev', fluxHandOff, { 'bootstrap/flux/bootstrap.sh': parameterised })).toEqual([
+      expect.stringContaining('passes --path=$1, set at run time'),
+    ]);
+  });
+
   it('when it cannot tell the path, it refuses saying what it could not read', async () => {
     const templated = {
       'infra/ansible/roles/flux_bootstrap/defaults/main.yml':
@@ -160,7 +200,7 @@ describe('preconditions read from the infra repo', () => {
     };
     expect(await problems('prod', fluxHandOff, templated)).toEqual([
       expect.stringMatching(
-        /^cannot tell which path prod's Flux hand-off would bootstrap: flux_bootstrap_flux_cmd in infra\/ansible\/roles\/flux_bootstrap\/defaults\/main.yml is a template/,
+        /^cannot tell which path prod's Flux hand-off would bootstrap: flux_bootstrap_flux_cmd in infra\/ansible\/roles\/flux_bootstrap\/defaults\/main.yml \(\{\{ lookup\('env', 'CMD'\) \}\}\) is a template neither the bot nor Ansible \(for k3s-prod-1\) can render: The lookup 'env' is not allowed here$/,
       ),
     ]);
     expect(await problems('prod', fluxHandOff, { 'bootstrap/flux/bootstrap.sh': undefined })).toEqual([

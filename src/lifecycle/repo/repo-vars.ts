@@ -1,4 +1,5 @@
 import { parse as parseYaml } from 'yaml';
+import { renderTemplate } from './render-template.js';
 
 /** A variable as Ansible would resolve it, and the repo file that set it. */
 export interface RepoVar {
@@ -37,20 +38,20 @@ export function layerVars(layers: readonly VarsLayer[]): RepoVars {
   return vars;
 }
 
-const SIMPLE_REFERENCE = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/gi;
-
 /**
- * Renders a string var whose Jinja is only plain `{{ name }}` references to other string vars;
- * anything else (filters, expressions, a missing var) is undefined: the bot cannot tell.
+ * Renders a string var as Ansible would for the cluster (see renderTemplate): references to other
+ * string vars and to Ansible's magic variables (`magic`, e.g. playbook_dir) resolve; anything the bot
+ * cannot tell is undefined.
  */
-export function renderVar(vars: RepoVars, name: string, depth = 0): string | undefined {
+export function renderVar(
+  vars: RepoVars,
+  name: string,
+  magic: Readonly<Record<string, string>> = {},
+  depth = 0,
+): string | undefined {
   const entry = vars.get(name);
   if (typeof entry?.value !== 'string' || depth > 5) return undefined;
-  let unresolved = false;
-  const rendered = entry.value.replace(SIMPLE_REFERENCE, (_match, inner: string) => {
-    const value = renderVar(vars, inner, depth + 1);
-    if (value === undefined) unresolved = true;
-    return value ?? '';
-  });
-  return unresolved || rendered.includes('{{') || rendered.includes('{%') ? undefined : rendered;
+  return renderTemplate(entry.value, (inner) =>
+    vars.has(inner) ? renderVar(vars, inner, magic, depth + 1) : (magic[inner] ?? null),
+  );
 }

@@ -1,0 +1,39 @@
+import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
+import type { StepContext } from '../../src/lifecycle/plan/step.js';
+import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
+import { systemClock } from '../../src/system-clock.js';
+import type { LabWorld } from './lab-world.js';
+
+/**
+ * One step's context on the lab, as the engine builds it: the real SSH shell to the ops host and
+ * nodes, the cluster's real Kubernetes gateway; facts and reporting kept in memory. For a test of
+ * one check (a precondition, a var the repo resolves) without running a whole plan.
+ */
+export function labStepContext(lab: LabWorld, cluster: string): StepContext & { progressed: string[] } {
+  const kubes = createClusterKubes(lab.world, lab.dataDir, { rewatchDelayMs: 200 });
+  const facts = new Map<string, unknown>();
+  const progressed: string[] = [];
+  return {
+    jobId: 'job-check',
+    world: lab.world,
+    cluster: lab.world.clusters[cluster]!,
+    shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
+    kube: kubes.kubeFor(cluster),
+    kubeconfigs: kubes,
+    clock: systemClock,
+    signal: new AbortController().signal,
+    facts: {
+      get: <T>(key: string) => facts.get(key) as T | undefined,
+      set: async (key, value) => {
+        facts.set(key, value);
+      },
+    },
+    progressed,
+    progress: async (text) => {
+      progressed.push(text);
+    },
+    output: () => undefined,
+    note: async () => undefined,
+    gateFailed: async () => undefined,
+  };
+}
