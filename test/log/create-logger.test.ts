@@ -20,7 +20,7 @@ describe('the process logger', () => {
       err: { type: 'Error', message: 'password=[REDACTED]' },
       msg: 'signing with [REDACTED]',
     });
-    expect(second).toMatchObject({ err: { type: 'Error' }, msg: '[REDACTED]' });
+    expect(second).toMatchObject({ err: { type: 'Error' }, msg: '[REDACTED]\n[REDACTED]' });
     expect(lines.join('')).not.toMatch(
       /k3s-child-secret|k3s-field-secret|dsecret|bot-signing|unterminatedbody/,
     );

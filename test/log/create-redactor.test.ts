@@ -56,13 +56,13 @@ describe('redaction', () => {
       [
         'pw: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  61626364656667686970\n  3132\nnext: ok',
         '61626364656667686970',
-        'pw: !vault |\n  [REDACTED]\nnext: ok',
+        'pw: [REDACTED]\n[REDACTED]\n[REDACTED]\n[REDACTED]\nnext: ok',
       ],
       ['ansible_ssh_pass=sshpass0001 vault_pass: vaultpass0001', 'pass0001'],
       [
         'vars:\n  k3s_token: |\n    blockscalar0001\n    blockscalar0002\n  other: kept',
         'blockscalar000',
-        'vars:\n  k3s_token: [REDACTED]\n  other: kept',
+        'vars:\n  k3s_token: [REDACTED]\n[REDACTED]\n[REDACTED]\n  other: kept',
       ],
       ['Authorization: Basic dXNlcjpzZWNyZXRwYXNz', 'dXNlcjpzZWNyZXRwYXNz'],
       ['redis://:p@ssw0rd@redis.internal:6379/0', 'ssw0rd', 'redis://:[REDACTED]@redis.internal:6379/0'],

@@ -1,0 +1,81 @@
+import { findKeyBlock } from './find-key-block.js';
+import { MASK } from './mask.js';
+import { REDACTION_PATTERNS } from './redaction-patterns.js';
+import { secretBlockStart } from './secret-block-start.js';
+import { secretKeysIn } from './secret-keys-in.js';
+
+const P = REDACTION_PATTERNS;
+// Enough of two lines to hold a BEGIN line broken between them.
+const SPLIT_WINDOW = 120;
+
+/**
+ * Redacts a stream of lines, each through `redactLine`, carrying what spans lines: a private key
+ * to its END line (also when its BEGIN line was itself broken over two), a vault payload while its
+ * hex lines last, a secret's YAML block scalar (`password: |`: the lines under it, indented deeper,
+ * same diff marker), and a Kubernetes env var's `value:` on the line after its `- name: …PASSWORD`.
+ */
+export function trackBlocks(redactLine: (line: string) => string): (line: string) => string {
+  let inside: 'key' | 'vault' | undefined;
+  let block: { marker: string; indent: string } | undefined;
+  let envValueNext = false;
+  let previous = '';
+  return (line) => {
+    const before = previous;
+    previous = line;
+    const envValue = envValueNext;
+    envValueNext = false;
+    if (inside === 'key') {
+      if (new RegExp(P.keyBlockEnd).test(line)) inside = undefined;
+      return MASK;
+    }
+    if (block) {
+      const body = line.startsWith(block.marker) ? line.slice(block.marker.length) : undefined;
+      if (line.trim() === '' || body?.trim() === '') return line;
+      if (body?.startsWith(block.indent) && ' \t'.includes(body[block.indent.length] ?? 'x')) return MASK;
+      block = undefined;
+    }
+    if (inside === 'vault') {
+      if (P.vaultBody.test(line)) return MASK;
+      inside = undefined;
+    }
+    if (continuesKeyHeader(before, line)) {
+      inside = keyStaysOpen(line) ? 'key' : undefined;
+      return MASK;
+    }
+    if (envValue) {
+      const value = P.envValue.exec(line);
+      if (value) return `${line.slice(0, value[0].length)}${MASK}`;
+    }
+    const start = secretBlockStart(line);
+    if (start) block = start;
+    else if (keyStaysOpen(line)) inside = 'key';
+    else if (P.vaultHeader.test(line)) inside = 'vault';
+    envValueNext = namesSecretEnvVar(line);
+    return redactLine(line);
+  };
+}
+
+/** Whether the last private key block on the line is left open. */
+function keyStaysOpen(line: string): boolean {
+  let last = findKeyBlock(line);
+  while (last?.closed) {
+    const next = findKeyBlock(line, last.end);
+    if (!next) return false;
+    last = next;
+  }
+  return last !== undefined;
+}
+
+/** A BEGIN line broken over two: the header is found only across the line break. */
+function continuesKeyHeader(before: string, line: string): boolean {
+  const tail = before.slice(-SPLIT_WINDOW);
+  if (!tail.includes('BEGIN') || findKeyBlock(tail)) return false;
+  const block = findKeyBlock(`${tail}\n${line.slice(0, SPLIT_WINDOW)}`);
+  return block !== undefined && block.start < tail.length;
+}
+
+/** `- name: POSTGRES_PASSWORD` (or `"name": "…TOKEN",`) ending the line: its value is on the next. */
+function namesSecretEnvVar(line: string): boolean {
+  const name = P.envName.exec(line)?.[1];
+  return name !== undefined && !secretKeysIn(name).next().done;
+}
