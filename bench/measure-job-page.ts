@@ -39,7 +39,7 @@ export async function measureJobPage(redis: BenchRedis): Promise<JobPageFigures>
     const job = await lab.startJob([{ id: '1-up', title: 'site.yml', target: 'dev', disruptive: false }]);
     job.feed.line('PLAY [all] ***');
     await job.feed.flush();
-    const { page } = await chromium.open(lab.links.url(job.id));
+    const { page } = await chromium.open(job.url);
     await page.waitForFunction(() => document.body.dataset.lines === '1', { timeout: 10_000 });
     // Runs in the page: after each frame, the probes that reached the page's log since the last one.
     await page.evaluate(`(() => {
@@ -73,7 +73,7 @@ export async function measureJobPage(redis: BenchRedis): Promise<JobPageFigures>
     await new Promise((resolve) => setTimeout(resolve, 200));
     const samples = (await page.evaluate('window.probeLatencies')) as number[];
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length);
-    const openMs = await openEndedJob(chromium, lab.links.url(job.id), written - 1);
+    const openMs = await openEndedJob(chromium, job.url, written - 1);
     return {
       jobPage: {
         p50: round(percentile(samples, 50)),

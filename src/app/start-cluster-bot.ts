@@ -12,6 +12,7 @@ import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
 import { connectRedis } from './connect-redis.js';
+import { meterJobPages } from './meter-job-pages.js';
 import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
@@ -64,6 +65,7 @@ export async function startClusterBot(
     links && env.CLUSTER_BOT_ROLE !== 'worker'
       ? await createJobPages(links, core.service, logger, logStreamLimitsFromEnv(env))
       : undefined;
+  if (pages) meterJobPages(metrics.registry, pages);
   const endpoints: OpsEndpoints = {
     async readiness() {
       const problems: string[] = [];

@@ -31,7 +31,7 @@ export interface CoreOptions {
   readonly poster: SlackPoster;
   readonly members: GroupMembers;
   /** A job's page link (PUBLIC_URL set): the boards link to it. */
-  readonly jobPageUrl?: ((jobId: string) => string | undefined) | undefined;
+  readonly jobPageUrl?: ((jobId: string, pageNonce: string | undefined) => string | undefined) | undefined;
 }
 
 export interface Core {

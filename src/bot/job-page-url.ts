@@ -2,7 +2,7 @@
  * The signed link to a job's page, or undefined while there is none (no PUBLIC_URL, or the job page
  * not wired): given by the composition root, so renderers stay pure.
  */
-export type JobPageUrl = (jobId: string) => string | undefined;
+export type JobPageUrl = (jobId: string, pageNonce: string | undefined) => string | undefined;
 
 /** A job page link in mrkdwn: the URL's `&` escaped as Slack wants inside <…> (it holds no `<`, `>` or `|`). */
 export function pageLinkMrkdwn(url: string, label: string): string {

@@ -67,7 +67,7 @@ export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
 
 /** The mrkdwn of one cluster's section (also what the console's `home` prints). */
 export function describeHomeCluster(cluster: HomeCluster, options: Pick<HomeOptions, 'jobPageUrl'>): string {
-  const job = (summary: JobSummary) => `${describeJob(summary)}${pageLink(summary.id, options.jobPageUrl)}`;
+  const job = (summary: JobSummary) => `${describeJob(summary)}${pageLink(summary, options.jobPageUrl)}`;
   const lines = [
     cluster.holder
       ? `*Lease:* ${job(cluster.holder)}${cluster.holder.record ? `, since ${when(cluster.holder.record.createdAt)}` : ''}`
@@ -125,8 +125,8 @@ function mention(id: string): string {
   return id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`;
 }
 
-function pageLink(jobId: string, jobPageUrl: JobPageUrl): string {
-  const url = jobPageUrl(jobId);
+function pageLink(summary: JobSummary, jobPageUrl: JobPageUrl): string {
+  const url = jobPageUrl(summary.id, summary.record?.pageNonce);
   return url ? ` ${pageLinkMrkdwn(url, 'job page')}` : '';
 }
 

@@ -68,7 +68,10 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
         { service, world },
       );
       say(text);
-      const page = 'kind' in reply && reply.kind === 'queued' ? options.jobPageUrl(reply.jobId) : undefined;
+      const page =
+        'kind' in reply && reply.kind === 'queued'
+          ? options.jobPageUrl(reply.jobId, reply.pageNonce)
+          : undefined;
       if (page) say(`Job page: ${page}`);
     } else if (line !== '') {
       say('Type /cluster help, home, approve N, reject N, or quit.');

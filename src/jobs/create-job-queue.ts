@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -93,9 +94,11 @@ export function createJobQueue(
     async enqueue(request: EnqueueRequest): Promise<EnqueueResult> {
       const { command, requestedBy, channel } = request;
       const createdAt = now();
+      const pageNonce = randomBytes(16).toString('base64url');
       const recorded = await recordCommand(connection, keys, deps, {
         ...request,
         createdAt,
+        pageNonce,
         leaseMs: ENQUEUED_LEASE_MS,
       });
       if (recorded.kind === 'busy') {
@@ -104,7 +107,7 @@ export function createJobQueue(
       }
       if (recorded.kind !== 'queued') return recorded;
       const { id, number, position } = recorded;
-      const record: JobRecord = { id, number, command, requestedBy, channel, createdAt };
+      const record: JobRecord = { id, number, command, requestedBy, channel, createdAt, pageNonce };
       try {
         await addJob(command.verb, id);
       } catch (cause) {

@@ -10,6 +10,11 @@ export interface JobRecord {
   readonly requestedBy: string;
   readonly channel: string;
   readonly createdAt: number;
+  /**
+   * Random, written with the record: the job page's links are signed over it, so a link never
+   * opens another job of the same id (a reset Redis, a reused prefix). Absent on older records.
+   */
+  readonly pageNonce?: string | undefined;
   readonly outcome?: string | undefined;
   readonly finishedAt?: number | undefined;
 }

@@ -47,6 +47,7 @@ return {'queued', number, position}
 /** An enqueue request with what the queue adds: when, and how long a mutating command's lease lasts. */
 export interface CommandToRecord extends EnqueueRequest {
   readonly createdAt: number;
+  readonly pageNonce: string;
   readonly leaseMs: number;
 }
 
@@ -77,7 +78,7 @@ export async function recordCommand(
   });
   const queued = deps.audit.fieldsOf(entry('command', what, ''));
   const refused = deps.audit.fieldsOf(entry('refused', `${what}: busy`, ''));
-  const { command, requestedBy, channel, createdAt } = request;
+  const { command, requestedBy, channel, createdAt, pageNonce } = request;
   const admission = deps.rateLimit.scriptPart(request.admission);
   const reply = (await redis.eval(
     RECORD_COMMAND,
@@ -92,7 +93,7 @@ export async function recordCommand(
     // An undeclared key, legal on a Redis Cluster only because the prefix is a hash tag there (read-env.ts enforces it), as BullMQ relies on.
     keys.job(''),
     JOB_ID_PREFIX,
-    JSON.stringify({ command, requestedBy, channel, createdAt }),
+    JSON.stringify({ command, requestedBy, channel, createdAt, pageNonce }),
     RECENT_KEPT,
     isMutating(command) ? '1' : '',
     request.queueIfBusy ? '1' : '',

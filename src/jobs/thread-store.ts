@@ -29,6 +29,7 @@ export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: 
           title: describeCommand(record.command),
           jobNumber: record.number,
           requestedBy: record.requestedBy,
+          pageNonce: record.pageNonce,
           steps: [],
         },
       };

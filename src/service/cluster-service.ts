@@ -79,8 +79,9 @@ export type HomeAnswer = { readonly kind: 'home'; readonly clusters: readonly Ho
 
 export type Submitted = {
   readonly kind: 'queued';
-  /** The job's id, for links to its page. */
+  /** The job's id and page nonce, for links to its page. */
   readonly jobId: string;
+  readonly pageNonce?: string | undefined;
   readonly number: number;
   readonly cluster: string;
   /** The command in words, as the thread and the audit name it. */

@@ -44,6 +44,7 @@ export async function enqueueCommand(
   return {
     kind: 'queued',
     jobId: record.id,
+    pageNonce: record.pageNonce,
     number: record.number,
     cluster: command.cluster,
     command: what,

@@ -44,17 +44,16 @@ export function createJobPageHandler(deps: JobPageDeps): PageRoutes {
       return true;
     }
     const jobId = page![1]!;
-    const exp = url.searchParams.get('exp');
-    const sig = url.searchParams.get('sig');
-    if (!exp && !sig) {
+    const [nonce, exp, sig] = ['n', 'exp', 'sig'].map((name) => url.searchParams.get(name));
+    if (!nonce && !exp && !sig) {
       send(response, 401);
       return true;
     }
-    if (deps.links.check(jobId, exp, sig) !== 'ok') {
+    if (deps.links.check(jobId, nonce!, exp!, sig!) !== 'ok') {
       send(response, 403);
       return true;
     }
-    serve(deps, jobId, page![2], request, response).catch((error: unknown) => {
+    serve(deps, jobId, nonce!, page![2], request, response).catch((error: unknown) => {
       deps.logger.warn({ err: error, jobId }, 'job page: request failed');
       if (!response.headersSent) send(response, 500);
       else response.end();
@@ -66,12 +65,16 @@ export function createJobPageHandler(deps: JobPageDeps): PageRoutes {
 async function serve(
   deps: JobPageDeps,
   jobId: string,
+  nonce: string,
   part: string | undefined,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
+  const data = await deps.service.jobPage(jobId);
+  if (!data) return send(response, 404);
+  // A link signed for another job of this id (before Redis was reset, or under a reused prefix).
+  if (data.record.pageNonce !== nonce) return send(response, 403);
   if (part === '/log') {
-    if (!(await deps.service.jobLog(jobId, '0', 1))) return send(response, 404);
     const slot = deps.slots.take(jobId);
     if (slot !== 'taken') return refuseStream(response, slot, deps.limits);
     response.writeHead(200, {
@@ -86,8 +89,6 @@ async function serve(
       deps.slots.release(jobId);
     }
   }
-  const data = await deps.service.jobPage(jobId);
-  if (!data) return send(response, 404);
   if (part === '/data') {
     response
       .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json' })

@@ -40,8 +40,8 @@ export async function startPageLab(redis?: RedisSpace, limits: Partial<LogStream
     port,
     redis: store.redis,
     keys: store.keys,
-    /** A recorded job whose plan has started (its steps on the board), and the feed its worker writes. */
-    async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed }> {
+    /** A recorded job whose plan has started (its steps on the board), the feed its worker writes, its page link. */
+    async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed; url: string }> {
       const queued = await store.queue.enqueue({
         command: { verb: 'verify', cluster: 'dev' },
         requestedBy: 'U0ALICE',
@@ -65,7 +65,7 @@ export async function startPageLab(redis?: RedisSpace, limits: Partial<LogStream
       const feed = createRedisJobFeed(store.redis, store.keys, id, Date.now, silent);
       feed.event({ type: 'plan-started', steps, resumed: false });
       for (const step of steps) feed.event({ type: 'step-started', stepId: step.id });
-      return { id, feed };
+      return { id, feed, url: links.url(id, record.pageNonce)! };
     },
     async stop() {
       pages.stop();

@@ -11,15 +11,22 @@ const links = createJobLinks({
   ttlMs: 7 * 86_400_000,
   now: () => clock,
 });
+const NONCE = 'AAAAAAAAAAAAAAAAAAAAAA';
+const OTHER_NONCE = 'BBBBBBBBBBBBBBBBBBBBBB';
+const link = (jobId: string, nonce = NONCE) => links.url(jobId, nonce)!;
 const parts = (url: string) => {
   const parsed = new URL(url);
-  return [parsed.searchParams.get('exp'), parsed.searchParams.get('sig')] as const;
+  return [
+    parsed.searchParams.get('n'),
+    parsed.searchParams.get('exp'),
+    parsed.searchParams.get('sig'),
+  ] as const;
 };
 
 describe('job page links', () => {
   it('open their own job until they expire', () => {
-    const url = links.url('job-7');
-    expect(url).toMatch(/^https:\/\/bot\.example\.org\/ops\/jobs\/job-7\?exp=\d+&sig=[\w-]{43}$/);
+    const url = link('job-7');
+    expect(url).toMatch(/^https:\/\/bot\.example\.org\/ops\/jobs\/job-7\?n=A{22}&exp=\d+&sig=[\w-]{43}$/);
     expect(links.check('job-7', ...parts(url))).toBe('ok');
     clock += 7 * 86_400_000;
     expect(links.check('job-7', ...parts(url))).toBe('expired');
@@ -28,25 +35,36 @@ describe('job page links', () => {
 
   it('are the same link when drawn again within the hour (a refreshed view stays unchanged), and last at most an hour more', () => {
     clock += 60_000;
-    const first = links.url('job-7');
+    const first = link('job-7');
     clock += 30 * 60_000;
-    expect(links.url('job-7')).toBe(first);
-    const [exp] = parts(first);
+    expect(link('job-7')).toBe(first);
+    const [, exp] = parts(first);
     expect(Number(exp) * 1_000 - clock).toBeLessThanOrEqual(7 * 86_400_000 + 3_600_000);
     clock += 7 * 86_400_000 + 3_600_000;
     expect(links.check('job-7', ...parts(first))).toBe('expired');
     clock = 1_800_000_000_000;
   });
 
-  it('refuse another job, a changed expiry, a changed or missing signature', () => {
-    const [exp, sig] = parts(links.url('job-7'));
-    expect(links.check('job-8', exp, sig)).toBe('invalid');
-    expect(links.check('job-7', String(Number(exp) + 86_400), sig)).toBe('invalid');
-    expect(links.check('job-7', exp, `${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`)).toBe(
-      'invalid',
-    );
-    expect(links.check('job-7', exp, null)).toBe('invalid');
-    expect(links.check('job-7', null, sig)).toBe('invalid');
+  it('refuse another job, another nonce, a changed expiry, a changed, re-spelt or missing signature', () => {
+    const [nonce, exp, sig] = parts(link('job-7'));
+    expect(links.check('job-7', nonce, exp, sig)).toBe('ok');
+    expect(links.check('job-8', nonce, exp, sig)).toBe('invalid');
+    expect(links.check('job-7', OTHER_NONCE, exp, sig)).toBe('invalid');
+    expect(links.check('job-7', nonce, String(Number(exp) + 86_400), sig)).toBe('invalid');
+    const changed = `${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`;
+    expect(links.check('job-7', nonce, exp, changed)).toBe('invalid');
+    // The same bytes spelt otherwise (base64 padding, standard alphabet): only the one spelling opens.
+    const standard = Buffer.from(sig!, 'base64url').toString('base64');
+    expect(Buffer.from(standard, 'base64url').equals(Buffer.from(sig!, 'base64url'))).toBe(true);
+    expect(links.check('job-7', nonce, exp, standard)).toBe('invalid');
+    expect(links.check('job-7', nonce, exp, `${sig}.`)).toBe('invalid');
+    expect(links.check('job-7', nonce, exp, null)).toBe('invalid');
+    expect(links.check('job-7', nonce, null, sig)).toBe('invalid');
+    expect(links.check('job-7', null, exp, sig)).toBe('invalid');
+  });
+
+  it('are not drawn for a job recorded without a page nonce', () => {
+    expect(links.url('job-7', undefined)).toBeUndefined();
   });
 
   it('are signed with a key derived from the secret, never the secret itself', () => {
@@ -77,5 +95,39 @@ describe('job page environment', () => {
       /JOB_PAGE_SECRET: expected at least 32 characters/,
     );
     expect(() => readEnv({ JOB_PAGE_TTL: 'forever' })).toThrow(/JOB_PAGE_TTL: expected a duration/);
+  });
+
+  it('refuses a PUBLIC_URL over plain http:// unless it is a loopback host (the link is the key to the page)', () => {
+    const secret = { JOB_PAGE_SECRET: 's'.repeat(40) };
+    expect(() => readEnv({ PUBLIC_URL: 'http://bot.example.org', ...secret })).toThrow(
+      /PUBLIC_URL: expected an https:\/\/ URL \(http:\/\/ only to a loopback host\), got http:\/\/bot\.example\.org/,
+    );
+    expect(() => readEnv({ PUBLIC_URL: 'http://10.0.0.5:3000', ...secret })).toThrow(
+      /PUBLIC_URL: expected an https/,
+    );
+    for (const local of ['http://127.0.0.1:3000', 'http://localhost:3000', 'http://[::1]:3000'])
+      expect(readEnv({ PUBLIC_URL: local, ...secret }).PUBLIC_URL, local).toBe(local);
+  });
+
+  it("reads the log streams' caps, batch size and idle timeout, with defaults, and names a bad one", () => {
+    expect(readEnv({})).toMatchObject({
+      JOB_PAGE_STREAMS: 200,
+      JOB_PAGE_STREAMS_PER_JOB: 20,
+      JOB_PAGE_BATCH_KB: 64,
+      JOB_PAGE_STREAM_IDLE: 30_000,
+    });
+    expect(readEnv({ JOB_PAGE_STREAMS: '50', JOB_PAGE_STREAM_IDLE: '2m' })).toMatchObject({
+      JOB_PAGE_STREAMS: 50,
+      JOB_PAGE_STREAM_IDLE: 120_000,
+    });
+    expect(() => readEnv({ JOB_PAGE_STREAMS: 'lots' })).toThrow(/JOB_PAGE_STREAMS: expected a whole number/);
+    expect(() => readEnv({ JOB_PAGE_STREAMS: '0' })).toThrow(/JOB_PAGE_STREAMS: expected at least 1/);
+    expect(() => readEnv({ JOB_PAGE_BATCH_KB: '1' })).toThrow(/JOB_PAGE_BATCH_KB: expected at least 4/);
+    expect(() => readEnv({ JOB_PAGE_STREAM_IDLE: 'soon' })).toThrow(
+      /JOB_PAGE_STREAM_IDLE: expected a duration/,
+    );
+    expect(() => readEnv({ JOB_PAGE_STREAMS: '10', JOB_PAGE_STREAMS_PER_JOB: '11' })).toThrow(
+      /JOB_PAGE_STREAMS_PER_JOB: expected at most JOB_PAGE_STREAMS \(10\), got 11/,
+    );
   });
 });

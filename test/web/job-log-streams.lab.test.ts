@@ -46,23 +46,23 @@ describe('job page log streams: caps, idle readers, batch size, one poller per j
       await jobWithLog(1, { ended: false }),
       await jobWithLog(1, { ended: false }),
     ];
-    const first = await open(lab.links.url(a.id));
-    await open(lab.links.url(a.id));
+    const first = await open(a.url);
+    await open(a.url);
     expect(first.status).toBe(200);
-    const thirdOfA = await open(lab.links.url(a.id));
+    const thirdOfA = await open(a.url);
     expect(thirdOfA.status).toBe(429);
     await thirdOfA.ended;
     expect(thirdOfA.text()).toMatch(/^Too many open log streams for this job \(2\)/);
 
-    expect((await open(lab.links.url(b.id))).status).toBe(200);
-    const fourth = await open(lab.links.url(c.id));
+    expect((await open(b.url)).status).toBe(200);
+    const fourth = await open(c.url);
     expect(fourth.status).toBe(429);
     await fourth.ended;
     expect(fourth.text()).toMatch(/^Too many open log streams \(3\)/);
 
     first.close();
     await waitFor('the closed stream to free its slot', streamsOpen(2));
-    const again = await open(lab.links.url(a.id));
+    const again = await open(a.url);
     expect(again.status).toBe(200);
     await waitFor('the log line on the new stream', () => again.events().some((e) => e.includes('line 1 ')));
     await streams.run();
@@ -72,7 +72,7 @@ describe('job page log streams: caps, idle readers, batch size, one poller per j
   it('closes a stream whose reader stopped taking anything, after the idle timeout', async () => {
     // 20 MB: more than the loopback socket's buffers take, so the server's writes back up.
     const job = await jobWithLog(100_000, { ended: true, width: 200 });
-    const stalled = await open(lab.links.url(job.id), { paused: true });
+    const stalled = await open(job.url, { paused: true });
     expect(stalled.status).toBe(200);
     await waitFor('the stalled stream to be open', streamsOpen(1));
     await waitFor('the stalled stream to be closed by the idle timeout', streamsOpen(0), {
@@ -86,7 +86,7 @@ describe('job page log streams: caps, idle readers, batch size, one poller per j
 
   it('gives a slow reader the whole log in events of at most the batch size', async () => {
     const job = await jobWithLog(20_000, { ended: true });
-    const slow = await open(lab.links.url(job.id));
+    const slow = await open(job.url);
     // Reads in fits and starts: paused each time something arrived, resumed on the next turn.
     const pacing = setInterval(() => {
       slow.pause();
@@ -113,8 +113,8 @@ describe('job page log streams: caps, idle readers, batch size, one poller per j
 
   it('two streams of one job waiting for lines share one poller: one read per poll, not one per stream', async () => {
     const job = await jobWithLog(1, { ended: false });
-    const one = await open(lab.links.url(job.id));
-    const two = await open(lab.links.url(job.id));
+    const one = await open(job.url);
+    const two = await open(job.url);
     for (const stream of [one, two])
       await waitFor('the first line on each stream', () =>
         stream.events().some((e) => e.includes('line 1 ')),

@@ -32,7 +32,7 @@ describe('a 100k-line job page', () => {
     job.feed.end();
     await job.feed.flush();
 
-    const { page } = await chromium.open(lab.links.url(job.id));
+    const { page } = await chromium.open(job.url);
     await page.waitForFunction(
       (n) => document.body.dataset.lines === String(n),
       { timeout: labMs(10_000) },
@@ -59,7 +59,7 @@ describe('a 100k-line job page', () => {
     const job = await lab.startJob([STEP]);
     job.feed.line('TASK [first] ***');
     await job.feed.flush();
-    const { page } = await chromium.open(lab.links.url(job.id));
+    const { page } = await chromium.open(job.url);
     await page.waitForFunction(() => document.body.dataset.lines === '1', { timeout: labMs(5_000) });
     const printed = performance.now();
     job.feed.line('ok: [k3s-dev-1] => the line printed later');
@@ -77,7 +77,7 @@ describe('a 100k-line job page', () => {
     for (let i = 1; i <= 10; i += 1) job.feed.line(`line ${i}`);
     job.feed.end();
     await job.feed.flush();
-    const logUrl = lab.links.url(job.id).replace('?', '/log?');
+    const logUrl = job.url.replace('?', '/log?');
     const whole = await (await fetch(logUrl)).text();
     const ids = [...whole.matchAll(/^id: (\S+)$/gm)].map((match) => match[1]!);
     expect(whole).toMatch(/^event: lines\ndata: line 1\n(?:data: line \d+\n){9}\n/m);

@@ -52,7 +52,9 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
       description: 'the board with its page link',
     });
     const link = LINK.exec(board.text)![1]!.replaceAll('&amp;', '&');
-    expect(link).toMatch(/^https:\/\/cluster-bot\.example\.test\/ops\/jobs\/job-\d+\?exp=\d+&sig=/);
+    expect(link).toMatch(
+      /^https:\/\/cluster-bot\.example\.test\/ops\/jobs\/job-\d+\?n=[\w-]{22}&exp=\d+&sig=/,
+    );
 
     const { page, status } = await chromium.open(local(link));
     expect(status).toBe(200);
@@ -111,7 +113,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     await page.close();
   });
 
-  it('a tampered, expired or missing token shows nothing: 403 or 401, no data in the page', async () => {
+  it("a tampered, expired, another job's (or an earlier job-1's) or missing token shows nothing: 403 or 401, no data in the page", async () => {
     const key = jobPageKey({ JOB_PAGE_SECRET: undefined, SLACK_SIGNING_SECRET: SIGNING_SECRET });
     const linksAt = (now: number) =>
       createJobLinks({
@@ -120,8 +122,15 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
         ttlMs: 7 * 86_400_000,
         now: () => now,
       });
-    const valid = linksAt(Date.now()).url('job-1');
-    const expired = linksAt(Date.now() - 8 * 86_400_000).url('job-1');
+    // job-1's page nonce, from its board's link (the first test's job).
+    const board = lab.slack
+      .messages('C0OPS')
+      .find((m) => LINK.test(m.text) && m.text.includes('/jobs/job-1?'));
+    const nonce = new URL(LINK.exec(board!.text)![1]!.replaceAll('&amp;', '&')).searchParams.get('n')!;
+    const valid = linksAt(Date.now()).url('job-1', nonce)!;
+    const expired = linksAt(Date.now() - 8 * 86_400_000).url('job-1', nonce)!;
+    // Signed with the right key, for a job-1 of another life (before Redis was reset, under a reused prefix).
+    const earlierJob = linksAt(Date.now()).url('job-1', 'A'.repeat(22))!;
     const tampered = valid.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
     const otherJob = valid.replace('/jobs/job-1?', '/jobs/job-2?');
     const missing = valid.replace(/\?.*$/, '');
@@ -132,6 +141,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
       [tampered, 403],
       [expired, 403],
       [otherJob, 403],
+      [earlierJob, 403],
       [missing, 401],
     ] as const) {
       const { page, status } = await chromium.open(url);

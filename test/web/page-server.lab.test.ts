@@ -3,6 +3,7 @@ import type { Server } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnv } from '../../src/config/read-env.js';
+import type { JobRecord } from '../../src/jobs/job-record.js';
 import type { JobLogChunk } from '../../src/service/read-job-page.js';
 import { createJobLogPollers } from '../../src/web/create-job-log-pollers.js';
 import { createJobPageHandler } from '../../src/web/create-job-page-handler.js';
@@ -27,11 +28,22 @@ const LOG: JobLogChunk = {
   ended: true,
 };
 
+const JOB: JobRecord = {
+  id: 'job-1',
+  number: 1,
+  command: { verb: 'verify', cluster: 'dev' },
+  requestedBy: 'U0ALICE',
+  channel: 'C0OPS',
+  createdAt: 0,
+  pageNonce: 'AAAAAAAAAAAAAAAAAAAAAA',
+};
+
 let server: Server;
 let port: number;
 beforeAll(async () => {
   const service = {
-    jobPage: async () => undefined,
+    // The job as the page reads it: only its record's page nonce matters to the log stream.
+    jobPage: async () => ({ record: JOB, title: 'verify dev', steps: [], events: [], approvals: [] }),
     jobLog: async (_jobId: string, after: string) => (after === '0' ? LOG : { lines: [], ended: true }),
   };
   const limits = logStreamLimitsFromEnv(readEnv({}));
@@ -73,7 +85,7 @@ describe("the job pages' own listener (Socket Mode and the console)", () => {
   });
 
   it('sends each line of a multi-line log entry as its own data line, inside one event', async () => {
-    const link = new URL(links.url('job-1'));
+    const link = new URL(links.url('job-1', JOB.pageNonce)!);
     const { status, body } = await get(`/jobs/job-1/log${link.search}`);
     expect(status).toBe(200);
     const events = body.split('\n\n').filter((event) => event.includes('event: '));

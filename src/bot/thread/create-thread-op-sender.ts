@@ -1,5 +1,6 @@
 import { THREAD_ROOT, type ThreadMessages, type ThreadOpSender } from '../../jobs/ports/thread-outbox.js';
 import type { Logger } from '../../log/create-logger.js';
+import type { JobPageUrl } from '../job-page-url.js';
 import { renderBoard } from '../render-board.js';
 import { isSlackRefusal, type SlackPoster } from '../slack-poster.js';
 import { type ThreadOp, tailName } from './thread-op.js';
@@ -12,7 +13,7 @@ export interface ThreadOpSenderDeps {
   /** The job's whole (redacted) log, for the final upload: from Redis, whichever process ran the job. */
   readonly readLog: (jobId: string) => Promise<string>;
   /** A job's page (signed link), when PUBLIC_URL is set: the board links to it. */
-  readonly jobPageUrl?: ((jobId: string) => string | undefined) | undefined;
+  readonly jobPageUrl?: JobPageUrl | undefined;
 }
 
 /**
@@ -56,7 +57,7 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
       if (root) return;
       const ts = await poster.post({
         channel: op.channel,
-        ...renderBoard(op.board, deps.jobPageUrl?.(jobId)),
+        ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
       });
       return keep(jobId, THREAD_ROOT, ts);
     }
@@ -74,7 +75,7 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
         return poster.update({
           channel: op.channel,
           ts: root,
-          ...renderBoard(op.board, deps.jobPageUrl?.(jobId)),
+          ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
         });
       case 'tail': {
         const ts = await kept(jobId, tailName(op.stepId));

@@ -14,6 +14,8 @@ export interface BoardState {
   readonly title: string;
   readonly jobNumber: number;
   readonly requestedBy: string;
+  /** The job's page nonce (its record's): the board's page link is signed over it. */
+  readonly pageNonce?: string | undefined;
   readonly steps: readonly BoardStep[];
   readonly outcome?: PlanOutcome | undefined;
   readonly summary?: string | undefined;
