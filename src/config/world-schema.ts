@@ -101,7 +101,7 @@ const clusterSchema = z
       )
       .default({}),
     nodeSsh: nodeSshSchema.prefault({}),
-    /** The home ISP's public addresses: the VPN gateway's tun0 exit IP must be none of them. */
+    /** The home ISP's public addresses: the VPN gateway's tun0 exit IP must be none of them (required with a gateway). */
     homeExitIps: z.array(ipAddress).default([]),
     timeouts: timeoutsSchema.prefault({}),
     nodes: z
