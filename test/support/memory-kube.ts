@@ -1,3 +1,4 @@
+import { ClusterBotError } from '../../src/errors.js';
 import type {
   DaemonSetState,
   DeploymentState,
@@ -100,7 +101,15 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     async setUnschedulable(node, unschedulable) {
       check();
       const state = nodes.get(node);
-      if (state) nodes.set(node, { ...state, unschedulable });
+      // As the API server answers a patch of a missing Node (src/kube/to-kube-error.ts words it).
+      if (!state) {
+        throw new ClusterBotError(
+          'KUBE_REQUEST_FAILED',
+          `${unschedulable ? 'cordon' : 'uncordon'} ${node}: nodes "${node}" not found`,
+          { details: { status: 404 } },
+        );
+      }
+      nodes.set(node, { ...state, unschedulable });
     },
     async evictPod(namespace, name): Promise<EvictionResult> {
       check();

@@ -13,6 +13,13 @@ export function cordonDrainStep(id: string, node: string, approval: ApprovalPoli
     commandLine: `cordon ${node}; evict its pods (Eviction API, PodDisruptionBudgets honoured)`,
     approval,
     async run(ctx) {
+      // A rebuild that failed after deleting the Node is run again from the top: nothing to take out.
+      if (!(await ctx.kube.listNodes()).some((state) => state.name === node)) {
+        await ctx.note(
+          `Node ${node} is not registered (an earlier run deleted it?): nothing to cordon or drain`,
+        );
+        return { status: 'skipped', summary: `Node ${node} absent: nothing to cordon or drain` };
+      }
       await ctx.kube.setUnschedulable(node, true);
       await ctx.progress(`${node} cordoned`);
       const deadline = ctx.clock.now() + ctx.cluster.timeouts.drain;

@@ -37,6 +37,10 @@ export function removeNodeStep(id: string, node: string): Step {
         stopped = `${node} did not answer (${(error as Error).message}); deleting its Node anyway`;
       }
       await ctx.progress(stopped);
+      if (!(await ctx.kube.listNodes()).some((state) => state.name === node)) {
+        await ctx.note(`Node ${node} is not registered (an earlier run deleted it?): nothing to delete`);
+        return { status: 'succeeded', summary: `${stopped}; Node ${node} was already absent` };
+      }
       await ctx.kube.deleteNode(node);
       return {
         status: 'succeeded',
