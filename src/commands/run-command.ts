@@ -1,5 +1,5 @@
 import { closestMatch } from '../lifecycle/command/closest-match.js';
-import type { Admission } from '../service/index.js';
+import { type Admission, isRightsRefusal } from '../service/index.js';
 import { operatorsOnly } from './operators-only.js';
 import type { CommandContext, CommandReply, VerbHandler } from './verb-handler.js';
 import { isVerb, VERBS } from './verbs.js';
@@ -23,6 +23,7 @@ function unknownVerb(verb: string): VerbHandler {
  * the checks that cost nothing but the config (and group members, cached). A submitting verb that
  * refused before handing the admission on is admitted then (the service admits the refusals it
  * makes itself), so a refusal is counted and a repeat still answers nothing. An empty line asks for help.
+ * A command refused for want of rights is audited once admitted (so within the rate limit).
  */
 export async function runCommand(
   text: string,
@@ -41,8 +42,11 @@ export async function runCommand(
     const refused = await admit();
     if (refused) return refused;
   }
-  const reply = await handler(words, { ...context, admission });
-  return (await admit()) ?? reply;
+  const handled = await handler(words, { ...context, admission });
+  const reply = (await admit()) ?? handled;
+  if ('code' in reply && isRightsRefusal(reply))
+    await context.service.auditRefusal(context.actor, text.trim(), reply);
+  return reply;
 }
 
 /** The admission, handed out once: to the job's write, or to `admitCommand`. */

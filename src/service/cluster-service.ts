@@ -3,6 +3,7 @@ import type { AuditEntry } from '../jobs/audit-log.js';
 import type { Admission } from '../jobs/command-rate-limit.js';
 import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 import type { PlannedCommand } from '../lifecycle/command/lifecycle-command.js';
+import type { RightsRefusal } from './audit-refusal.js';
 import type { JobSummary } from './job-summary.js';
 import type { JobLogChunk, JobPage } from './read-job-page.js';
 import type { Refusal } from './refusal.js';
@@ -183,6 +184,15 @@ export interface ClusterService {
    * nothing needs publishing). Atomic: of several bot processes, one publishes each change.
    */
   markHomeShown(userId: string, hash: string): Promise<boolean>;
-  /** The Roll back Cilium button under a failed rollout (its value, the job id): `cilium <cluster> --rollback`, rights as for `cilium`. */
+  /**
+   * The Roll back Cilium button under a failed rollout (its value, the job id): `cilium <cluster>
+   * --rollback`, rights as for `cilium`, counted against the clicker's rate limit like a command;
+   * every refusal but the rate limit's is audited.
+   */
   rollBackCilium(actor: Actor, jobId: string): Promise<Submitted | Refusal>;
+  /**
+   * Records a command refused for want of rights (who, what, when, cluster). Only for a command
+   * already admitted (counted against the rate limit), so refusals cannot flood the trail.
+   */
+  auditRefusal(actor: Actor, command: string, refusal: RightsRefusal): Promise<void>;
 }

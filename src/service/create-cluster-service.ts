@@ -5,6 +5,7 @@ import { RECENT_KEPT } from '../jobs/job-record.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
+import { auditRefusal } from './audit-refusal.js';
 import { cancelJob } from './cancel-job.js';
 import type { Actor, ClusterService } from './cluster-service.js';
 import { decideClick } from './decide-click.js';
@@ -116,7 +117,8 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     home: async (actor) => (await readHomes(deps, [actor]))[0]!,
     homes: (actors) => readHomes(deps, actors),
     ...homeWatchers(deps),
-    rollBackCilium: (actor, jobId) => rollBackCilium(deps, service.submit, actor, jobId),
+    rollBackCilium: (actor, jobId) => rollBackCilium(deps, service, actor, jobId),
+    auditRefusal: (actor, command, refusal) => auditRefusal(deps, actor, 'refused', command, refusal),
   };
   return service;
 }

@@ -5,6 +5,7 @@ export type { Admission } from '../jobs/command-rate-limit.js';
 export type { JobRecord } from '../jobs/job-record.js';
 export type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 export type { FeedEvent, FeedLine } from '../jobs/ports/job-feed.js';
+export { isRightsRefusal, type RightsRefusal } from './audit-refusal.js';
 export type {
   Actor,
   ApprovalClick,

@@ -1,3 +1,4 @@
+import { auditRefusal, isRightsRefusal } from './audit-refusal.js';
 import type { Actor, ClusterService, Submitted } from './cluster-service.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -14,34 +15,56 @@ const CLAIM_SECONDS = 30 * 24 * 3_600;
  * (submit does). Only a rollout that failed offers it; any other button value is refused, and so
  * is a second rollback from the same failed job: a small Redis key per failed job (`rollbackOf`,
  * claimed with SET NX so two clicks at once cannot both pass) holds the rollback job's id.
+ * Each click counts against the clicker's per-minute limit as a command does (taken with the
+ * rollback's job, or with its refusal), and a click refused for rights or a button that offers
+ * nothing is audited: who, which job, when, on which cluster.
  */
 export async function rollBackCilium(
   deps: ServiceDeps,
-  submit: ClusterService['submit'],
+  service: Pick<ClusterService, 'submit' | 'admitCommand'>,
   actor: Actor,
   jobId: string,
 ): Promise<Submitted | Refusal> {
+  const admission = { userId: actor.userId };
   const record = JOB_ID.test(jobId) ? await deps.records.get(jobId) : undefined;
-  if (!record) return { code: 'ROLLBACK_NOT_OFFERED', why: 'no-such-job' };
+  const what = record ? `roll back Cilium from job #${record.number}` : 'roll back Cilium';
+  type Why = Extract<Refusal, { code: 'ROLLBACK_NOT_OFFERED' }>['why'];
+  const notOffered = async (why: Why, number?: number): Promise<Refusal> => {
+    const limited = await service.admitCommand(admission);
+    if (limited) return limited;
+    await deps.audit.record({
+      at: deps.now(),
+      who: actor.userId,
+      action: 'click-refused',
+      // A value that is no job id is not echoed: it is whatever the sender wrote.
+      what: `${what}: ${why}`,
+      cluster: record?.command.cluster,
+      jobId: record?.id,
+    });
+    return { code: 'ROLLBACK_NOT_OFFERED', why, number };
+  };
+  if (!record) return notOffered('no-such-job');
   const { command } = record;
   if (command.verb !== 'cilium' || command.mode !== undefined)
-    return { code: 'ROLLBACK_NOT_OFFERED', why: 'not-a-rollout', number: record.number };
-  if (record.outcome !== 'failed')
-    return { code: 'ROLLBACK_NOT_OFFERED', why: 'not-failed', number: record.number };
+    return notOffered('not-a-rollout', record.number);
+  if (record.outcome !== 'failed') return notOffered('not-failed', record.number);
   const key = deps.keys.rollbackOf(jobId);
   if ((await deps.redis.set(key, 'claimed', 'EX', CLAIM_SECONDS, 'NX')) === null) {
     // 'claimed' while the other click's submit is still under way: no job number to name yet.
     const rollbackId = await deps.redis.get(key);
     const rollback = rollbackId && JOB_ID.test(rollbackId) ? await deps.records.get(rollbackId) : undefined;
-    return { code: 'ROLLBACK_NOT_OFFERED', why: 'already-rolled-back', number: rollback?.number };
+    return notOffered('already-rolled-back', rollback?.number);
   }
-  const submitted = await submit(
+  const submitted = await service.submit(
     actor,
     { verb: 'cilium', cluster: command.cluster, mode: { kind: 'rollback' } },
     false,
+    admission,
   );
-  // A refused submit (rights, a busy cluster) queued nothing: the button stays usable.
+  // A refused submit (rights, a busy cluster, the rate limit) queued nothing: the button stays usable.
   if (isRefusal(submitted)) await deps.redis.del(key);
   else await deps.redis.set(key, submitted.jobId, 'EX', CLAIM_SECONDS);
+  if (isRefusal(submitted) && isRightsRefusal(submitted))
+    await auditRefusal(deps, actor, 'click-refused', what, submitted, record.id);
   return submitted;
 }

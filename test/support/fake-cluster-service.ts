@@ -37,6 +37,7 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
       command: 'cilium dev --rollback',
       position: 0,
     }),
+    auditRefusal: async () => undefined,
     home: async () => ({ kind: 'home', clusters: [] }),
     jobPage: async () => undefined,
     jobLog: async () => undefined,
