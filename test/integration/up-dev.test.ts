@@ -88,7 +88,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
         'play 1/1, task 5: cilium : Wait for Cilium DaemonSet rollout',
         'play 1/1, task 6: cilium : Report Cilium',
       ]);
-      expect(progressOf('3-k3s')).toContain('play 2/2, task 8: k3s_server : Install k3s');
+      expect(progressOf('3-k3s')).toContain('play 2/2, task 11: k3s_server : Install k3s');
       expect(texts).toContain('3-k3s-kubeconfig succeeded: the kubeconfig in use reaches dev (3 nodes)');
       for (const step of [
         '2-node-baseline',

@@ -173,6 +173,24 @@ describe('lab infra repo: real ansible-playbook runs', () => {
     const joiner = await repo.readFile(`${INFRA_REPO_PATHS.labOut}/k3s-prod-2/k3s/config.yaml`);
     expect(joiner).toContain('server: https://127.0.2.9:6443');
     expect(joiner).toContain('token-from-k3s-prod-1');
+    // The join token is fetched from the founder at run time (delegate_to), never pre-stored.
+    expect(result.output).toContainEqual(expect.stringMatching(/^ok: \[k3s-prod-2 -> k3s-prod-1[\](]/));
+    expect(
+      await repo.readFile(`${INFRA_REPO_PATHS.labOut}/k3s-prod-2/k3s/server/token-from-k3s-prod-1`),
+    ).toBe(await repo.readFile(`${INFRA_REPO_PATHS.labOut}/k3s-prod-1/k3s/server/node-token`));
+    expect(result.output.join('\n')).not.toContain('lab-node-token-of-');
+  });
+
+  it('a secondary cannot join when the founder has no node-token (wiped): the fetch from the founder fails', async () => {
+    const repo = await labRepo();
+    const result = await playbook(repo, ['playbooks/k3s.yml', '--limit', 'k3s-dev-2']);
+    expect(result.outcome.ok).toBe(false);
+    expect(result.outcome.failures).toEqual([
+      expect.objectContaining({
+        host: 'k3s-dev-2',
+        task: 'k3s_server : Fetch the node-token from the founder',
+      }),
+    ]);
   });
 
   it('--tags packages --limit k3s-prod-1 runs only the packages task and never reaches the disks', async () => {

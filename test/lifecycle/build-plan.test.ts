@@ -26,9 +26,9 @@ describe('plans built from config/example.yaml', () => {
     expect(
       plan.steps.map((s) => `${s.approval ? `${s.approval.mark} ` : ''}${s.title} → ${s.target}`),
     ).toEqual([
-      'preconditions → dev: founder per hosts.ini, nodes in hosts.ini, Flux path',
+      'preconditions → dev: founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path',
       'node-baseline.yml → dev: all nodes',
-      '⚠ first run k3s.yml → dev: all nodes',
+      '⚠ first run or a change k3s.yml → dev: all nodes',
       "cluster kubeconfig → dev: the kubeconfig in use, else the k3s role's .cache/<cluster_kubeconfig_name>",
       'Cilium preflight → dev: helmrelease, .j2 template, values.yaml, role defaults, live DaemonSet',
       '⚠ cilium.yml → dev: all nodes',
@@ -69,7 +69,7 @@ describe('plans built from config/example.yaml', () => {
   it('up prod: every rule checked first, every mutating step approved, the prod extra vars everywhere, no VPN gateway', () => {
     const plan = planOf('up prod');
     expect(plan.steps[0]!.target).toBe(
-      'prod: founder per hosts.ini, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+      'prod: founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
     );
     const marks = plan.steps
       .filter((s) => s.title.endsWith('.yml'))
@@ -108,7 +108,7 @@ describe('plans built from config/example.yaml', () => {
       'verify gates',
     ]);
     expect(plan.steps[0]!.target).toBe(
-      'dev: founder per hosts.ini, k3s-dev-3 is not the founder, nodes in hosts.ini, other servers Ready',
+      'dev: founder per hosts.ini, k3s-dev-3 is not the founder, k3s-dev-3 is not the API host, nodes in hosts.ini, other servers Ready',
     );
     expect(plan.steps[4]!.commandLine).toBe(
       `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,

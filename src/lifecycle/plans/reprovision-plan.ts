@@ -1,7 +1,9 @@
 import type { ClusterConfig, NodeEntry, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { founderAgrees } from '../preconditions/founder-agrees.js';
+import { founderInCluster } from '../preconditions/founder-in-cluster.js';
 import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
+import { notTheApiHost } from '../preconditions/not-the-api-host.js';
 import { notTheFounder } from '../preconditions/not-the-founder.js';
 import { otherServersReady } from '../preconditions/other-servers-ready.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
@@ -18,6 +20,7 @@ import { uncordonStep } from '../steps/uncordon-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { vpnEgressCheckStep } from '../steps/vpn-egress-check-step.js';
 import { waitForSshStep } from '../steps/wait-for-ssh-step.js';
+import { founderPlayPattern } from './founder-play-pattern.js';
 import { productionApproval } from './production-approval.js';
 import { createStepIds } from './step-ids.js';
 import { vpnGateway } from './vpn-gateway.js';
@@ -36,6 +39,7 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
       notTheFounder(node.name),
+      notTheApiHost(node),
       nodesInInventory([node.name]),
       otherServersReady(node.name),
       ...(cluster.production ? [vaultPresent] : []),
@@ -81,8 +85,9 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
       invocation: limited('k3s.yml'),
       target: node.name,
       hosts: [node.name],
+      founderPlay: founderPlayPattern(cluster),
       // The founder may have moved in hosts.ini while the job waited: never re-found the cluster.
-      recheck: [founderAgrees, notTheFounder(node.name)],
+      recheck: [founderAgrees, notTheFounder(node.name), founderInCluster],
       approval: productionApproval(cluster, `installs k3s on ${node.name}, which re-joins through the VIP`),
     }),
     playbookStep(world, {

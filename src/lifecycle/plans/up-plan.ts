@@ -2,6 +2,7 @@ import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { fluxHandOff } from '../preconditions/flux-hand-off.js';
 import { founderAgrees } from '../preconditions/founder-agrees.js';
+import { founderInCluster } from '../preconditions/founder-in-cluster.js';
 import { noBlockedPlaceholders } from '../preconditions/no-blocked-placeholders.js';
 import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
 import { nodesReachable } from '../preconditions/nodes-reachable.js';
@@ -14,10 +15,10 @@ import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { vpnEgressCheckStep } from '../steps/vpn-egress-check-step.js';
-import { isFirstRun } from './cluster-formed.js';
 import { clusterServers } from './cluster-servers.js';
+import { k3sApprovalRequired } from './k3s-approval-required.js';
 import { productionApproval } from './production-approval.js';
-import { CILIUM_REASON } from './reasons.js';
+import { CILIUM_UP_REASON } from './reasons.js';
 import { rerun } from './rerun.js';
 import { createStepIds } from './step-ids.js';
 import { vpnGateway } from './vpn-gateway.js';
@@ -37,6 +38,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const steps: Step[] = [
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
+      founderInCluster,
       nodesInInventory(cluster.nodes.map((node) => node.name)),
       fluxHandOff,
       ...(production ? [productionServers, vaultPresent, noBlockedPlaceholders, nodesReachable] : []),
@@ -54,13 +56,14 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
     }),
   ];
   const k3sId = id('k3s');
+  const k3sInvocation = { playbook: 'k3s.yml', extraVars };
   steps.push(
     playbookStep(world, {
       id: k3sId,
-      invocation: { playbook: 'k3s.yml', extraVars },
+      invocation: k3sInvocation,
       target: all,
       hosts: servers,
-      recheck: [founderAgrees],
+      recheck: [founderAgrees, founderInCluster],
       approval: production
         ? {
             reason:
@@ -69,9 +72,11 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
             mark: '⚠ prod init',
           }
         : {
-            reason: 'first run: founds the cluster (--cluster-init on the founder, the others join)',
-            mark: '⚠ first run',
-            required: isFirstRun,
+            reason:
+              'first run: founds the cluster (--cluster-init on the founder, the others join); on a formed cluster, ' +
+              'the change its --check --diff preview shows restarts k3s on each server it touches',
+            mark: '⚠ first run or a change',
+            required: k3sApprovalRequired(k3sInvocation),
           },
     }),
     // Numbered after k3s.yml's step, so the ids of the steps after it stay what they were.
@@ -85,7 +90,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'cilium.yml', extraVars },
       target: all,
       hosts: servers,
-      approval: { reason: CILIUM_REASON, preflight: rerun(preflight) },
+      approval: { reason: CILIUM_UP_REASON, preflight: rerun(preflight) },
       alongside: watchForStuckAgent,
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),

@@ -33,6 +33,8 @@ export interface PlaybookStepSpec {
    * that only reads (verify.yml) says so and has nothing to prove.
    */
   readonly hosts: readonly string[] | 'read-only';
+  /** k3s.yml re-joining `hosts`: the founder play's pattern, which must target none of them. */
+  readonly founderPlay?: string | undefined;
   /**
    * Repo rules this run depends on (the founder for k3s.yml, the Flux path for flux-bootstrap.yml),
    * checked again right before it runs and whenever its approval is asked: the repo may have moved
@@ -66,12 +68,15 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
       refusalsOf([
         async () => (spec.approval ? requireCleanCheckout(ctx) : undefined),
         () => checkSyntax(ctx, spec.invocation),
-        async () => (spec.hosts !== 'read-only' ? proveTargets(ctx, spec.invocation, spec.hosts) : undefined),
+        async () =>
+          spec.hosts !== 'read-only'
+            ? proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay)
+            : undefined,
       ]),
     async run(ctx) {
       await requirePreconditions(ctx, spec.recheck ?? []);
       if (spec.hosts !== 'read-only')
-        await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts));
+        await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
       const outcome = spec.alongside
         ? await runWatched(ctx, spec.invocation, spec.alongside)
         : await runPlaybook(ctx, spec.invocation, spec.report);
@@ -131,7 +136,7 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
     async bind(ctx) {
       const identity = await current(ctx);
       await checkSyntax(ctx, spec.invocation);
-      if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts);
+      if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay);
       await requirePreconditions(ctx, spec.recheck ?? []);
       await approval.preflight?.(ctx);
       const preview = await previewPlaybook(ctx, spec.invocation);

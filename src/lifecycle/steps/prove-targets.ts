@@ -8,11 +8,13 @@ import type { PlaybookInvocation } from './playbook-invocation.js';
  * Asks ansible which hosts the exact same argv would run on (`--list-hosts` runs nothing) and
  * insists they are exactly the nodes the step claims. A play whose pattern matches nothing is
  * skipped with exit 0, so a node missing from hosts.ini would otherwise be left out in silence.
+ * With `founderPlay` (k3s.yml run to re-join nodes) the play of that pattern must target none of them.
  */
 export async function proveTargets(
   ctx: StepContext,
   invocation: PlaybookInvocation,
   claimed: readonly string[],
+  founderPlay?: string,
 ): Promise<string> {
   const listed = await askAnsible(ctx, invocation, '--list-hosts');
   const fail = (problems: string[]) => {
@@ -42,6 +44,14 @@ export async function proveTargets(
     for (const play of plays.filter((p) => p.hosts.length === 0)) {
       problems.push(
         `play ${play.number} "${play.name}" matches no host (pattern ${play.pattern} in inventory/hosts.ini)`,
+      );
+    }
+  }
+  // A node re-joining must only join: in the founder's play it would get --cluster-init (a new cluster).
+  for (const play of plays.filter((p) => founderPlay !== undefined && p.pattern === founderPlay)) {
+    for (const host of play.hosts) {
+      problems.push(
+        `${host} is in play ${play.number} "${play.name}" (pattern ${play.pattern}), the founder's --cluster-init play: a re-joining node must only be in the join play`,
       );
     }
   }
