@@ -86,6 +86,7 @@ export function describeRequest(request: ApprovalRequest, timeoutMs: number): st
   ];
   if (request.warning) lines.push(`⚠️ *${e(request.warning)}*`);
   lines.push(`*Runs:* \`${e(binding.commandLine)}\``, `*Targets:* ${e(binding.targets)}`);
+  if (binding.preflight) lines.push(`*Preflight:* ${e(binding.preflight)}`);
   if (binding.commit) lines.push(`*Infra repo commit:* \`${e(binding.commit.slice(0, 12))}\``);
   if (request.previousCommit) {
     lines.push(

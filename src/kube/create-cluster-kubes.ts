@@ -55,6 +55,7 @@ export function createClusterKubes(
     listDaemonSets: (namespace) => gatewayOf(cluster).listDaemonSets(namespace),
     readConfigMap: (namespace, name) => gatewayOf(cluster).readConfigMap(namespace, name),
     readHelmRelease: (namespace, name) => gatewayOf(cluster).readHelmRelease(namespace, name),
+    readGitRepository: (namespace, name) => gatewayOf(cluster).readGitRepository(namespace, name),
     listPods: (query) => gatewayOf(cluster).listPods(query),
     listRevisionHashes: (namespace, selector) => gatewayOf(cluster).listRevisionHashes(namespace, selector),
     setUnschedulable: (node, unschedulable) => gatewayOf(cluster).setUnschedulable(node, unschedulable),

@@ -25,6 +25,7 @@ export function createLazyKubeGateway(kubeconfigPath: string, options?: KubeGate
     listDaemonSets: async (namespace) => (await real()).listDaemonSets(namespace),
     readConfigMap: async (namespace, name) => (await real()).readConfigMap(namespace, name),
     readHelmRelease: async (namespace, name) => (await real()).readHelmRelease(namespace, name),
+    readGitRepository: async (namespace, name) => (await real()).readGitRepository(namespace, name),
     listPods: async (query) => (await real()).listPods(query),
     listRevisionHashes: async (namespace, selector) => (await real()).listRevisionHashes(namespace, selector),
     setUnschedulable: async (node, unschedulable) => (await real()).setUnschedulable(node, unschedulable),

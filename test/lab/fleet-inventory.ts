@@ -41,7 +41,7 @@ export function fleetInventory(clusters: readonly FleetCluster[]): string {
   return clusters
     .map((cluster) => {
       const [founder, ...others] = cluster.nodes.map(
-        (node) => `${node.name} ansible_connection=local  # ansible_host=${node.address}`,
+        (node) => `${node.name} ansible_host=${node.address} ansible_connection=local`,
       );
       return [
         `# --- ${cluster.name} (lab fleet) ---`,

@@ -78,10 +78,11 @@ describe('lab infra repo: the handle', () => {
   it('creates a committed repo and edits the real files through its knobs', async () => {
     const repo = await labRepo({ prodNodes: ['k3s-prod-1', 'k3s-prod-3'] });
     const inventory = await repo.readFile(INFRA_REPO_PATHS.inventory);
-    expect(inventory).toMatch(/^k3s-prod-1 ansible_connection=local/m);
+    expect(inventory).toMatch(/^k3s-prod-1 ansible_host=127\.0\.2\.10 ansible_connection=local/m);
     expect(inventory).toMatch(/^# k3s-prod-2 /m);
-    expect(inventory).toMatch(/^k3s-prod-3 ansible_connection=local/m);
-    expect(inventory).not.toMatch(/^[^#\n]*ansible_host=/m); // real addresses stay comments
+    expect(inventory).toMatch(/^k3s-prod-3 ansible_host=127\.0\.2\.12 ansible_connection=local/m);
+    // Live addresses are loopback placeholders; the real ones stay comments.
+    expect(inventory).not.toMatch(/^[^#\n]*ansible_host=(?!127\.)/m);
     expect(existsSync(join(repo.root, INFRA_REPO_PATHS.prodVault))).toBe(false);
     expect(await repo.readFile(INFRA_REPO_PATHS.prodVars)).toContain('/dev/BLOCKED-pending-disk-decision-');
 

@@ -34,6 +34,10 @@ describe('plans built from config/example.yaml', () => {
       '⚠ cilium.yml → dev: all nodes',
       'watch Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time',
       'verify gates → dev (Kubernetes API, k3s config of each server)',
+      'resume Flux for cilium → dev: HelmRelease kube-system/cilium',
+      'wait for Flux to settle cilium → dev: HelmRelease kube-system/cilium Ready at its new generation',
+      "watch Flux's Cilium rollout → dev: DaemonSet kube-system/cilium, one agent at a time",
+      'verify gates → dev (Kubernetes API, k3s config of each server)',
       'verify.yml → dev: gate #1',
       '⚠ flux-bootstrap.yml → dev: all nodes',
       'kube-vip.yml → dev: all nodes',
@@ -42,12 +46,13 @@ describe('plans built from config/example.yaml', () => {
       'verify gates → dev (Kubernetes API, k3s config of each server)',
     ]);
     expect(plan.steps[1]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
-    expect(plan.steps[8]!.commandLine).toBe(`${ops}ansible-playbook playbooks/verify.yml`);
-    expect(plan.steps[11]!.commandLine).toBe(
+    expect(plan.steps[12]!.commandLine).toBe(`${ops}ansible-playbook playbooks/verify.yml`);
+    expect(plan.steps[15]!.commandLine).toBe(
       `${ops}ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3`,
     );
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
-    // The kubeconfig check is numbered after k3s.yml, so the steps after it keep their ids.
+    // The kubeconfig check is numbered after k3s.yml, Flux's hand-back after the verify it follows,
+    // so the steps after them keep their ids.
     expect(plan.steps.map((s) => s.id)).toEqual([
       '1-preconditions',
       '2-node-baseline',
@@ -57,6 +62,10 @@ describe('plans built from config/example.yaml', () => {
       '5-cilium',
       '6-cilium-rollout',
       '7-verify',
+      '7-verify-resume-flux',
+      '7-verify-resume-flux-settled',
+      '7-verify-resume-flux-rollout',
+      '7-verify-resume-flux-verify',
       '8-verify-yml',
       '9-flux-bootstrap',
       '10-kube-vip',
@@ -141,13 +150,16 @@ describe('plans built from config/example.yaml', () => {
     expect(plan.steps[0]!.target).toContain('vault');
   });
 
-  it('cilium dev: preflight, approved playbook, rollout watch, gates, then Flux resumed', () => {
+  it('cilium dev: preflight, approved playbook, rollout watch, gates, then Flux resumed, settled, its rollout watched, gates', () => {
     expect(planOf('cilium dev').steps.map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
       'Cilium preflight',
       '⚠ cilium.yml',
       'watch Cilium rollout',
       'verify gates',
       'resume Flux for cilium',
+      'wait for Flux to settle cilium',
+      "watch Flux's Cilium rollout",
+      'verify gates',
     ]);
   });
 
@@ -171,11 +183,17 @@ describe('plans built from config/example.yaml', () => {
     ]);
   });
 
-  it('cilium dev --resume-flux: one step, flux resume', () => {
+  it('cilium dev --resume-flux: the preflight of git, an approved flux resume, Flux settled, its rollout watched, gates', () => {
     const steps = planOf('cilium dev --resume-flux').steps;
-    expect(steps.map((s) => [s.title, s.commandLine])).toEqual([
-      ['resume Flux for cilium', 'flux resume helmrelease cilium -n kube-system'],
-    ]);
+    expect(steps.map((s) => [`${s.approval ? `${s.approval.mark} ` : ''}${s.title}`, s.commandLine])).toEqual(
+      [
+        ['Cilium preflight', undefined],
+        ['⚠ resume Flux for cilium', 'flux resume helmrelease cilium -n kube-system'],
+        ['wait for Flux to settle cilium', undefined],
+        ["watch Flux's Cilium rollout", undefined],
+        ['verify gates', undefined],
+      ],
+    );
   });
 
   it('packages: the packages-only baseline on one node, with the env extra vars', () => {
@@ -195,7 +213,7 @@ describe('plans built from config/example.yaml', () => {
 
   it('prints a plan with every step, target, command line and mark', () => {
     const text = describePlan(planOf('cilium dev'));
-    expect(text).toContain('Plan for `cilium dev` on dev: 5 steps (⚠ = stops for approval first)');
+    expect(text).toContain('Plan for `cilium dev` on dev: 8 steps (⚠ = stops for approval first)');
     expect(text).toContain('2. ⚠ cilium.yml → dev: all nodes');
     expect(text).toContain(`   ${ops}ansible-playbook playbooks/cilium.yml`);
   });

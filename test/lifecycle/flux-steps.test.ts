@@ -3,7 +3,6 @@ import type { WorldConfig } from '../../src/config/world-config.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
-import { resumeFluxPlan } from '../../src/lifecycle/plans/resume-flux-plan.js';
 import {
   FLUX_SUSPENDED_EARLIER_FACT,
   FLUX_SUSPENDED_FACT,
@@ -23,10 +22,16 @@ beforeAll(async () => {
 
 const command = { verb: 'cilium', cluster: 'dev', mode: { kind: 'resume-flux' } } as const;
 
+// The resume step of `cilium --resume-flux` (its plan's preflight and approval: build-plan.test.ts, the lab).
 describe('cilium --resume-flux', () => {
   it('refuses a cluster where Flux has no cilium HelmRelease, running nothing', async () => {
     const shell = createScriptedShell(() => undefined);
-    const { result } = await runSteps({ world, command, steps: resumeFluxPlan(world.clusters.dev!), shell });
+    const { result } = await runSteps({
+      world,
+      command,
+      steps: [fluxResumeStep('1-resume-flux', 'dev', true)],
+      shell,
+    });
     expect(result).toMatchObject({
       status: 'finished',
       outcome: 'failed',
@@ -43,13 +48,15 @@ describe('cilium --resume-flux', () => {
       ready: true,
       suspended: false,
       chartVersion: '1.20.1',
+      generation: 2,
+      observedGeneration: 2,
     });
     const shell = createScriptedShell(() => undefined);
     const checkpoints = createMemoryCheckpointStore();
     const { reporter } = await runSteps({
       world,
       command,
-      steps: resumeFluxPlan(world.clusters.dev!),
+      steps: [fluxResumeStep('1-resume-flux', 'dev', true)],
       shell,
       kube: memory.kube,
       checkpoints,
@@ -78,6 +85,8 @@ describe('a cilium job around a Flux found suspended', () => {
       ready: false,
       suspended: true,
       chartVersion: '1.20.1',
+      generation: 2,
+      observedGeneration: 2,
     });
     return memory;
   };

@@ -24,7 +24,9 @@ const CILIUM_FILES: Record<string, string> = {
     'infra/ansible/roles/cilium/templates/cilium-values.yaml.j2',
   ),
   'infra/ansible/roles/cilium/defaults/main.yml': lab('infra/ansible/roles/cilium/defaults/main.yml'),
-  // Every ansible run gets the cluster's KUBECONFIG, named by cluster_kubeconfig_name.
+  // What k3s_api_host renders from (the inventory's servers, dev's group_vars), and every ansible run's
+  // KUBECONFIG, named by cluster_kubeconfig_name.
+  'infra/ansible/inventory/hosts.ini': lab('infra/ansible/inventory/hosts.ini'),
   'infra/ansible/group_vars/all.yml': lab('infra/ansible/group_vars/all.yml'),
 };
 
@@ -159,7 +161,7 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(texts.find((text) => text.startsWith('3-cilium-rollout succeeded'))).toMatch(
       /no pod recreated: same ControllerRevision rev1, all 3 agent ages unchanged/,
     );
-    expect(texts.at(-1)).toBe('job succeeded: all 5 steps done');
+    expect(texts.at(-1)).toBe('job succeeded: all 8 steps done');
   });
 
   it('redacts secrets a playbook prints, including every line of a private key, before anything is reported', async () => {
@@ -492,7 +494,7 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
     expect(t.reporter.texts()).toContainEqual(
       expect.stringMatching(
-        /^1-cilium-preflight succeeded: k8sServiceHost set, 4 parity fields agree across the three files \(from the runbook's documented contract .* as no file marks a field # \[parity\]\)/,
+        /^1-cilium-preflight succeeded: k8sServiceHost renders 127\.0\.1\.11 \(infra\/ansible\/group_vars\/all\.yml\), the same in Flux's substitution; 4 parity fields agree across the three files \(from the runbook's documented contract .* as no file marks a field # \[parity\]\)/,
       ),
     );
 

@@ -159,6 +159,10 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
       fleet: fleet.map(({ cluster }) => cluster),
     });
     await mapK3sConfigDirs(nodes, repo.root, NODE_ADDRESSES);
+    // A cluster Flux has adopted Cilium on serves the commit the ops host has checked out.
+    const scenario = options.sim?.scenario;
+    if (scenario !== undefined && scenario !== 'healthy' && scenario.helmRelease)
+      sim.serveGitRevision(await repo.head());
     if (fleetLab) await mapK3sConfigDirs(fleetLab.nodes, repo.root, fleetLab.addresses);
 
     const devKubeconfigPath = join(dir, 'dev.kubeconfig');

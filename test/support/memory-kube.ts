@@ -3,6 +3,7 @@ import type {
   DaemonSetState,
   DeploymentState,
   EvictionResult,
+  GitRepositoryState,
   HelmReleaseState,
   KubeGateway,
   NodeState,
@@ -52,6 +53,7 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     ['kube-system/cilium-config', { 'kube-proxy-replacement': 'true' }],
   ]);
   const helmReleases = new Map<string, HelmReleaseState>();
+  const gitRepositories = new Map<string, GitRepositoryState>();
   const labels = new Map<string, string>(pods.map((pod) => [pod.name, 'k8s-app=cilium']));
   const revisions = ['rev1'];
   const evictionBlocked = new Set<string>();
@@ -84,6 +86,10 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     async readHelmRelease(namespace, name) {
       check();
       return helmReleases.get(`${namespace}/${name}`);
+    },
+    async readGitRepository(namespace, name) {
+      check();
+      return gitRepositories.get(`${namespace}/${name}`);
     },
     async listPods(query) {
       check();
@@ -132,6 +138,7 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     deployments,
     configMaps,
     helmReleases,
+    gitRepositories,
     pods,
     revisions,
     evictionBlocked,

@@ -1,10 +1,24 @@
 import type { ClusterConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
-import { fluxResumeStep } from '../steps/flux-steps.js';
+import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
+import { fluxHandBack } from '../steps/flux-hand-back.js';
+import { fluxResumeApproval } from '../steps/flux-resume-approval.js';
 import { createStepIds } from './step-ids.js';
 
-/** `cilium <cluster> --resume-flux`: hands Cilium back to Flux after a job left its HelmRelease suspended. */
+/**
+ * `cilium <cluster> --resume-flux`: hands Cilium back to Flux after a job left its HelmRelease
+ * suspended. Flux then applies what git holds, so git's values pass the Cilium preflight first and
+ * the resume is approved (⚠) with that preflight shown; then Flux settling, its rollout if it made
+ * one, and the verify gates.
+ */
 export function resumeFluxPlan(cluster: ClusterConfig): Step[] {
   const id = createStepIds();
-  return [fluxResumeStep(id('resume-flux'), cluster.name, true)];
+  const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
+  return [
+    preflight,
+    ...fluxHandBack(id('resume-flux'), cluster.name, {
+      always: true,
+      approval: fluxResumeApproval(cluster.name, preflight),
+    }),
+  ];
 }

@@ -11,6 +11,8 @@ import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { clusterKubeconfigStep } from '../steps/cluster-kubeconfig-step.js';
+import { fluxHandBack } from '../steps/flux-hand-back.js';
+import { underSuspendedFlux } from '../steps/flux-steps.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
 import { verifyGatesStep } from '../steps/verify-gates-step.js';
@@ -83,8 +85,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
     clusterKubeconfigStep(`${k3sId}-kubeconfig`, cluster.name),
   );
   const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
-  steps.push(
-    preflight,
+  const ciliumSteps = [
     playbookStep(world, {
       id: id('cilium'),
       invocation: { playbook: 'cilium.yml', extraVars },
@@ -95,6 +96,14 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
     }),
     ciliumRolloutStep(id('cilium-rollout'), cluster.name),
     verifyGatesStep(id('verify'), cluster.name),
+  ];
+  // A re-run `up` on a cluster Flux has adopted changes Cilium as `cilium` does: Flux kept out
+  // meanwhile. Named after the verify step, so the ids of the steps after it stay what they were.
+  const [resume, ...handBack] = fluxHandBack(`${ciliumSteps[2]!.id}-resume-flux`, cluster.name);
+  steps.push(
+    preflight,
+    ...underSuspendedFlux(cluster.name, ciliumSteps, resume!),
+    ...handBack,
     playbookStep(world, {
       id: id('verify-yml'),
       invocation: { playbook: 'verify.yml', extraVars },

@@ -19,6 +19,8 @@ export interface ApprovalBinding {
   readonly commit?: string | undefined;
   readonly fingerprint: string;
   readonly preview?: CheckPreview | undefined;
+  /** The Cilium preflight's verdict at this commit, with what it could not check named. */
+  readonly preflight?: string | undefined;
 }
 
 export interface ApprovalRequest {

@@ -66,6 +66,18 @@ export interface HelmReleaseState {
   readonly suspended: boolean;
   /** spec.chart.spec.version as written; undefined when unset. */
   readonly chartVersion: string | undefined;
+  /** metadata.generation: moves with every spec change (a suspend, a resume). */
+  readonly generation: number;
+  /** status.observedGeneration: the generation Flux last acted on (0 before it ever did). */
+  readonly observedGeneration: number;
+}
+
+/** Flux's GitRepository (source.toolkit.fluxcd.io/v1): the commit it serves the cluster. */
+export interface GitRepositoryState {
+  readonly name: string;
+  readonly namespace: string;
+  /** status.artifact.revision, e.g. `main@sha1:<40 hex>`; undefined before Flux fetched anything. */
+  readonly revision: string | undefined;
 }
 
 export interface PodQuery {
@@ -92,6 +104,8 @@ export interface KubeGateway {
   listPods(query: PodQuery): Promise<PodState[]>;
   /** Flux's HelmRelease; undefined when it does not exist or Flux's CRD is not installed. */
   readHelmRelease(namespace: string, name: string): Promise<HelmReleaseState | undefined>;
+  /** Flux's GitRepository; undefined when it does not exist or Flux's CRD is not installed. */
+  readGitRepository(namespace: string, name: string): Promise<GitRepositoryState | undefined>;
   listRevisionHashes(namespace: string, labelSelector: string): Promise<string[]>;
   setUnschedulable(node: string, unschedulable: boolean): Promise<void>;
   evictPod(namespace: string, name: string): Promise<EvictionResult>;

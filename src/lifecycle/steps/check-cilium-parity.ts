@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { checkValueRules } from './cilium-value-rules.js';
 import { normaliseApiHost, type ValuesSource, valueAt } from './cilium-values.js';
 
 export const SOURCE_NAMES: Readonly<Record<ValuesSource, string>> = {
@@ -8,30 +9,18 @@ export const SOURCE_NAMES: Readonly<Record<ValuesSource, string>> = {
 };
 
 /**
- * The preflight that would have stopped the incident: k8sServiceHost set in every file, every
- * parity field (see chooseParityFields) equal across the three (k8sServiceHost only as two
- * spellings of the API host), and maxUnavailable 1 so a bad render stops at the first agent.
+ * The spelling half of the preflight: each file meets the value rules (checkValueRules), and every
+ * parity field (see chooseParityFields) is equal across the three (k8sServiceHost only as two
+ * spellings of the API host). It alone would not have stopped the incident: `{{ k3s_api_host }}`
+ * spelled right can still render empty, so the preflight also resolves what the spellings render
+ * (checkApiHostRender, checkFluxApiHost).
  */
 export function checkCiliumParity(
   files: Readonly<Record<ValuesSource, Record<string, unknown>>>,
   parityFields: readonly string[],
 ): string[] {
-  const problems: string[] = [];
   const sources = Object.keys(SOURCE_NAMES) as ValuesSource[];
-  for (const source of sources) {
-    const host = valueAt(files[source], 'k8sServiceHost');
-    if (host === undefined || host === null || String(host).trim() === '') {
-      problems.push(`k8sServiceHost is empty in ${SOURCE_NAMES[source]}`);
-    } else if (/REPLACE-ME/i.test(String(host))) {
-      problems.push(`k8sServiceHost is still "${String(host)}" in ${SOURCE_NAMES[source]}`);
-    }
-    const maxUnavailable = valueAt(files[source], 'updateStrategy.rollingUpdate.maxUnavailable');
-    if (maxUnavailable !== 1) {
-      problems.push(
-        `updateStrategy.rollingUpdate.maxUnavailable is ${maxUnavailable === undefined ? 'unset (chart default 2)' : JSON.stringify(maxUnavailable)} in ${SOURCE_NAMES[source]}, must be 1`,
-      );
-    }
-  }
+  const problems = sources.flatMap((source) => checkValueRules(files[source], SOURCE_NAMES[source]));
   for (const field of parityFields) {
     const values = sources.map((source) => {
       const raw = valueAt(files[source], field);

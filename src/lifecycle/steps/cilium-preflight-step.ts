@@ -3,8 +3,11 @@ import { CILIUM } from '../gates/gate.js';
 import type { Step, StepContext } from '../plan/step.js';
 import { roleDefaultsFile } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
+import { checkApiHostRender } from './check-api-host-render.js';
 import { checkCiliumParity, SOURCE_NAMES } from './check-cilium-parity.js';
 import { checkCiliumVersion, checkLiveChartVersion } from './check-cilium-version.js';
+import { checkFluxApiHost } from './check-flux-api-host.js';
+import { checkFluxSource } from './check-flux-source.js';
 import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { readCiliumFiles } from './read-cilium-files.js';
@@ -13,7 +16,11 @@ import { CILIUM_RELEASE } from './release-tools.js';
 
 const CILIUM_DEFAULTS = roleDefaultsFile('cilium');
 
-/** Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident. */
+/**
+ * Refuses a Cilium rollout whose values could repeat the k8sServiceHost incident: the three files'
+ * spellings, what they render (k3s_api_host as the cluster resolves it, ${K3S_API_HOST} as Flux
+ * substitutes it), and the commit each layer renders from. Its summary names what it could not check.
+ */
 export function ciliumPreflightStep(id: string, cluster: string): Step {
   const step: Step = {
     id,
@@ -24,10 +31,14 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
     async run(ctx) {
       const { texts, values, marked } = await readCiliumFiles(ctx);
       const parity = chooseParityFields(marked);
+      const render = await checkApiHostRender(ctx);
+      const found = [render, await checkFluxApiHost(ctx, render.rendered), await checkFluxSource(ctx)];
       const problems = [
         ...checkCiliumParity(values, parity.fields),
+        ...found.flatMap((findings) => findings.problems),
         ...(await checkVersions(ctx, texts.helmrelease)),
       ];
+      const notChecked = found.flatMap((findings) => findings.notChecked);
       const live = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).catch(() => undefined);
       if (live && live.maxUnavailable !== 1) {
         problems.push(
@@ -36,6 +47,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         );
       }
       for (const problem of problems) await ctx.progress(`✗ ${problem}`);
+      for (const part of notChecked) await ctx.progress(`? not checked: ${part}`);
       if (problems.length > 0) {
         throw new ClusterBotError('PRECONDITION_FAILED', `Cilium preflight failed: ${problems.join('; ')}`, {
           details: { problems, parityFieldsFrom: parity.source },
@@ -45,8 +57,10 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
       return {
         status: 'succeeded',
         summary:
-          `k8sServiceHost set, ${parity.fields.length} parity fields agree across the three files ` +
-          `(from ${parity.source}), chart version matches cilium_version, maxUnavailable 1`,
+          `k8sServiceHost renders ${render.rendered?.value} (${render.rendered?.file}), the same in Flux's substitution; ` +
+          `${parity.fields.length} parity fields agree across the three files ` +
+          `(from ${parity.source}), chart version matches cilium_version, maxUnavailable 1` +
+          (notChecked.length > 0 ? `; not checked: ${notChecked.join('; ')}` : ''),
       };
     },
   };

@@ -2,6 +2,7 @@ import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
+import { checkValueRules } from './cilium-value-rules.js';
 import {
   describeRevision,
   parseHelmHistory,
@@ -12,6 +13,7 @@ import { opsCommandLine } from './ops-command-line.js';
 import { readRepoCommit } from './read-repo-commit.js';
 import {
   HELM_HISTORY,
+  helmGetValuesArgv,
   helmRollbackArgv,
   readReleaseTool,
   releaseToolOptions,
@@ -32,7 +34,39 @@ export async function readRollbackTarget(
     throw new ClusterBotError('PRECONDITION_FAILED', `cannot roll back Cilium: ${target}`, {
       details: { revisions: history.map((entry) => entry.revision) },
     });
+  await checkRevisionValues(ctx, target.to.revision);
   return target;
+}
+
+/**
+ * `helm rollback` restores a revision's values as they were, whatever the repo says now: rolling
+ * back past the maxUnavailable commit brings back the chart default 2. So the revision's values
+ * meet the preflight's rules first.
+ */
+async function checkRevisionValues(ctx: StepContext, revision: number): Promise<void> {
+  const text = await readReleaseTool(ctx, helmGetValuesArgv(revision));
+  let values: unknown;
+  try {
+    values = JSON.parse(text);
+  } catch {
+    throw new ClusterBotError(
+      'PRECONDITION_FAILED',
+      `helm get values --revision ${revision} printed no JSON: ${text.slice(0, 200)}`,
+    );
+  }
+  const record = values !== null && typeof values === 'object' ? (values as Record<string, unknown>) : {};
+  const problems = checkValueRules(
+    record,
+    `revision ${revision}'s values (helm get values cilium --revision ${revision})`,
+  );
+  if (problems.length > 0)
+    throw new ClusterBotError(
+      'PRECONDITION_FAILED',
+      `cannot roll back Cilium to revision ${revision}: ${problems.join('; ')}`,
+      {
+        details: { problems },
+      },
+    );
 }
 
 /** "from revision 3 (cilium-1.20.1, deployed) to revision 2 (cilium-1.20.1, superseded)" */

@@ -1,6 +1,7 @@
 import { ClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
 import type { HelmReleaseState } from '../ports/kube-gateway.js';
+import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { CILIUM_RELEASE, fluxArgv, runReleaseTool } from './release-tools.js';
 
 /**
@@ -9,6 +10,9 @@ import { CILIUM_RELEASE, fluxArgv, runReleaseTool } from './release-tools.js';
  * suspension a person made: that one is theirs to lift.
  */
 export const FLUX_SUSPENDED_FACT = 'fluxSuspended';
+
+/** Set once this job resumed Flux: what follows waits for Flux to settle and watches what it rolled. */
+export const FLUX_RESUMED_FACT = 'fluxResumed';
 
 /** Seeded by the worker before the job runs: the number of the bot job whose suspension still stands (Redis `fluxSuspended`). */
 export const FLUX_SUSPENDED_EARLIER_FACT = 'fluxSuspendedByEarlierJob';
@@ -21,11 +25,11 @@ const LEFT_ALONE = 'Flux was already suspended before this job; left as it was';
 /** Why a job that ended well still leaves Flux suspended: status, the App Home and the reminder say it. */
 export const FLUX_KEPT_REASON_FACT = 'fluxKeptSuspendedReason';
 
-const HELM_RELEASE = `HelmRelease ${CILIUM_RELEASE.namespace}/${CILIUM_RELEASE.name}`;
+export const HELM_RELEASE = `HelmRelease ${CILIUM_RELEASE.namespace}/${CILIUM_RELEASE.name}`;
 
 export const resumeFluxCommand = (cluster: string) => `/cluster cilium ${cluster} --resume-flux`;
 
-async function readRelease(ctx: StepContext): Promise<HelmReleaseState | undefined> {
+export async function readRelease(ctx: StepContext): Promise<HelmReleaseState | undefined> {
   return ctx.kube.readHelmRelease(CILIUM_RELEASE.namespace, CILIUM_RELEASE.name);
 }
 
@@ -34,15 +38,17 @@ async function runFlux(ctx: StepContext, verb: 'suspend' | 'resume'): Promise<vo
 }
 
 /**
- * Once Flux has adopted Cilium (its HelmRelease exists and is Ready), a Flux reconcile and this
- * job's helm changes would overwrite each other: Flux is suspended first. A job that fails after
- * this leaves it suspended on purpose (Flux would re-apply what just failed) and says so.
+ * Once Flux has a HelmRelease for Cilium, a Flux reconcile and this job's helm changes would
+ * overwrite each other: Flux is suspended first. Whether it is Ready does not matter: Flux's Helm
+ * controller retries a failing release, so a release that is not Ready is the most live of all
+ * (the incident's state). A job that fails after this leaves it suspended on purpose (Flux would
+ * re-apply what just failed) and says so.
  */
 async function suspendFlux(ctx: StepContext, cluster: string, after: Step): Promise<void> {
   if (ctx.facts.get<boolean>(FLUX_SUSPENDED_FACT) === true || ctx.facts.get<boolean>(FLUX_LEFT_ALONE_FACT))
     return;
   const release = await readRelease(ctx);
-  if (!release || (!release.ready && !release.suspended)) return;
+  if (!release) return;
   const earlierJob = ctx.facts.get<number>(FLUX_SUSPENDED_EARLIER_FACT);
   if (release.suspended && earlierJob === undefined) {
     // Someone suspended it by hand, for reasons of their own: not this job's to resume.
@@ -85,7 +91,11 @@ export function fluxResumeStep(id: string, cluster: string, always = false): Ste
         await ctx.facts.set(FLUX_SUSPENDED_FACT, false);
         return { status: 'skipped', summary: `${HELM_RELEASE} is not suspended` };
       }
+      // The agents as they run before Flux takes over: a new ControllerRevision after the resume is
+      // Flux's own rollout (git's values differ from what ran), watched as any other.
+      await ctx.facts.set(CILIUM_BASELINE_FACT, await readCiliumBaseline(ctx).catch(() => undefined));
       await runFlux(ctx, 'resume');
+      await ctx.facts.set(FLUX_RESUMED_FACT, true);
       await ctx.facts.set(FLUX_SUSPENDED_FACT, false);
       return { status: 'succeeded', summary: `${HELM_RELEASE} resumed: Flux reconciles Cilium again` };
     },

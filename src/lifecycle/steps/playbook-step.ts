@@ -20,8 +20,11 @@ export interface PlaybookApproval {
   readonly mark?: string | undefined;
   /** Approval only when this says so (e.g. the cluster is not formed yet); always when absent. */
   readonly required?: ((ctx: StepContext) => Promise<boolean>) | undefined;
-  /** Checks that must pass at the commit being approved, run again whenever approval is asked again. */
-  readonly preflight?: ((ctx: StepContext) => Promise<void>) | undefined;
+  /**
+   * Checks that must pass at the commit being approved, run again whenever approval is asked again;
+   * what it says is shown in the approval.
+   */
+  readonly preflight?: ((ctx: StepContext) => Promise<string>) | undefined;
 }
 
 export interface PlaybookStepSpec {
@@ -138,9 +141,9 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
       await checkSyntax(ctx, spec.invocation);
       if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay);
       await requirePreconditions(ctx, spec.recheck ?? []);
-      await approval.preflight?.(ctx);
+      const preflight = await approval.preflight?.(ctx);
       const preview = await previewPlaybook(ctx, spec.invocation);
-      return { ...identity, targets: spec.target, preview };
+      return { ...identity, targets: spec.target, preview, ...(preflight ? { preflight } : {}) };
     },
   };
 }

@@ -27,6 +27,13 @@ export const HELM_GET_VALUES = [
   '-o',
   'json',
 ];
+/** `helm get values` of one revision: what a rollback to it would restore. */
+export const helmGetValuesArgv = (revision: number): string[] => [
+  ...HELM_GET_VALUES.slice(0, 4),
+  '--revision',
+  String(revision),
+  ...HELM_GET_VALUES.slice(4),
+];
 export const helmRollbackArgv = (revision: number): string[] => [
   'helm',
   'rollback',

@@ -10,7 +10,13 @@ import {
   INSTALLED_CHART_VERSION,
 } from './cilium-release-values.js';
 import { collectGarbage } from './collect-garbage.js';
-import { buildCiliumHelmRelease, type HelmRelease, setSuspended } from './flux-helm-release.js';
+import {
+  buildCiliumHelmRelease,
+  type HelmRelease,
+  reconcileResumed,
+  setSuspended,
+} from './flux-helm-release.js';
+import { serveGitRevision } from './flux-source.js';
 import { HelmHistory, type HelmHistoryEntry } from './helm-history.js';
 import { buildKubeProxyDaemonSet } from './kube-proxy-daemon-set.js';
 import type { ResolvedKubeSimOptions } from './kube-sim-options.js';
@@ -144,8 +150,9 @@ export class ClusterSim {
     return this.#helm.history();
   }
 
-  helmValues(): Record<string, unknown> {
-    return this.#helm.values();
+  /** The deployed revision's user-supplied values, or those of `revision` (undefined when there is no such revision). */
+  helmValues(revision?: number): Record<string, unknown> | undefined {
+    return this.#helm.values(revision);
   }
 
   /** `helm rollback cilium <revision>`: the agents roll back to that revision's template; undefined when there is no such revision. */
@@ -162,7 +169,20 @@ export class ClusterSim {
 
   /** `flux suspend|resume helmrelease cilium -n kube-system`; undefined when Flux has no such HelmRelease. */
   setFluxSuspended(suspended: boolean): HelmRelease | undefined {
-    return setSuspended(this.store, suspended);
+    const release = setSuspended(this.store, suspended);
+    if (!release || suspended) return release;
+    return reconcileResumed(
+      this.store,
+      release,
+      this.#helm.values(),
+      (values) => this.startCiliumRollout({ values }),
+      this.#ctx.now(),
+    );
+  }
+
+  /** Flux serves `sha` of main (GitRepository flux-system) and applies `path` from it (Kustomization flux-system). */
+  serveGitRevision(sha: string, path: string): void {
+    serveGitRevision(this.store, sha, path, this.#ctx.now());
   }
 
   /** What helm writes to the DaemonSet for a revision: its template checksum and the values' updateStrategy. */

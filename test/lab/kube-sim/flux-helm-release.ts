@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from './kube-types.js';
 import type { ObjectStore } from './object-store.js';
 import { rfc3339 } from './rfc3339.js';
@@ -33,6 +34,8 @@ export interface HelmReleaseShape {
   readonly ready?: boolean;
   /** Starts with spec.suspend true. */
   readonly suspended?: boolean;
+  /** spec.values as git holds them, substituted (default: the deployed release's values). */
+  readonly values?: Record<string, unknown>;
 }
 
 /** The `cilium` HelmRelease Flux adopted Cilium with, as the Helm controller leaves it after a reconcile. */
@@ -68,7 +71,7 @@ export function buildCiliumHelmRelease(
           sourceRef: { kind: 'HelmRepository', name: 'cilium', namespace: 'flux-system' },
         },
       },
-      values,
+      values: shape.values ?? values,
     },
     status: {
       observedGeneration: 1,
@@ -108,5 +111,41 @@ export function setSuspended(store: ObjectStore, suspended: boolean): HelmReleas
     ...release,
     metadata: { ...release.metadata, generation },
     spec: suspended ? { ...spec, suspend: true } : spec,
+  });
+}
+
+/**
+ * The Helm controller's reconcile once a HelmRelease is resumed: the release is upgraded to
+ * spec.values when they differ from what runs (`upgrade`), then Ready at the new generation.
+ */
+export function reconcileResumed(
+  store: ObjectStore,
+  release: HelmRelease,
+  deployed: Record<string, unknown>,
+  upgrade: (values: Record<string, unknown>) => void,
+  now: Date,
+): HelmRelease {
+  const changed = !isDeepStrictEqual(release.spec.values, deployed);
+  if (changed) upgrade(release.spec.values);
+  const generation = release.metadata.generation ?? 1;
+  const version = release.spec.chart.spec.version;
+  return store.update('helmreleases', {
+    ...release,
+    status: {
+      ...release.status,
+      observedGeneration: generation,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: changed ? 'UpgradeSucceeded' : 'ReconciliationSucceeded',
+          message: changed
+            ? `Helm upgrade succeeded for release kube-system/cilium with chart cilium@${version}`
+            : `release in-sync with desired state`,
+          lastTransitionTime: rfc3339(now),
+          observedGeneration: generation,
+        },
+      ],
+    },
   });
 }

@@ -9,7 +9,7 @@ type SimReply = { code: number; json: unknown };
  * for a node that exists), GET /_sim/state, GET /_sim/kubeconfig (`{kubeconfig}`: what the k3s role
  * reads from the primary's /etc/rancher/k3s/k3s.yaml to write the repo's
  * `.cache/<cluster_kubeconfig_name>`); for the `helm` and `flux` stand-ins: GET
- * /_sim/helm/cilium/history, GET /_sim/helm/cilium/values, POST /_sim/helm/cilium/rollback/{revision}
+ * /_sim/helm/cilium/history, GET /_sim/helm/cilium/values[/{revision}], POST /_sim/helm/cilium/rollback/{revision}
  * (404 when there is no such revision), POST /_sim/flux/cilium/suspend|resume (404 without a HelmRelease).
  */
 export function handleSimRequest(
@@ -34,6 +34,13 @@ function handleReleaseRequest(method: string, pathname: string, sim: ClusterSim)
     return { code: 200, json: sim.helmHistory() };
   if (method === 'GET' && pathname === '/_sim/helm/cilium/values')
     return { code: 200, json: sim.helmValues() };
+  const revisionValues = /^\/_sim\/helm\/cilium\/values\/(\d+)$/.exec(pathname);
+  if (method === 'GET' && revisionValues) {
+    const values = sim.helmValues(Number(revisionValues[1]));
+    return values
+      ? { code: 200, json: values }
+      : { code: 404, json: { ok: false, error: 'release: not found' } };
+  }
   const rollback = /^\/_sim\/helm\/cilium\/rollback\/(\d+)$/.exec(pathname);
   if (method === 'POST' && rollback) {
     const done = sim.helmRollback(Number(rollback[1]));

@@ -31,13 +31,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class HelmHistory {
   readonly #revisions: Revision[] = [];
 
-  /** Seeds a settled release: an install, then an upgrade that rendered the cluster's current template. */
+  /**
+   * Seeds a settled release: an install (before the maxUnavailable commit: its values leave
+   * updateStrategy to the chart default 2), then an upgrade that rendered the current template.
+   */
   constructor(
     current: { checksum: string; version: string; values: Record<string, unknown> },
     installed: { checksum: string; version: string },
     bornAt: Date,
   ) {
-    this.#push(installed.version, installed.checksum, current.values, 'Install complete', bornAt);
+    const { updateStrategy: _notYet, ...installedValues } = current.values;
+    this.#push(installed.version, installed.checksum, installedValues, 'Install complete', bornAt);
     const upgradedAt = new Date(bornAt.getTime() + 2 * DAY_MS);
     this.#push(current.version, current.checksum, current.values, 'Upgrade complete', upgradedAt);
   }
@@ -46,9 +50,13 @@ export class HelmHistory {
     return this.#revisions.map((revision) => revision.entry);
   }
 
-  /** The deployed revision's user-supplied values (`helm get values -o json`). */
-  values(): Record<string, unknown> {
-    return structuredClone(this.#deployed().values);
+  /** The deployed revision's user-supplied values (`helm get values -o json`), or `revision`'s (`--revision N`). */
+  values(): Record<string, unknown>;
+  values(revision: number | undefined): Record<string, unknown> | undefined;
+  values(revision?: number): Record<string, unknown> | undefined {
+    if (revision === undefined) return structuredClone(this.#deployed().values);
+    const found = this.#revisions.find((candidate) => candidate.entry.revision === revision);
+    return found && structuredClone(found.values);
   }
 
   upgrade(version: string, checksum: string, values: Record<string, unknown>, at: Date): void {

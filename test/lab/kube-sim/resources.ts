@@ -113,6 +113,25 @@ export const RESOURCES: readonly ResourceInfo[] = [
     shortNames: ['hr'],
     fieldLabels: [],
   },
+  // Flux's source and kustomize CRDs: `flux bootstrap`'s GitRepository and Kustomization flux-system.
+  {
+    plural: 'gitrepositories',
+    group: 'source.toolkit.fluxcd.io',
+    version: 'v1',
+    kind: 'GitRepository',
+    namespaced: true,
+    shortNames: ['gitrepo'],
+    fieldLabels: [],
+  },
+  {
+    plural: 'kustomizations',
+    group: 'kustomize.toolkit.fluxcd.io',
+    version: 'v1',
+    kind: 'Kustomization',
+    namespaced: true,
+    shortNames: ['ks'],
+    fieldLabels: [],
+  },
 ];
 
 export type ResourceName =
@@ -125,7 +144,9 @@ export type ResourceName =
   | 'replicasets'
   | 'controllerrevisions'
   | 'poddisruptionbudgets'
-  | 'helmreleases';
+  | 'helmreleases'
+  | 'gitrepositories'
+  | 'kustomizations';
 
 export function findResource(group: string, version: string, plural: string): ResourceInfo | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);

@@ -47,6 +47,8 @@ export interface KubeSimHandle {
   helmHistory(): HelmHistoryEntry[];
   /** The deployed revision's user-supplied values (`helm get values cilium -o json`). */
   helmValues(): Record<string, unknown>;
+  /** Flux serves `sha` of main: GitRepository flux-system (`main@sha1:<sha>`) and Kustomization flux-system at `path`. */
+  serveGitRevision(sha: string, path?: string): void;
   /** Someone changed the live release's values by hand (a new revision, same agent template). */
   setHelmValues(values: Record<string, unknown>): void;
   /** The `cilium` HelmRelease, when Flux has one (scenario helmRelease). */
@@ -121,7 +123,8 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     setNodeReady: (name, ready) => sim.setNodeReady(name, ready),
     startCiliumRollout: () => sim.startCiliumRollout(),
     helmHistory: () => sim.helmHistory(),
-    helmValues: () => sim.helmValues(),
+    helmValues: () => sim.helmValues() ?? {},
+    serveGitRevision: (sha, path = './clusters/dev') => sim.serveGitRevision(sha, path),
     setHelmValues: (values) => sim.setHelmValues(values),
     helmRelease: () => sim.store.get<HelmRelease>('helmreleases', 'kube-system', 'cilium'),
     addKubeProxy: () => sim.addKubeProxy(),
