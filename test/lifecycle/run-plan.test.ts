@@ -66,6 +66,7 @@ function setup(
     dirty?: string[];
     listed?: string[];
     syntaxError?: string;
+    collections?: () => string[];
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
@@ -83,6 +84,7 @@ function setup(
       if (args[0] === 'status') return { stdout: options.dirty ?? [] };
       return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
     }
+    if (program === 'ansible-galaxy') return { stdout: options.collections?.() ?? ['kubernetes.core 5.0.0'] };
     if (program === 'ansible-playbook') {
       if (call.argv.includes('--syntax-check')) {
         return options.syntaxError
@@ -300,6 +302,22 @@ describe('engine: cilium dev with fakes of every port', () => {
       /The approved run is not what would run now: the command line was/,
     );
     expect(t.playbookRuns()).toBe(0);
+  });
+
+  it('voids the approval when a collection on the ops host changed since it was given: the binding covers Ansible, its config and collections', async () => {
+    let version = '5.0.0';
+    const t = setup({
+      collections: () => ['# /root/.ansible/collections/ansible_collections', `kubernetes.core ${version}`],
+    });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    version = '6.0.0';
+    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+    expect(t.approvals.voided).toHaveLength(1);
+    expect(t.playbookRuns()).toBe(0);
+    const reads = t.shell.calls.map((call) => call.argv.join(' '));
+    expect(reads).toContain('ansible --version');
+    expect(reads).toContain('ansible-config dump --only-changed');
   });
 
   it('refuses a disruptive step whose playbook fails --syntax-check, before asking anyone', async () => {

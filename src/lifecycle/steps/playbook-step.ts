@@ -1,6 +1,7 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import type { Precondition } from '../preconditions/precondition.js';
+import { ansibleToolchain } from './ansible-toolchain.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { checkSyntax } from './check-syntax.js';
 import { opsCommandLine } from './ops-command-line.js';
@@ -128,7 +129,8 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
   const current = async (ctx: StepContext) => {
     await requireCleanCheckout(ctx);
     const commit = await readRepoCommit(ctx);
-    return { commit, commandLine, fingerprint: bindingFingerprint(commit, argv) };
+    const toolchain = await ansibleToolchain(ctx);
+    return { commit, commandLine, fingerprint: bindingFingerprint(commit, [...argv, toolchain]) };
   };
   return {
     reason: approval.reason,
