@@ -164,6 +164,8 @@ function createEventRenderer(deps: EventRendererDeps) {
         return [];
       case 'step-progress':
         setStep(event.stepId, { detail: event.text });
+        if (event.agent)
+          thread.agentsMoved = thread.agentsMoved === true || event.agent.from !== event.agent.to;
         return [];
       case 'step-waiting':
         setStep(event.stepId, { status: 'waiting' });

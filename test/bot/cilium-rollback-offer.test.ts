@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ciliumRollbackOffer, ROLLBACK_ACTION } from '../../src/bot/cilium-rollback-offer.js';
+import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
 import type { BoardStep, JobThread } from '../../src/jobs/ports/job-thread.js';
+import type { AgentProgress } from '../../src/lifecycle/ports/reporter.js';
+import { createLogger } from '../../src/log/create-logger.js';
+import { createRedactor } from '../../src/log/create-redactor.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
+import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 
 const step = (id: string, title: string, status: BoardStep['status']): BoardStep => ({
@@ -54,6 +59,75 @@ describe('the Roll back Cilium offer under a Cilium rollout', () => {
     expect(
       ciliumRollbackOffer(thread('cilium dev', 'succeeded', [step('3-cilium-rollout', 'w', 'succeeded')])),
     ).toBeUndefined();
+  });
+});
+
+/**
+ * `cilium dev` through the real thread reporter: the rollout watch reports each agent as it comes
+ * up (from the revision its node ran to the one it runs, as ciliumRolloutStep does), then verify
+ * fails. Returns the Roll back buttons the thread got.
+ */
+async function rolloutThenFailedVerify(agents: readonly AgentProgress[]) {
+  const { poster, posts } = createRecordingPoster();
+  const { outbox } = createMemoryThreadOutbox(poster);
+  const reporter = createThreadReporter({
+    outbox,
+    logger: createLogger({ level: 'silent', redact: createRedactor() }),
+    // Not yet shown: the reporter posts its root message first, as a new job's does.
+    thread: { ...thread('cilium dev', 'failed', []), opened: false, threadTs: undefined },
+    appendLog: () => undefined,
+  });
+  const steps = ['2-cilium', '3-cilium-rollout', '4-verify'].map((id) => ({
+    id,
+    title: id,
+    target: 'dev',
+    disruptive: id === '2-cilium',
+  }));
+  await reporter.emit({ type: 'plan-started', steps, resumed: false });
+  for (const [stepId, status] of [
+    ['2-cilium', 'succeeded'],
+    ['3-cilium-rollout', 'succeeded'],
+    ['4-verify', 'failed'],
+  ] as const) {
+    await reporter.emit({ type: 'step-started', stepId });
+    if (stepId === '3-cilium-rollout') {
+      for (const agent of agents)
+        await reporter.emit({ type: 'step-progress', stepId, text: `agent ${agent.pod} Ready`, agent });
+    }
+    await reporter.emit({ type: 'step-finished', stepId, status, durationMs: 1_000, summary: 'done' });
+  }
+  await reporter.emit({ type: 'plan-finished', outcome: 'failed', summary: 'verify failed' });
+  await reporter.delivered();
+  return posts.filter((post) => JSON.stringify(post.blocks ?? []).includes(ROLLBACK_ACTION));
+}
+
+const agent = (node: string, from: string, to: string): AgentProgress => ({
+  pod: `cilium-${node}`,
+  node,
+  from,
+  to,
+  ready: true,
+});
+
+describe('the Roll back offer after a rollout that changed nothing', () => {
+  it('is made once an agent reached a new ControllerRevision, not when every agent kept the one it ran', async () => {
+    const nodes = ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3'];
+    expect(await rolloutThenFailedVerify(nodes.map((n) => agent(n, 'rev1', 'rev2')))).toHaveLength(1);
+    // A change of updateStrategy only: same pod template hash, same revision, no pod recreated.
+    expect(await rolloutThenFailedVerify(nodes.map((n) => agent(n, 'rev1', 'rev1')))).toEqual([]);
+    // One agent moved is a change, whatever the others did.
+    expect(
+      await rolloutThenFailedVerify([agent('k3s-dev-1', 'rev1', 'rev1'), agent('k3s-dev-2', 'rev1', 'rev2')]),
+    ).toHaveLength(1);
+  });
+
+  it('decides from the thread state, which is saved with the thread, so a resumed job offers the same', () => {
+    expect(
+      ciliumRollbackOffer({ ...halted('4-verify', 'verify gates'), agentsMoved: false }),
+    ).toBeUndefined();
+    expect(ciliumRollbackOffer({ ...halted('4-verify', 'verify gates'), agentsMoved: true })).toBeDefined();
+    // No agent reported before the watch stopped (the new revision's first agent stuck): offered.
+    expect(ciliumRollbackOffer(halted('3-cilium-rollout', 'watch Cilium rollout'))).toBeDefined();
   });
 });
 

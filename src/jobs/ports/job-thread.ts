@@ -32,6 +32,11 @@ export interface JobThread {
   /** The root message is in the outbox (or sent): what comes later goes under it. */
   opened: boolean;
   board: BoardState;
+  /**
+   * Whether a Cilium agent reached a revision other than the one its node ran before (the rollout
+   * changed something); undefined while no agent has reported.
+   */
+  agentsMoved?: boolean | undefined;
 }
 
 /** Where a job's thread state is kept between workers (Redis in production). */
