@@ -75,4 +75,22 @@ describe('environment', () => {
     });
     expect(secretsOf(env).sort()).toEqual(['s3cretpass', 'xapp-1-A0-xyz', 'xoxb-123-abc']);
   });
+
+  it('refuses the signing secret and the app token to a worker, naming each: only the bot takes Slack requests', () => {
+    expect(() =>
+      readEnv({
+        CLUSTER_BOT_ROLE: 'worker',
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 'a-signing-secret',
+        SLACK_APP_TOKEN: 'xapp-1',
+      }),
+    ).toThrow(
+      "SLACK_SIGNING_SECRET: must not be set for CLUSTER_BOT_ROLE=worker: only the process that takes Slack's requests holds it\n" +
+        "SLACK_APP_TOKEN: must not be set for CLUSTER_BOT_ROLE=worker: only the process that takes Slack's requests holds it",
+    );
+    // A worker needs only the bot token (it posts progress); no transport secret is asked of it.
+    expect(
+      readEnv({ CLUSTER_BOT_ROLE: 'worker', SLACK_BOT_TOKEN: 'xoxb-1' }).SLACK_SIGNING_SECRET,
+    ).toBeUndefined();
+  });
 });

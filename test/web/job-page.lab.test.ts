@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobLinks } from '../../src/web/job-links.js';
 import { jobPageKey } from '../../src/web/job-page-key.js';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
-import { SIGNING_SECRET, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+import { JOB_PAGE_SECRET, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 const PUBLIC_URL = 'https://cluster-bot.example.test/ops';
 const LINK = /<(https:\/\/cluster-bot\.example\.test\/ops\/jobs\/[^|>]+)\|job page/;
@@ -109,7 +109,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
   });
 
   it('a tampered, expired or missing token shows nothing: 403 or 401, no data in the page', async () => {
-    const key = jobPageKey({ JOB_PAGE_SECRET: undefined, SLACK_SIGNING_SECRET: SIGNING_SECRET });
+    const key = jobPageKey({ JOB_PAGE_SECRET });
     const linksAt = (now: number) =>
       createJobLinks({
         baseUrl: `http://127.0.0.1:${lab.bot.port}`,
