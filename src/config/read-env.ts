@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { ClusterBotError } from '../errors.js';
 import { parseDuration } from './parse-duration.js';
@@ -99,7 +101,11 @@ const envSchema = z
     JOB_LOGS_MAX_MB: z.coerce.number({ error: 'expected megabytes' }).int().min(1).default(1_024),
     CLUSTER_BOT_CONFIG: z.string().min(1).optional(),
     CLUSTER_BOT_ROLE: z.enum(PROCESS_ROLES).default('all'),
-    DATA_DIR: z.string().min(1).default('/tmp/cluster-bot'),
+    // Under the user's home, not /tmp: another local user could otherwise create it first.
+    DATA_DIR: z
+      .string()
+      .min(1)
+      .default(() => join(homedir(), '.local', 'state', 'cluster-bot')),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     CONSOLE_USER: z
       .string()

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnv, secretsOf } from '../../src/config/read-env.js';
 
@@ -92,5 +94,9 @@ describe('environment', () => {
     expect(
       readEnv({ CLUSTER_BOT_ROLE: 'worker', SLACK_BOT_TOKEN: 'xoxb-1' }).SLACK_SIGNING_SECRET,
     ).toBeUndefined();
+  });
+
+  it("keeps DATA_DIR under the user's home by default, never in world-writable /tmp", () => {
+    expect(readEnv({}).DATA_DIR).toBe(join(homedir(), '.local', 'state', 'cluster-bot'));
   });
 });
