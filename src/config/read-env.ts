@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { ClusterBotError } from '../errors.js';
 import { parseDuration } from './parse-duration.js';
@@ -94,7 +96,7 @@ const envSchema = z
         });
       }
     }),
-    /** The key of the job pages' signed links; unset, it is derived (HKDF) from SLACK_SIGNING_SECRET. */
+    /** The secret the job pages' signed links are keyed from (HKDF); required with PUBLIC_URL. */
     JOB_PAGE_SECRET: optionalText.refine(
       (v) => v === undefined || v.length >= 32,
       'expected at least 32 characters (e.g. openssl rand -hex 32)',
@@ -118,7 +120,11 @@ const envSchema = z
     JOB_LOGS_MAX_MB: z.coerce.number({ error: 'expected megabytes' }).int().min(1).default(1_024),
     CLUSTER_BOT_CONFIG: z.string().min(1).optional(),
     CLUSTER_BOT_ROLE: z.enum(PROCESS_ROLES).default('all'),
-    DATA_DIR: z.string().min(1).default('/tmp/cluster-bot'),
+    // Under the user's home, not /tmp: another local user could otherwise create it first.
+    DATA_DIR: z
+      .string()
+      .min(1)
+      .default(() => join(homedir(), '.local', 'state', 'cluster-bot')),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     CONSOLE_USER: z
       .string()
@@ -152,19 +158,31 @@ const envSchema = z
         message: `on a Redis Cluster it must be a hash tag, e.g. {${env.REDIS_PREFIX}}, so a job's keys, its lease and BullMQ's queue share one slot`,
       });
     }
-    if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+    if (env.CLUSTER_BOT_ROLE === 'worker') {
+      // A worker runs what the ops host and the clusters hand it: if anything there ever ran code in
+      // it, these would let it forge Slack's requests (approvals) or take Slack's events.
+      for (const key of ['SLACK_SIGNING_SECRET', 'SLACK_APP_TOKEN'] as const) {
+        if (env[key]) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message:
+              "must not be set for CLUSTER_BOT_ROLE=worker: only the process that takes Slack's requests holds it",
+          });
+        }
+      }
+    } else if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
       ctx.addIssue({
         code: 'custom',
         path: ['SLACK_SIGNING_SECRET'],
         message: 'required for the HTTP transport (or set SLACK_APP_TOKEN for Socket Mode)',
       });
     }
-    if (env.PUBLIC_URL && !env.JOB_PAGE_SECRET && !env.SLACK_SIGNING_SECRET) {
+    if (env.PUBLIC_URL && !env.JOB_PAGE_SECRET) {
       ctx.addIssue({
         code: 'custom',
         path: ['JOB_PAGE_SECRET'],
-        message:
-          "required when PUBLIC_URL is set and there is no SLACK_SIGNING_SECRET to derive the job page links' key from (Socket Mode, console mode)",
+        message: "required when PUBLIC_URL is set: the job page links' key is derived from it alone",
       });
     }
     if (env.JOB_PAGE_STREAMS_PER_JOB > env.JOB_PAGE_STREAMS) {

@@ -116,7 +116,7 @@ const clusterSchema = z
      */
     vaultPasswordFile: z
       .string()
-      .regex(/^\/[A-Za-z0-9_.\/@+-]+$/, 'expected an absolute path on the ops host')
+      .regex(/^\/[A-Za-z0-9_./@+-]+$/, 'expected an absolute path on the ops host')
       .optional(),
     /** The home ISP's public addresses: the VPN gateway's tun0 exit IP must be none of them (required with a gateway). */
     homeExitIps: z.array(ipAddress).default([]),

@@ -1,5 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -8,9 +8,12 @@ import { join } from 'node:path';
  */
 export async function openJobLog(dataDir: string, jobId: string) {
   const dir = join(dataDir, 'jobs');
-  await mkdir(dir, { recursive: true });
+  // The log holds everything a playbook printed (redacted, but still the operators' world): only
+  // the bot's user may read it. mkdir leaves an existing directory's mode as it was, so chmod too.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   const path = join(dir, `${jobId}.log`);
-  const stream: WriteStream = createWriteStream(path, { flags: 'a' });
+  const stream: WriteStream = createWriteStream(path, { flags: 'a', mode: 0o600 });
   return {
     path,
     append(line: string): void | Promise<void> {

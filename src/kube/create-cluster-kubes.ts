@@ -1,10 +1,9 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorldConfig } from '../config/world-config.js';
 import { ClusterBotError } from '../errors.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
-import { adoptedKubeconfigPath, adoptKubeconfig } from './adopt-kubeconfig.js';
+import { adoptKubeconfig } from './adopt-kubeconfig.js';
 import type { KubeGatewayOptions } from './create-kube-gateway.js';
 import { createLazyKubeGateway } from './create-lazy-kube-gateway.js';
 
@@ -15,15 +14,16 @@ export interface ClusterKubes extends KubeconfigKeeper {
 
 interface Current {
   readonly gateway: KubeGateway;
-  /** mtime of the adopted file the gateway was made from; undefined: made from the configured path. */
-  readonly adoptedAt: number | undefined;
+  /** The adopted file the gateway was made from; undefined: made from the configured path. */
+  readonly adopted: string | undefined;
 }
 
 /**
  * The Kubernetes gateways of every cluster. The configured kubeconfigPath is often a mounted secret
  * (read-only, and stale once k3s.yml re-founded the cluster), so an adopted kubeconfig is kept under
- * DATA_DIR/kubeconfigs/<cluster>.kubeconfig (0600) and preferred from then on, by every process that
- * shares DATA_DIR: each call checks the file, so a worker that did not adopt it switches too.
+ * DATA_DIR/kubeconfigs/<cluster>.kubeconfig (0600, in a 0700 directory) and preferred from then on,
+ * by this process only: a file found there that this process did not adopt (another pod's, or one
+ * left from before a restart) is never used; such a process fetches and proves its own.
  */
 export function createClusterKubes(
   world: WorldConfig,
@@ -31,20 +31,20 @@ export function createClusterKubes(
   options?: KubeGatewayOptions,
 ): ClusterKubes {
   const dir = join(dataDir, 'kubeconfigs');
-  const adoptedPath = (cluster: string) => adoptedKubeconfigPath(dir, cluster);
   const current = new Map<string, Current>();
+  const adoptedHere = new Map<string, string>();
 
   const gatewayOf = (cluster: string): KubeGateway => {
-    const adoptedAt = statSync(adoptedPath(cluster), { throwIfNoEntry: false })?.mtimeMs;
+    const adopted = adoptedHere.get(cluster);
     const known = current.get(cluster);
-    if (known && known.adoptedAt === adoptedAt) return known.gateway;
+    if (known && known.adopted === adopted) return known.gateway;
     const configured = world.clusters[cluster]?.kubeconfigPath;
     if (configured === undefined) throw new ClusterBotError('TARGET_UNKNOWN', `unknown cluster ${cluster}`);
-    const gateway = createLazyKubeGateway(
-      adoptedAt === undefined ? configured : adoptedPath(cluster),
-      options,
-    );
-    current.set(cluster, { gateway, adoptedAt });
+    const gateway = createLazyKubeGateway(adopted ?? configured, {
+      ...options,
+      ownFile: adopted !== undefined,
+    });
+    current.set(cluster, { gateway, adopted });
     return gateway;
   };
 
@@ -74,6 +74,12 @@ export function createClusterKubes(
       }
       return gateway;
     },
-    adopt: (cluster, kubeconfig) => adoptKubeconfig(world, dir, cluster, kubeconfig, options),
+    async adopt(cluster, kubeconfig, namedHosts) {
+      const adopted = await adoptKubeconfig(world, dir, cluster, kubeconfig, namedHosts, options);
+      // Made again on next use, from the file just proved.
+      adoptedHere.set(cluster, adopted.keptAt);
+      current.delete(cluster);
+      return adopted;
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
-import type { KubeGatewayOptions } from './create-kube-gateway.js';
+import type { LoadKubeGatewayOptions } from './load-kube-gateway.js';
 
 /**
  * A cluster's gateway, made on first use. The kubeconfig is read then, so a cluster whose kubeconfig
@@ -7,7 +7,7 @@ import type { KubeGatewayOptions } from './create-kube-gateway.js';
  * reason (tried again next time). The Kubernetes client is loaded then too: it costs about 80 MB of
  * memory, which a bot-only process, or a worker that has only run playbooks, never pays.
  */
-export function createLazyKubeGateway(kubeconfigPath: string, options?: KubeGatewayOptions): KubeGateway {
+export function createLazyKubeGateway(kubeconfigPath: string, options?: LoadKubeGatewayOptions): KubeGateway {
   let loading: Promise<KubeGateway> | undefined;
   const real = () => {
     loading ??= import('./load-kube-gateway.js')

@@ -49,4 +49,25 @@ describe('secret-bearing files', () => {
       await problemsWith({ '/run/secrets/ssh/id_ed25519': { mode: 0o100440, uid: 0, gid: 0 } }),
     ).toHaveLength(1);
   });
+
+  it('refuses a known_hosts file others may write, naming the key that names it', async () => {
+    expect(
+      await problemsWith({
+        '/run/secrets/ssh/known_hosts': { mode: 0o100664, ...BOT },
+      }),
+    ).toEqual([
+      'ops.knownHostsPath (/run/secrets/ssh/known_hosts): mode 0664 lets other users write the host keys the bot trusts (group-writable); chmod go-w it',
+    ]);
+    expect(
+      await problemsWith({ '/run/secrets/ssh/known_hosts': { mode: 0o100646, uid: 0, gid: 10001 } }),
+    ).toEqual([
+      expect.stringContaining(
+        'mode 0646 lets other users write the host keys the bot trusts (world-writable)',
+      ),
+    ]);
+    // Read-only for others, as a Secret volume mounts it: accepted.
+    expect(
+      await problemsWith({ '/run/secrets/ssh/known_hosts': { mode: 0o100444, uid: 0, gid: 10001 } }),
+    ).toEqual([]);
+  });
 });

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEnv, secretsOf } from '../../src/config/read-env.js';
 
@@ -74,5 +76,27 @@ describe('environment', () => {
       REDIS_URL: 'rediss://:s3cretpass@127.0.0.1:6380',
     });
     expect(secretsOf(env).sort()).toEqual(['s3cretpass', 'xapp-1-A0-xyz', 'xoxb-123-abc']);
+  });
+
+  it('refuses the signing secret and the app token to a worker, naming each: only the bot takes Slack requests', () => {
+    expect(() =>
+      readEnv({
+        CLUSTER_BOT_ROLE: 'worker',
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_SIGNING_SECRET: 'a-signing-secret',
+        SLACK_APP_TOKEN: 'xapp-1',
+      }),
+    ).toThrow(
+      "SLACK_SIGNING_SECRET: must not be set for CLUSTER_BOT_ROLE=worker: only the process that takes Slack's requests holds it\n" +
+        "SLACK_APP_TOKEN: must not be set for CLUSTER_BOT_ROLE=worker: only the process that takes Slack's requests holds it",
+    );
+    // A worker needs only the bot token (it posts progress); no transport secret is asked of it.
+    expect(
+      readEnv({ CLUSTER_BOT_ROLE: 'worker', SLACK_BOT_TOKEN: 'xoxb-1' }).SLACK_SIGNING_SECRET,
+    ).toBeUndefined();
+  });
+
+  it("keeps DATA_DIR under the user's home by default, never in world-writable /tmp", () => {
+    expect(readEnv({}).DATA_DIR).toBe(join(homedir(), '.local', 'state', 'cluster-bot'));
   });
 });

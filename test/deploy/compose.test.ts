@@ -49,18 +49,19 @@ describe('docker-compose.yaml (one box)', () => {
 
   it('sets the same environment variables as the Deployments, all accepted by readEnv once .env is filled in', () => {
     // Kubernetes declares the Redis password to expand it into REDIS_URL; compose takes it from .env.
-    const expanded = expandedNames(deployment('cluster-bot-bot'));
-    const kubernetesNames = (deployment('cluster-bot-bot').env ?? [])
-      .map((v) => v.name)
-      .filter((name) => !expanded.has(name))
-      .sort();
     for (const [role, service] of Object.entries(apps)) {
+      const expanded = expandedNames(deployment(`cluster-bot-${role}`));
+      const kubernetesNames = (deployment(`cluster-bot-${role}`).env ?? [])
+        .map((v) => v.name)
+        .filter((name) => !expanded.has(name))
+        .sort();
       expect(Object.keys(service.environment ?? {}).sort(), role).toEqual(kubernetesNames);
       const environment = composeEnvironment(service, FAKE_DOT_ENV);
       const parsed = readEnv(environment);
       for (const name of Object.keys(environment)) expect(parsed, name).toHaveProperty(name);
       expect(parsed.CLUSTER_BOT_ROLE).toBe(role);
-      expect(parsed.SLACK_APP_TOKEN).toBe(FAKE_DOT_ENV.SLACK_APP_TOKEN);
+      // Only the process taking Slack's requests gets the app token; the worker never sees it.
+      expect(parsed.SLACK_APP_TOKEN).toBe(role === 'bot' ? FAKE_DOT_ENV.SLACK_APP_TOKEN : undefined);
     }
   });
 

@@ -44,21 +44,21 @@ describe('Slack app manifest', () => {
     expect(manifest!.oauth_config.scopes.user ?? []).toEqual([]);
   });
 
-  it('uses Socket Mode, so no request URL is needed and the deployments pass SLACK_APP_TOKEN', async () => {
+  it('uses Socket Mode, so no request URL is needed and the bot (never the worker) gets SLACK_APP_TOKEN', async () => {
     const { settings, features } = manifest!;
     expect(settings.socket_mode_enabled).toBe(true);
     expect(settings.interactivity.request_url).toBeUndefined();
     expect(features.slash_commands.map((c) => c.url)).toEqual([undefined]);
     const { objects } = await renderKustomization(repoPath('deploy/overlays/homelab'));
-    for (const name of ['cluster-bot-bot', 'cluster-bot-worker']) {
-      const env =
-        findObject<Workload>(objects, 'Deployment', name).spec.template.spec.containers[0]!.env ?? [];
-      expect(
-        env.map((v) => v.name),
-        name,
-      ).toContain('SLACK_APP_TOKEN');
-    }
+    const envNames = (name: string) =>
+      (findObject<Workload>(objects, 'Deployment', name).spec.template.spec.containers[0]!.env ?? []).map(
+        (v) => v.name,
+      );
+    expect(envNames('cluster-bot-bot')).toContain('SLACK_APP_TOKEN');
+    expect(envNames('cluster-bot-worker')).not.toContain('SLACK_APP_TOKEN');
+    expect(envNames('cluster-bot-worker')).not.toContain('SLACK_SIGNING_SECRET');
     const compose = await readCompose();
     expect(Object.keys(compose.services.bot?.environment ?? {})).toContain('SLACK_APP_TOKEN');
+    expect(Object.keys(compose.services.worker?.environment ?? {})).not.toContain('SLACK_APP_TOKEN');
   });
 });

@@ -169,7 +169,7 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     const prodKubeconfigPath = join(dir, 'prod.kubeconfig');
     await sim.writeKubeconfig(devKubeconfigPath);
     if (prodSim) await prodSim.writeKubeconfig(prodKubeconfigPath);
-    else await writeFile(prodKubeconfigPath, unformedClusterKubeconfig(), { mode: 0o600 });
+    else await writeFile(prodKubeconfigPath, unformedClusterKubeconfig(sim.caPem), { mode: 0o600 });
     const fleetKubeconfigs = await Promise.all(
       fleet.map(async ({ cluster, sim: fleetSim }) => {
         const kubeconfigPath = join(dir, `${cluster.name}.kubeconfig`);
@@ -281,12 +281,18 @@ async function formClusters(
 }
 
 /** Prod before its init: no API answers (127.0.0.1:1 is closed), so k3s.yml counts as the first run. */
-function unformedClusterKubeconfig(): string {
+function unformedClusterKubeconfig(caPem: string): string {
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
-      { name: 'prod', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } },
+      {
+        name: 'prod',
+        cluster: {
+          server: 'https://127.0.0.1:1',
+          'certificate-authority-data': Buffer.from(caPem).toString('base64'),
+        },
+      },
     ],
     users: [{ name: 'cluster-bot', user: { token: 'prod-not-formed' } }],
     contexts: [{ name: 'prod', context: { cluster: 'prod', user: 'cluster-bot' } }],

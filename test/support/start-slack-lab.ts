@@ -4,6 +4,8 @@ import { type BotProcess, startBotProcess } from './start-bot-process.js';
 
 export const BOT_TOKEN = 'xoxb-1111-2222-slacklab';
 export const SIGNING_SECRET = 'slack-lab-signing-secret-0123';
+/** Keys the job page links of every process in the lab (never derived from the signing secret). */
+export const JOB_PAGE_SECRET = 'slack-lab-job-page-secret-0123456789abcdef';
 const APP_TOKEN = 'xapp-1-A0LAB-0000-socketmode';
 /**
  * BullMQ's lock and stalled check through the product's own settings, short, for the files that wait
@@ -47,13 +49,15 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
       SLACK_BOT_TOKEN: BOT_TOKEN,
       ...(options.socketMode ? { SLACK_APP_TOKEN: APP_TOKEN } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
       SLACK_API_URL: slack.apiUrl,
+      JOB_PAGE_SECRET,
       ...world.consoleEnv(),
       ...options.env,
     };
     const workers: BotProcess[] = [];
     for (let i = 0; i < (options.workers ?? 0); i++) {
+      const { SLACK_APP_TOKEN: _app, SLACK_SIGNING_SECRET: _signing, ...workerEnv } = processEnv;
       const worker = await startBotProcess(
-        { ...processEnv, CLUSTER_BOT_ROLE: 'worker' },
+        { ...workerEnv, CLUSTER_BOT_ROLE: 'worker' },
         { built: options.built },
       );
       world.onStop(() => worker.stop());

@@ -4,7 +4,7 @@ import { createJobLinks } from '../../src/web/job-links.js';
 import { jobPageKey } from '../../src/web/job-page-key.js';
 import { labMs } from '../support/lab-time.js';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
-import { SIGNING_SECRET, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+import { JOB_PAGE_SECRET, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 const PUBLIC_URL = 'https://cluster-bot.example.test/ops';
 const LINK = /<(https:\/\/cluster-bot\.example\.test\/ops\/jobs\/[^|>]+)\|job page/;
@@ -114,7 +114,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
   });
 
   it("a tampered, expired, another job's (or an earlier job-1's) or missing token shows nothing: 403 or 401, no data in the page", async () => {
-    const key = jobPageKey({ JOB_PAGE_SECRET: undefined, SLACK_SIGNING_SECRET: SIGNING_SECRET });
+    const key = jobPageKey({ JOB_PAGE_SECRET });
     const linksAt = (now: number) =>
       createJobLinks({
         baseUrl: `http://127.0.0.1:${lab.bot.port}`,

@@ -12,9 +12,12 @@ export interface AdoptedKubeconfig {
 
 export interface KubeconfigKeeper {
   /**
-   * Checks that this kubeconfig (YAML text) reaches the cluster, and that every node it lists is one
-   * of the cluster's; only then keeps it and makes the cluster's gateway use it. Rejects with
-   * KUBE_UNREACHABLE or PRECONDITION_FAILED, saying why, and keeps nothing otherwise.
+   * Checks this kubeconfig (YAML text) against the allowlist before anything loads it, that its
+   * server is one the operators named for the cluster (the configured kubeconfig's, or one of
+   * `namedHosts` on 6443: k3s_api_host, kube_vip_address as the repo resolves them), that it reaches
+   * the cluster and that every node it lists is one of the cluster's; only then keeps it and makes
+   * the cluster's gateway use it. Rejects with KUBE_UNREACHABLE or PRECONDITION_FAILED, saying why,
+   * and keeps nothing otherwise.
    */
-  adopt(cluster: string, kubeconfig: string): Promise<AdoptedKubeconfig>;
+  adopt(cluster: string, kubeconfig: string, namedHosts: readonly string[]): Promise<AdoptedKubeconfig>;
 }

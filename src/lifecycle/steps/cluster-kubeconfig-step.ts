@@ -31,13 +31,15 @@ export function clusterKubeconfigStep(id: string, cluster: string): Step {
       }
       await ctx.progress(`the kubeconfig in use does not reach ${cluster}: ${failure}`);
       const cached = await cachedKubeconfig(ctx, failure);
-      const adopted = await ctx.kubeconfigs.adopt(cluster, cached.text).catch((error: unknown) => {
-        throw new ClusterBotError(
-          'KUBE_UNREACHABLE',
-          `the kubeconfig in use does not reach ${cluster} (${failure}), and neither does ${cached.relative}: ${(error as Error).message}`,
-          { cause: error, details: { cluster, file: cached.relative } },
-        );
-      });
+      const adopted = await ctx.kubeconfigs
+        .adopt(cluster, cached.text, await namedApiHosts(ctx))
+        .catch((error: unknown) => {
+          throw new ClusterBotError(
+            'KUBE_UNREACHABLE',
+            `the kubeconfig in use does not reach ${cluster} (${failure}), and neither does ${cached.relative}: ${(error as Error).message}`,
+            { cause: error, details: { cluster, file: cached.relative } },
+          );
+        });
       return {
         status: 'succeeded',
         summary:
@@ -82,4 +84,12 @@ async function cachedKubeconfig(
     );
   }
   return { text: `${read.stdout}\n`, relative };
+}
+
+/** The API hosts the repo names for the cluster, as it resolves them: an adopted kubeconfig must use one. */
+async function namedApiHosts(ctx: StepContext): Promise<string[]> {
+  const named = await Promise.all(
+    ['k3s_api_host', 'kube_vip_address'].map((name) => readClusterVar(ctx, name)),
+  );
+  return named.flatMap((entry) => (entry && entry.value.trim() !== '' ? [entry.value.trim()] : []));
 }
