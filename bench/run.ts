@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --only acks,overhead] [-- --redis cluster] [-- --fleet-minutes 2]`: measures the bot
+ * `npm run bench [-- --json] [-- --only acks,overhead,redaction] [-- --redis cluster] [-- --fleet-minutes 2]`: measures the bot
  * against the lab (real Redis, sshd and ansible-playbook; fake Slack with its rate limits; kube-sim)
  * and prints a table, or one JSON object (the table then goes to stderr). It reports; it never fails on a missed target.
  * `--redis cluster` runs the sections on a private Redis Cluster (three masters on loopback).
@@ -16,6 +16,7 @@ import { measureFleet } from './measure-fleet.js';
 import { measureJobPage } from './measure-job-page.js';
 import { measureMemory } from './measure-memory.js';
 import { measureOverhead } from './measure-overhead.js';
+import { measureRedaction } from './measure-redaction.js';
 import { measureSlackCalls } from './measure-slack-calls.js';
 import { measureThroughput } from './measure-throughput.js';
 import { measureVerifyAlert } from './measure-verify-alert.js';
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, Section> = {
   memory: measureMemory,
   throughput: measureThroughput,
   jobPage: measureJobPage,
+  redaction: measureRedaction,
   fleet: (redis) => measureFleet(redis, chosenFleetMinutes(process.argv.slice(2))),
 };
 
