@@ -122,6 +122,16 @@ function envValueAfter(line: string, start: number, end: number): Span | undefin
   return value ? { from: at + value[0].length, to: line.length } : undefined;
 }
 
+/** Whether the line ends with a Kubernetes env var's `name: …PASSWORD`: its value is on the next line. */
+export function endsWithSecretEnvName(line: string): boolean {
+  let end = line.length;
+  while (end > 0 && ' \t,"\'\\'.includes(line[end - 1]!)) end--;
+  let last: { start: number; end: number } | undefined;
+  for (const key of secretKeysIn(line.slice(Math.max(0, end - 200), end))) last = key;
+  if (!last || last.end !== Math.min(end, 200)) return false;
+  return isValueOfName(line, Math.max(0, end - 200) + last.start);
+}
+
 /** Whether what precedes the key is `name: `, `"name": "` or `\"name\":\"`. */
 function isValueOfName(line: string, start: number): boolean {
   let at = start;
