@@ -25,6 +25,7 @@ export function benchRows(result: BenchResult): Row[] {
     ...memoryRows(result),
     ...throughputRows(result),
     ...jobPageRows(result),
+    ...redactionRows(result),
     ...approvalRows(result),
     ...(result.fleet ? fleetRows({ fleet: result.fleet }) : []),
     ...failedRows(result),
@@ -217,6 +218,19 @@ function jobPageLatencyRows(jobPage: JobPageFigures['jobPage']): Row[] {
       measured: ms(jobPage.openMs),
       target: '< 2 s',
       met: jobPage.openMs < 2_000,
+    },
+  ];
+}
+
+/** Redaction of one 64 KiB line: ordinary output beside lines built to stall each pattern. */
+function redactionRows({ redaction }: BenchResult): Row[] {
+  if (!redaction) return [];
+  return [
+    {
+      figure: `redacting one ${redaction.lineChars}-character line: plain output vs ${Object.keys(redaction.adversarialMs).length} adversarial lines (medians)`,
+      measured: `plain ${ms(redaction.plainMs)}, slowest \`${redaction.worst}\` ${ms(redaction.adversarialMs[redaction.worst]!)}: ratio ${redaction.adversarialRatio}`,
+      target: 'ratio ≤ 2',
+      met: redaction.adversarialRatio <= 2,
     },
   ];
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --json] [-- --only acks,overhead] [-- --redis cluster] [-- --fleet-minutes 2]`: measures the bot
+ * `npm run bench [-- --json] [-- --only acks,overhead,redaction] [-- --redis cluster] [-- --fleet-minutes 2]`: measures the bot
  * against the lab (real Redis, sshd and ansible-playbook; fake Slack with its rate limits; kube-sim)
  * and prints a table, or one JSON object (the table then goes to stderr). It reports; it never fails on a missed target.
  * `--redis cluster` runs the sections on a private Redis Cluster (three masters on loopback).
@@ -17,6 +17,7 @@ import { measureJobPage } from './measure-job-page.js';
 import { measureMemory } from './measure-memory.js';
 import { measureOverhead } from './measure-overhead.js';
 import { measurePageStreams } from './measure-page-streams.js';
+import { measureRedaction } from './measure-redaction.js';
 import { measureSlackCalls } from './measure-slack-calls.js';
 import { measureThroughput } from './measure-throughput.js';
 import { measureVerifyAlert } from './measure-verify-alert.js';
@@ -36,6 +37,7 @@ const SECTIONS: Record<string, Section> = {
   throughput: measureThroughput,
   jobPage: measureJobPage,
   pageStreams: measurePageStreams,
+  redaction: measureRedaction,
   fleet: (redis) => measureFleet(redis, chosenFleetMinutes(process.argv.slice(2))),
 };
 

@@ -74,10 +74,31 @@ function secretValueSpan(
 function takesBareValue(line: string, start: number, key: string): boolean {
   if (key.startsWith('--') || BARE_WORDS.has(key)) return true;
   if (key !== 'password' && key !== 'passwd') return false;
-  const before = line.slice(Math.max(0, start - 200), start);
-  if (start <= 200 && REDACTION_PATTERNS.onlyLineStart.test(before)) return true;
-  const words = before.split(REDACTION_PATTERNS.blanks);
-  return words.length >= 3 && words.at(-1) === '' && NETRC_WORDS.has(words.at(-3)!.toLowerCase());
+  if (start <= 200 && REDACTION_PATTERNS.onlyLineStart.test(line.slice(0, start))) return true;
+  return NETRC_WORDS.has(wordBefore(line, wordStartBefore(line, start)).toLowerCase());
+}
+
+// `.netrc` words are short; a longer run before a key is not one of them.
+const WORD_LIMIT = 64;
+
+/** Where the word before `at` (past at least one blank) starts, or -1. */
+function wordStartBefore(line: string, at: number): number {
+  let i = at;
+  if (!isBlank(line[i - 1])) return -1;
+  while (i > 0 && isBlank(line[i - 1])) i--;
+  const end = i;
+  while (i > 0 && end - i < WORD_LIMIT && !isBlank(line[i - 1])) i--;
+  return i > 0 && !isBlank(line[i - 1]) ? -1 : i;
+}
+
+/** The word before `at` (past at least one blank), or ''. */
+function wordBefore(line: string, at: number): string {
+  if (at < 0) return '';
+  const start = wordStartBefore(line, at);
+  if (start < 0) return '';
+  let end = start;
+  while (end < at && !isBlank(line[end])) end++;
+  return line.slice(start, end);
 }
 
 function queryValueEnd(line: string, from: number): number {
@@ -99,6 +120,16 @@ function envValueAfter(line: string, start: number, end: number): Span | undefin
   const rest = line.slice(at, at + 40);
   const value = REDACTION_PATTERNS.envValue.exec(rest);
   return value ? { from: at + value[0].length, to: line.length } : undefined;
+}
+
+/** Whether the line ends with a Kubernetes env var's `name: …PASSWORD`: its value is on the next line. */
+export function endsWithSecretEnvName(line: string): boolean {
+  let end = line.length;
+  while (end > 0 && ' \t,"\'\\'.includes(line[end - 1]!)) end--;
+  let last: { start: number; end: number } | undefined;
+  for (const key of secretKeysIn(line.slice(Math.max(0, end - 200), end))) last = key;
+  if (!last || last.end !== Math.min(end, 200)) return false;
+  return isValueOfName(line, Math.max(0, end - 200) + last.start);
 }
 
 /** Whether what precedes the key is `name: `, `"name": "` or `\"name\":\"`. */

@@ -41,8 +41,6 @@ export const REDACTION_PATTERNS = {
   onlyLineStart: /^[+-]?[ \t]*$/,
   /** The `value:` line under a Kubernetes env var's `- name:` (YAML or JSON, in a diff or a list item). */
   envValue: /^[\s"'+-]*\\?["']?value\\?["']?[ \t]*:[ \t]*/,
-  /** The `name:` of a Kubernetes env var, its value in group 1. */
-  envName: /^[\s"'+-]*\\?["']?name\\?["']?[ \t]*:[ \t]*\\?["']?([A-Za-z0-9_.-]+)\\?["']?,?[ \t]*$/,
   blanks: /[ \t]+/,
 } as const;
 

@@ -1,8 +1,8 @@
 import { findKeyBlock } from './find-key-block.js';
 import { MASK } from './mask.js';
+import { endsWithSecretEnvName } from './mask-named-values.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 import { secretBlockStart } from './secret-block-start.js';
-import { secretKeysIn } from './secret-keys-in.js';
 
 const P = REDACTION_PATTERNS;
 // Enough of two lines to hold a BEGIN line broken between them.
@@ -39,7 +39,7 @@ export function trackBlocks(redactLine: (line: string) => string): (line: string
       inside = undefined;
     }
     if (continuesKeyHeader(before, line)) {
-      inside = keyStaysOpen(line) ? 'key' : undefined;
+      inside = new RegExp(P.keyBlockEnd).test(line) ? undefined : 'key';
       return MASK;
     }
     if (envValue) {
@@ -50,7 +50,7 @@ export function trackBlocks(redactLine: (line: string) => string): (line: string
     if (start) block = start;
     else if (keyStaysOpen(line)) inside = 'key';
     else if (P.vaultHeader.test(line)) inside = 'vault';
-    envValueNext = namesSecretEnvVar(line);
+    envValueNext = endsWithSecretEnvName(line);
     return redactLine(line);
   };
 }
@@ -72,10 +72,4 @@ function continuesKeyHeader(before: string, line: string): boolean {
   if (!tail.includes('BEGIN') || findKeyBlock(tail)) return false;
   const block = findKeyBlock(`${tail}\n${line.slice(0, SPLIT_WINDOW)}`);
   return block !== undefined && block.start < tail.length;
-}
-
-/** `- name: POSTGRES_PASSWORD` (or `"name": "…TOKEN",`) ending the line: its value is on the next. */
-function namesSecretEnvVar(line: string): boolean {
-  const name = P.envName.exec(line)?.[1];
-  return name !== undefined && !secretKeysIn(name).next().done;
 }

@@ -120,6 +120,23 @@ describe('redaction', () => {
     expect(redact({ token: 'x' } as unknown as string)).toBe('[REDACTED: unredactable text]');
   });
 
+  it('passes ordinary playbook output through unchanged, option names that mention a secret included', () => {
+    const output = [
+      'PLAY [k3s servers] *************************************************************',
+      'TASK [k3s_server : Write config] ***********************************************',
+      'changed: [k3s-dev-1] => {"changed": true, "dest": "/etc/rancher/k3s/config.yaml"}',
+      'ok: [k3s-dev-2] => (item={"name": "token_file", "password_file": "/etc/rancher/k3s/token"})',
+      '    password_file: /etc/ansible/vault-pass',
+      '    token_path: /var/lib/rancher/k3s/server/node-token',
+      'TASK [Set password for the ops user] *******************************************',
+      'k3s-dev-1                  : ok=12   changed=1    unreachable=0    failed=0    skipped=3    rescued=0    ignored=0',
+      '-----BEGIN CERTIFICATE-----',
+      'ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 ops@ops-host',
+      'https://get.k3s.io/?channel=stable&sig_version=2',
+    ].join('\n');
+    expect(redact(output)).toBe(output);
+  });
+
   it('leaves ordinary progress text alone', () => {
     const line = 'TASK [k3s_server : Install k3s] ok: [k3s-dev-1] changed=1';
     expect(redact(line)).toBe(line);

@@ -167,6 +167,114 @@ const bearer = chars(B64URL, 20, 60).map(
   (value): Secret => ({ kind: 'bearer token', text: `Bearer ${value}`, probes: [value] }),
 );
 
+// Item 6 of issue 22: shapes the redactor used to miss.
+const envVar = fc
+  .tuple(fc.constantFrom('POSTGRES_PASSWORD', 'REDIS_TOKEN', 'API_SECRET'), chars(ALNUM, 12, 32))
+  .map(
+    ([name, value]): Secret => ({
+      kind: 'Kubernetes env var',
+      text: `- name: ${name}\n  value: ${value}`,
+      probes: [value],
+    }),
+  );
+const spacedValue = fc
+  .tuple(fc.constantFrom('requirepass', 'machine git.lab login ops password'), chars(ALNUM, 12, 32))
+  .map(
+    ([prefix, value]): Secret => ({
+      kind: `${prefix.split(' ')[0]} x`,
+      text: `${prefix} ${value}`,
+      probes: [value],
+    }),
+  );
+const extraVar = chars(ALNUM, 12, 32).map(
+  (value): Secret => ({
+    kind: '-e vault_pw=',
+    text: `ansible-playbook site.yml -e vault_pw=${value}`,
+    probes: [value],
+  }),
+);
+const base64Kubeconfig = fc.tuple(chars(B64, 40, 80)).map(([token]): Secret => {
+  const base64 = Buffer.from(
+    `apiVersion: v1\nclusters:\n- cluster:\n    server: https://127.0.0.1:6443\nusers:\n- user:\n    token: ${token}\n`,
+  ).toString('base64');
+  return { kind: 'base64 kubeconfig', text: base64, probes: [base64.slice(40)] };
+});
+const dockerConfig = chars(B64, 20, 40).map((auth): Secret => {
+  const json = JSON.stringify({ auths: { 'ghcr.io': { auth } } });
+  return {
+    kind: 'docker config',
+    text: Buffer.from(json).toString('base64'),
+    probes: [Buffer.from(json).toString('base64').slice(24)],
+    key: '.dockerconfigjson',
+  };
+});
+const dockerAuth = chars(B64, 20, 40).map(
+  (auth): Secret => ({ kind: '"auth":', text: `{"auths":{"ghcr.io":{"auth":"${auth}"}}}`, probes: [auth] }),
+);
+const wireguard = fc
+  .tuple(fc.constantFrom('PrivateKey', 'PresharedKey'), chars(B64, 43))
+  .map(([key, value]): Secret => ({ kind: `WireGuard ${key}`, text: `${key} = ${value}=`, probes: [value] }));
+const signedUrl = fc.tuple(fc.constantFrom('sig', 'X-Amz-Signature'), chars(`${ALNUM}%`, 24, 64)).map(
+  ([key, value]): Secret => ({
+    kind: `${key}= in a URL`,
+    text: `https://store.lab/k3s.tar?se=2026-12-02&${key}=${value}&sp=r`,
+    probes: [value],
+  }),
+);
+const rfc4716 = pemBody.map(
+  (body): Secret => ({
+    kind: 'RFC 4716 private key',
+    text: [
+      '---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----',
+      'Comment: "ops"',
+      ...body,
+      '---- END SSH2 ENCRYPTED PRIVATE KEY ----',
+    ].join('\n'),
+    probes: body,
+  }),
+);
+const putty = fc.tuple(pemBody, chars(HEX, 64)).map(
+  ([body, mac]): Secret => ({
+    kind: 'PuTTY private key',
+    text: [
+      'PuTTY-User-Key-File-3: ssh-ed25519',
+      'Encryption: none',
+      'Comment: ops',
+      `Private-Lines: ${body.length}`,
+      ...body,
+      `Private-MAC: ${mac}`,
+    ].join('\n'),
+    probes: body,
+  }),
+);
+const googleKey = chars(B64URL, 35).map(
+  (tail): Secret => ({ kind: 'AIza key', text: `AIza${tail}`, probes: [tail] }),
+);
+// A short configured secret: a letter, a digit and a symbol at least, so it is no ordinary word.
+const shortKnown = fc
+  .tuple(chars('abcdefghijkmnpqrstuvwxyz', 1), chars('23456789', 1), chars('!#$%&*;?@^~', 1, 3))
+  .map(
+    ([a, b, c]): Secret => ({
+      kind: 'short known secret',
+      text: `${a}${b}${c}`,
+      probes: [`${a}${b}${c}`],
+      known: true,
+    }),
+  );
+const splitBegin = fc.tuple(pemBody, fc.integer({ min: 1, max: 18 })).map(([body, at]): Secret => {
+  const label = 'OPENSSH PRIVATE KEY';
+  return {
+    kind: 'OpenSSH key, BEGIN line split',
+    text: [
+      `-----BEGIN ${label.slice(0, at)}`,
+      `${label.slice(at)}-----`,
+      ...body,
+      `-----END ${label}-----`,
+    ].join('\n'),
+    probes: body,
+  };
+});
+
 const secret = fc.oneof(
   k3sToken,
   jwt,
@@ -182,6 +290,19 @@ const secret = fc.oneof(
   keyedValue,
   knownValue,
   bearer,
+  envVar,
+  spacedValue,
+  extraVar,
+  base64Kubeconfig,
+  dockerConfig,
+  dockerAuth,
+  wireguard,
+  signedUrl,
+  rfc4716,
+  putty,
+  googleKey,
+  shortKnown,
+  splitBegin,
 );
 
 const shellQuote = (value: string) =>
