@@ -46,9 +46,10 @@ describe('the Cilium preflight on the lab infra repo', { timeout: LAB_TEST_TIMEO
     const { result, texts } = await preflightWith({});
     expect(result).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
     expect(texts).toContain(
-      '1-cilium-preflight succeeded: k8sServiceHost set, 15 parity fields agree across the three files ' +
+      "1-cilium-preflight succeeded: k8sServiceHost renders 127.0.1.11 (infra/ansible/group_vars/all.yml), the same in Flux's substitution; 15 parity fields agree across the three files " +
         "(from the # [parity] markers (helmrelease 15, template 15, reference 15) and the runbook's documented " +
-        'contract), chart version matches cilium_version, maxUnavailable 1',
+        'contract), chart version matches cilium_version, maxUnavailable 1; ' +
+        'not checked: the commit Flux serves (no GitRepository flux-system/flux-system on dev)',
     );
   });
 
@@ -57,10 +58,10 @@ describe('the Cilium preflight on the lab infra repo', { timeout: LAB_TEST_TIMEO
     const { result, texts } = await preflightWith(edits);
     expect(result).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
     expect(texts).toContain(
-      '1-cilium-preflight succeeded: k8sServiceHost set, 4 parity fields agree across the three files ' +
+      "1-cilium-preflight succeeded: k8sServiceHost renders 127.0.1.11 (infra/ansible/group_vars/all.yml), the same in Flux's substitution; 4 parity fields agree across the three files " +
         "(from the runbook's documented contract (kubeProxyReplacement, k8sServiceHost, k8sServicePort) plus " +
         'updateStrategy.rollingUpdate.maxUnavailable, as no file marks a field # [parity]), chart version matches ' +
-        'cilium_version, maxUnavailable 1',
+        'cilium_version, maxUnavailable 1; not checked: the commit Flux serves (no GitRepository flux-system/flux-system on dev)',
     );
   });
 

@@ -92,7 +92,9 @@ describe('lab infra repo: the handle', () => {
     await repo.addVault();
     await repo.resolveBlocked();
     await repo.setLab({ lab_output_lines: 3 });
-    expect(await repo.readFile(INFRA_REPO_PATHS.inventory)).toMatch(/^k3s-prod-2 ansible_connection=local/m);
+    expect(await repo.readFile(INFRA_REPO_PATHS.inventory)).toMatch(
+      /^k3s-prod-2 ansible_host=127\.0\.2\.11 ansible_connection=local/m,
+    );
     expect(await repo.readFile(INFRA_REPO_PATHS.inventory)).toMatch(/^# k3s-prod-1 /m);
     expect(await repo.readFile(INFRA_REPO_PATHS.prodVars)).not.toContain('BLOCKED-pending');
     expect(await repo.readFile(INFRA_REPO_PATHS.labVars)).toContain('lab_output_lines: 3');
