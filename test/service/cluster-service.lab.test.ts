@@ -56,6 +56,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       cluster: 'dev',
       command: 'cilium dev',
       position: 0,
+      pageNonce: expect.stringMatching(/^[\w-]{22}$/),
     });
     expect(await t.service.submit(BOB, { verb: 'up', cluster: 'dev' }, false)).toMatchObject({
       code: 'BUSY',
@@ -165,6 +166,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       cluster: 'dev',
       command: 'cilium dev --rollback',
       position: 0,
+      pageNonce: expect.stringMatching(/^[\w-]{22}$/),
     });
     expect((await t.records.get('job-3'))?.command).toEqual({
       verb: 'cilium',
