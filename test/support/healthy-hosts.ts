@@ -1,11 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { listHostsOutput } from './list-hosts-output.js';
 import type { ScriptedReply, ShellCall } from './scripted-shell.js';
 
+/** The lab repo's group_vars, as the example config's ops host serves them (what names each cluster's kubeconfig). */
+const LAB_GROUP_VARS = ['group_vars/all.yml', 'group_vars/k3s_prod/vars.yml'];
+const readLabFile = (path: string) =>
+  readFileSync(new URL(`../lab/infra-repo/infra/ansible/${path}`, import.meta.url), 'utf8');
+
 /**
- * A healthy homelab as far as these jobs look: each k3s server runs without kube-proxy, and
- * ansible names k3s-prod-1 in the packages play. Anything else succeeds, printing nothing.
+ * A healthy homelab as far as these jobs look: each k3s server runs without kube-proxy, ansible
+ * names k3s-prod-1 in the packages play, group_vars are the lab repo's, and prod's vault decrypts with a become password (what
+ * ansible's debug module prints for the vault check). Anything else succeeds, printing nothing.
  */
 export const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
+  const groupVars =
+    call.argv[0] === 'cat' ? LAB_GROUP_VARS.find((file) => call.argv.at(-1)?.endsWith(file)) : undefined;
+  if (groupVars) return { stdout: readLabFile(groupVars).split('\n') };
   if (call.argv.includes('/etc/rancher/k3s/config.yaml')) return { stdout: ['disable-kube-proxy: true'] };
   if (call.argv.includes('--list-hosts'))
     return {
@@ -13,5 +23,7 @@ export const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
         { pattern: 'k3s_prod', name: 'node baseline', hosts: ['k3s-prod-1'] },
       ]),
     };
+  if (call.argv[0] === 'ansible' && call.argv.some((word) => word.includes('ansible_become_password')))
+    return { stdout: ['k3s-prod-1 | SUCCESS => {', '    "msg": true', '}'] };
   return undefined;
 };
