@@ -4,11 +4,12 @@ import { type BenchRedis, startBenchRedis } from '../../bench/bench-redis.js';
 import { createRoundTripCounter } from '../../bench/count-round-trips.js';
 import { connectRedis } from '../../src/app/connect-redis.js';
 import { readEnv } from '../../src/config/read-env.js';
+import { labMs } from '../support/lab-time.js';
 
 let cluster: BenchRedis;
 beforeAll(async () => {
   cluster = await startBenchRedis('cluster');
-}, 30_000);
+}, labMs(30_000));
 afterAll(() => cluster?.stop());
 
 describe('Redis round trips counted on the client', () => {

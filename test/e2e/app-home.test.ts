@@ -13,7 +13,7 @@ beforeAll(async () => {
   // A bot process taking Slack requests and a separate worker: the Home is refreshed from state
   // another process changes.
   lab = await startSlackLab({ workers: 1, env: { PUBLIC_URL } });
-}, 120_000);
+}, labMs(120_000));
 afterAll(() => lab?.stop());
 
 const textOf = (view: HomeViewRecord | undefined) => (view ? visibleText({ blocks: view.blocks }) : '');

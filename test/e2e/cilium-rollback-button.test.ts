@@ -10,7 +10,7 @@ beforeAll(async () => {
     sim: { scenario: { brokenAgentOn: 'k3s-dev-2', helmRelease: {} } },
     labVars: { lab_rollout_wait_seconds: 300 },
   });
-}, 120_000);
+}, labMs(120_000));
 afterAll(() => lab?.stop());
 
 const ephemerals = (slack: FakeSlack, user: string) =>

@@ -13,7 +13,7 @@ let redis: Redis;
 beforeAll(async () => {
   lab = await startSlackLab({ workers: 3, env: { COMMANDS_PER_USER_PER_MINUTE: String(JOBS) } });
   redis = new Redis(REDIS_URL);
-}, 60_000);
+}, labMs(60_000));
 afterAll(async () => {
   redis?.disconnect();
   await lab?.stop();

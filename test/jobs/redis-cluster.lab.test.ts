@@ -17,13 +17,13 @@ let cluster: RedisCluster;
 let lab: InProcessWorker | undefined;
 beforeAll(async () => {
   cluster = await startRedisCluster();
-}, 30_000);
+}, labMs(30_000));
 // A worker's graceful close on the cluster once took over a minute on a loaded CI (its blocking
 // read ends on its own timeout): the hook waits for it rather than failing the test.
 afterEach(async () => {
   await lab?.stop();
   lab = undefined;
-}, 180_000);
+}, labMs(180_000));
 afterAll(async () => {
   await cluster?.stop();
 });

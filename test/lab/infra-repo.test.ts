@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnsibleEvent, PlaybookOutcome } from '../../src/lifecycle/ansible/ansible-event.js';
 import { createAnsibleOutputParser } from '../../src/lifecycle/ansible/create-ansible-output-parser.js';
 import { cleanupAfterEach } from '../support/cleanup-stack.js';
+import { labMs } from '../support/lab-time.js';
 import {
   createInfraRepo,
   INFRA_REPO_PATHS,
@@ -112,38 +113,42 @@ describe('lab infra repo: the handle', () => {
 });
 
 describe('lab infra repo: real ansible-playbook runs', () => {
-  it('site.yml passes on dev, joining each node in the kube simulator and rolling Cilium once', async () => {
-    const sim = await kubeSimulator();
-    const repo = await labRepo();
-    const eventsFile = join(repo.root, INFRA_REPO_PATHS.labOut, 'events.log');
-    await repo.setLab({ lab_kube_sim_url: sim.url, lab_events_file: eventsFile });
-    await repo.commit('lab: point at the kube simulator');
+  it(
+    'site.yml passes on dev, joining each node in the kube simulator and rolling Cilium once',
+    async () => {
+      const sim = await kubeSimulator();
+      const repo = await labRepo();
+      const eventsFile = join(repo.root, INFRA_REPO_PATHS.labOut, 'events.log');
+      await repo.setLab({ lab_kube_sim_url: sim.url, lab_events_file: eventsFile });
+      await repo.commit('lab: point at the kube simulator');
 
-    const result = await playbook(repo, ['playbooks/site.yml']);
+      const result = await playbook(repo, ['playbooks/site.yml']);
 
-    expect(result.exitCode).toBe(0);
-    expect(result.outcome).toMatchObject({ ok: true, failures: [] });
-    expect(Object.keys(result.outcome.recap ?? {}).sort()).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
-    expect(result.ran('k3s-dev-2')).toContain('k3s_server : Install k3s');
-    expect(sim.calls.sort()).toEqual([
-      'GET /_sim/kubeconfig',
-      'POST /_sim/cilium/rollout',
-      'POST /_sim/nodes/k3s-dev-1/join',
-      'POST /_sim/nodes/k3s-dev-2/join',
-      'POST /_sim/nodes/k3s-dev-3/join',
-    ]);
-    const recorded = await readEvents(eventsFile);
-    expect(recorded).toContain('k3s.yml k3s-dev-3');
-    expect(recorded.filter((line) => line.startsWith('cilium.yml '))).toHaveLength(3);
-    expect(recorded.some((line) => line.startsWith('kube-vip.yml'))).toBe(false); // not part of site.yml
-    const values = await repo.readFile(`${INFRA_REPO_PATHS.labOut}/k3s-dev-1/cilium/values.yaml`);
-    expect(values).toMatch(/^k8sServiceHost: 127\.0\.1\.11/m);
-    expect(values).toMatch(/maxUnavailable: 1$/m);
-    // Like the real role: the primary's kubeconfig in the repo's .cache/, named by group_vars (dev.kubeconfig).
-    expect(await repo.readFile('.cache/dev.kubeconfig')).toBe(LAB_KUBECONFIG);
-    // What the run wrote is ignored by git: the work tree stays clean for the next `git pull`.
-    expect((await run('git', ['status', '--porcelain'], { cwd: repo.root })).stdout).toBe('');
-  }, 120_000); // the longest run here: give it room when the two cores are busy
+      expect(result.exitCode).toBe(0);
+      expect(result.outcome).toMatchObject({ ok: true, failures: [] });
+      expect(Object.keys(result.outcome.recap ?? {}).sort()).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+      expect(result.ran('k3s-dev-2')).toContain('k3s_server : Install k3s');
+      expect(sim.calls.sort()).toEqual([
+        'GET /_sim/kubeconfig',
+        'POST /_sim/cilium/rollout',
+        'POST /_sim/nodes/k3s-dev-1/join',
+        'POST /_sim/nodes/k3s-dev-2/join',
+        'POST /_sim/nodes/k3s-dev-3/join',
+      ]);
+      const recorded = await readEvents(eventsFile);
+      expect(recorded).toContain('k3s.yml k3s-dev-3');
+      expect(recorded.filter((line) => line.startsWith('cilium.yml '))).toHaveLength(3);
+      expect(recorded.some((line) => line.startsWith('kube-vip.yml'))).toBe(false); // not part of site.yml
+      const values = await repo.readFile(`${INFRA_REPO_PATHS.labOut}/k3s-dev-1/cilium/values.yaml`);
+      expect(values).toMatch(/^k8sServiceHost: 127\.0\.1\.11/m);
+      expect(values).toMatch(/maxUnavailable: 1$/m);
+      // Like the real role: the primary's kubeconfig in the repo's .cache/, named by group_vars (dev.kubeconfig).
+      expect(await repo.readFile('.cache/dev.kubeconfig')).toBe(LAB_KUBECONFIG);
+      // What the run wrote is ignored by git: the work tree stays clean for the next `git pull`.
+      expect((await run('git', ['status', '--porcelain'], { cwd: repo.root })).stdout).toBe('');
+    },
+    labMs(120_000),
+  ); // the longest run here: give it room when the two cores are busy
 
   it('the prod extra vars target only the prod hosts', async () => {
     const repo = await labRepo({ prodNodes: ['k3s-prod-1', 'k3s-prod-2', 'k3s-prod-3'], vault: true });

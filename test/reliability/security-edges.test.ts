@@ -14,7 +14,7 @@ beforeAll(async () => {
     env: { JOB_RETENTION: '2h' },
     labVars: { lab_fail: [{ task: 'Install base packages', host: 'k3s-dev-2', msg: HOSTILE }] },
   });
-}, 120_000);
+}, labMs(120_000));
 afterAll(async () => {
   await lab?.stop();
 });

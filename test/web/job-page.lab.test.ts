@@ -24,7 +24,7 @@ beforeAll(async () => {
     startBrowser(),
   ]);
   local = (link) => link.replace(PUBLIC_URL, `http://127.0.0.1:${lab.bot.port}`);
-}, 90_000);
+}, labMs(90_000));
 
 afterAll(async () => {
   await chromium?.browser.close();
