@@ -38,7 +38,7 @@ describe('the kubeconfig after k3s.yml, against the lab', () => {
       expect(texts).toContain(
         '13-verify succeeded: 3/3 nodes Ready, 3/3 updated, 3/3 available, hubble-relay 1/1 available, ' +
           'kube-proxy absent: no DaemonSet or pods, k3s starts with disable-kube-proxy on k3s-dev-1, k3s-dev-2, ' +
-          'k3s-dev-3, Cilium kube-proxy-replacement true, maxUnavailable 1',
+          "k3s-dev-3 (their Nodes' k3s.io/node-args), Cilium kube-proxy-replacement true, maxUnavailable 1",
       );
       // Kept privately under DATA_DIR; the configured (read-only) file is left as it was; no credential shown.
       expect(await readFile(kept, 'utf8')).toBe(lab.sim.kubeconfig);
