@@ -26,7 +26,7 @@ describe('plans built from config/example.yaml', () => {
     expect(
       plan.steps.map((s) => `${s.approval ? `${s.approval.mark} ` : ''}${s.title} → ${s.target}`),
     ).toEqual([
-      'preconditions → dev: founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path',
+      'preconditions → dev: its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path',
       'node-baseline.yml → dev: all nodes',
       '⚠ first run or a change k3s.yml → dev: all nodes',
       "cluster kubeconfig → dev: the kubeconfig in use, else the k3s role's .cache/<cluster_kubeconfig_name>",
@@ -78,7 +78,7 @@ describe('plans built from config/example.yaml', () => {
   it('up prod: every rule checked first, every mutating step approved, the prod extra vars everywhere, no VPN gateway', () => {
     const plan = planOf('up prod');
     expect(plan.steps[0]!.target).toBe(
-      'prod: founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+      'prod: its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
     );
     const marks = plan.steps
       .filter((s) => s.title.endsWith('.yml'))

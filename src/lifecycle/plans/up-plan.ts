@@ -1,5 +1,6 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { clustersDistinct } from '../preconditions/clusters-distinct.js';
 import { fluxHandOff } from '../preconditions/flux-hand-off.js';
 import { founderAgrees } from '../preconditions/founder-agrees.js';
 import { founderInCluster } from '../preconditions/founder-in-cluster.js';
@@ -39,6 +40,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const gateway = vpnGateway(cluster);
   const steps: Step[] = [
     preconditionsStep(id('preconditions'), cluster.name, [
+      clustersDistinct,
       founderAgrees,
       founderInCluster,
       nodesInInventory(cluster.nodes.map((node) => node.name)),

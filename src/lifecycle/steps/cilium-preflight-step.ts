@@ -10,6 +10,7 @@ import { checkFluxApiHost } from './check-flux-api-host.js';
 import { checkFluxSource } from './check-flux-source.js';
 import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
+import { clusterIdentityProblems } from './cluster-identity-problems.js';
 import { readCiliumFiles } from './read-cilium-files.js';
 import { refusalsOf } from './refusals-of.js';
 import { CILIUM_RELEASE } from './release-tools.js';
@@ -34,6 +35,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
       const render = await checkApiHostRender(ctx);
       const found = [render, await checkFluxApiHost(ctx, render.rendered), await checkFluxSource(ctx)];
       const problems = [
+        ...(await clusterIdentityProblems(ctx)),
         ...checkCiliumParity(values, parity.fields),
         ...found.flatMap((findings) => findings.problems),
         ...(await checkVersions(ctx, texts.helmrelease)),

@@ -3,6 +3,8 @@ import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { checkValueRules } from './cilium-value-rules.js';
+import { valueAt } from './cilium-values.js';
+import { clusterIdentityProblems, ownApiHosts } from './cluster-identity-problems.js';
 import {
   describeRevision,
   parseHelmHistory,
@@ -10,6 +12,7 @@ import {
   type RollbackTarget,
 } from './helm-history.js';
 import { opsCommandLine } from './ops-command-line.js';
+import { readClusterVar } from './read-cluster-var.js';
 import { readRepoCommit } from './read-repo-commit.js';
 import {
   HELM_HISTORY,
@@ -28,6 +31,12 @@ export async function readRollbackTarget(
   ctx: StepContext,
   requested: number | undefined,
 ): Promise<RollbackTarget> {
+  // helm runs with the cluster's own kubeconfig only once that is known to be no other cluster's.
+  const identity = await clusterIdentityProblems(ctx);
+  if (identity.length > 0)
+    throw new ClusterBotError('PRECONDITION_FAILED', `cannot roll back Cilium: ${identity.join('; ')}`, {
+      details: { problems: identity },
+    });
   const history = parseHelmHistory(await readReleaseTool(ctx, HELM_HISTORY));
   const target = pickRollbackTarget(history, requested);
   if (typeof target === 'string')
@@ -55,10 +64,15 @@ async function checkRevisionValues(ctx: StepContext, revision: number): Promise<
     );
   }
   const record = values !== null && typeof values === 'object' ? (values as Record<string, unknown>) : {};
-  const problems = checkValueRules(
-    record,
-    `revision ${revision}'s values (helm get values cilium --revision ${revision})`,
-  );
+  const where = `revision ${revision}'s values (helm get values cilium --revision ${revision})`;
+  const problems = checkValueRules(record, where);
+  const host = valueAt(record, 'k8sServiceHost');
+  const allowed = ownApiHosts(ctx, await readClusterVar(ctx, 'kube_vip_address'));
+  if (typeof host === 'string' && host.trim() !== '' && !allowed.includes(host))
+    problems.push(
+      `k8sServiceHost is ${host} in ${where}, which is neither a server of ${ctx.cluster.name} ` +
+        `nor its kube_vip_address (${allowed.join(', ')}): that revision points the agents at another cluster's API`,
+    );
   if (problems.length > 0)
     throw new ClusterBotError(
       'PRECONDITION_FAILED',
