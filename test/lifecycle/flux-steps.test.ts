@@ -24,6 +24,15 @@ beforeAll(async () => {
 
 const command = { verb: 'cilium', cluster: 'dev', mode: { kind: 'resume-flux' } } as const;
 
+const ciliumRelease = (state: { ready: boolean; suspended: boolean }) => ({
+  name: 'cilium',
+  namespace: 'kube-system',
+  ...state,
+  chartVersion: '1.20.1',
+  generation: 2,
+  observedGeneration: 2,
+});
+
 // The resume step of `cilium --resume-flux` (its plan's preflight and approval: build-plan.test.ts, the lab).
 describe('cilium --resume-flux', () => {
   it('refuses a cluster where Flux has no cilium HelmRelease, running nothing', async () => {
@@ -44,15 +53,7 @@ describe('cilium --resume-flux', () => {
 
   it('finding it resumed by hand, runs nothing and records that nothing is left suspended', async () => {
     const memory = createMemoryKube();
-    memory.helmReleases.set('kube-system/cilium', {
-      name: 'cilium',
-      namespace: 'kube-system',
-      ready: true,
-      suspended: false,
-      chartVersion: '1.20.1',
-      generation: 2,
-      observedGeneration: 2,
-    });
+    memory.helmReleases.set('kube-system/cilium', ciliumRelease({ ready: true, suspended: false }));
     const shell = createScriptedShell(() => undefined);
     const checkpoints = createMemoryCheckpointStore();
     const { reporter } = await runSteps({
@@ -81,15 +82,7 @@ describe('a cilium job around a Flux found suspended', () => {
   };
   const suspendedRelease = () => {
     const memory = createMemoryKube();
-    memory.helmReleases.set('kube-system/cilium', {
-      name: 'cilium',
-      namespace: 'kube-system',
-      ready: false,
-      suspended: true,
-      chartVersion: '1.20.1',
-      generation: 2,
-      observedGeneration: 2,
-    });
+    memory.helmReleases.set('kube-system/cilium', ciliumRelease({ ready: false, suspended: true }));
     return memory;
   };
   const steps = () => underSuspendedFlux('dev', [change], fluxResumeStep('2-resume-flux', 'dev'));
@@ -165,15 +158,7 @@ describe('a worker killed between a flux command and the fact that records it', 
   /** Flux as the memory kube has it; `flux <verb>` flips it, and the worker dies right after `killAfter`. */
   function fluxLab(killAfter: 'suspend' | 'resume') {
     const memory = createMemoryKube();
-    memory.helmReleases.set('kube-system/cilium', {
-      name: 'cilium',
-      namespace: 'kube-system',
-      ready: true,
-      suspended: false,
-      chartVersion: '1.20.1',
-      generation: 2,
-      observedGeneration: 2,
-    });
+    memory.helmReleases.set('kube-system/cilium', ciliumRelease({ ready: true, suspended: false }));
     const checkpoints = createCrashableCheckpoints();
     let killed = false;
     const shell = createScriptedShell((call) => {
