@@ -78,6 +78,26 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     }
   });
 
+  it('reprovision k3s-prod-2 is refused before any cordon: every root command and node it needs sudo for is named', async () => {
+    const job = lab.startJob('reprovision k3s-prod-2');
+    expect(await job.runUntilDone({ approve: true })).toMatchObject({
+      status: 'finished',
+      outcome: 'failed',
+    });
+    const user = PASSWORD_SUDO_USER.user;
+    const advice =
+      "cannot run; run them from the ops host with become, or give the bot's login passwordless sudo for these commands";
+    expect(job.reporter.planFailure()?.details?.failures).toEqual([
+      `sudo for ${user} on k3s-prod-1 needs a password the bot does not hold: \`k3s etcd-snapshot save\` (the etcd snapshot before k3s-prod-2 is taken away) ${advice}`,
+      `sudo for ${user} on k3s-prod-2 needs a password the bot does not hold: \`systemctl stop k3s\` (so k3s-prod-2 does not re-register its Node), \`k3s-uninstall.sh\` (clears the old k3s and etcd data of bare-metal k3s-prod-2 before it re-joins) ${advice}`,
+    ]);
+    expect(job.approvals.requests).toEqual([]);
+    expect(job.texts()).toContain('2-cordon-drain skipped: not run');
+    const prodNode = lab.prodSim!.state().nodes.find((entry) => entry.metadata.name === 'k3s-prod-2');
+    expect(prodNode?.spec.unschedulable).toBeFalsy();
+    expect((await lab.nodes.commands()).filter((line) => line.includes('etcd-snapshot'))).toEqual([]);
+  });
+
   it('a prod play runs with the vault password file, the repo’s ansible.cfg and prod’s own KUBECONFIG', async () => {
     const job = lab.startJob('packages k3s-prod-1');
     expect(await job.runUntilDone({ approve: true })).toMatchObject({

@@ -117,7 +117,7 @@ describe('plans built from config/example.yaml', () => {
       'verify gates',
     ]);
     expect(plan.steps[0]!.target).toBe(
-      'dev: founder per hosts.ini, k3s-dev-3 is not the founder, k3s-dev-3 is not the API host, nodes in hosts.ini, other servers Ready',
+      'dev: founder per hosts.ini, k3s-dev-3 is not the founder, k3s-dev-3 is not the API host, nodes in hosts.ini, other servers Ready, root on nodes',
     );
     expect(plan.steps[4]!.commandLine).toBe(
       `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,

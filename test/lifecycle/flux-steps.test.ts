@@ -4,11 +4,13 @@ import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-st
 import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
 import {
+  FLUX_RESUMED_FACT,
   FLUX_SUSPENDED_EARLIER_FACT,
   FLUX_SUSPENDED_FACT,
   fluxResumeStep,
   underSuspendedFlux,
 } from '../../src/lifecycle/steps/flux-steps.js';
+import { createCrashableCheckpoints } from '../support/crashable-checkpoints.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';
@@ -21,6 +23,15 @@ beforeAll(async () => {
 });
 
 const command = { verb: 'cilium', cluster: 'dev', mode: { kind: 'resume-flux' } } as const;
+
+const ciliumRelease = (state: { ready: boolean; suspended: boolean }) => ({
+  name: 'cilium',
+  namespace: 'kube-system',
+  ...state,
+  chartVersion: '1.20.1',
+  generation: 2,
+  observedGeneration: 2,
+});
 
 // The resume step of `cilium --resume-flux` (its plan's preflight and approval: build-plan.test.ts, the lab).
 describe('cilium --resume-flux', () => {
@@ -42,15 +53,7 @@ describe('cilium --resume-flux', () => {
 
   it('finding it resumed by hand, runs nothing and records that nothing is left suspended', async () => {
     const memory = createMemoryKube();
-    memory.helmReleases.set('kube-system/cilium', {
-      name: 'cilium',
-      namespace: 'kube-system',
-      ready: true,
-      suspended: false,
-      chartVersion: '1.20.1',
-      generation: 2,
-      observedGeneration: 2,
-    });
+    memory.helmReleases.set('kube-system/cilium', ciliumRelease({ ready: true, suspended: false }));
     const shell = createScriptedShell(() => undefined);
     const checkpoints = createMemoryCheckpointStore();
     const { reporter } = await runSteps({
@@ -79,15 +82,7 @@ describe('a cilium job around a Flux found suspended', () => {
   };
   const suspendedRelease = () => {
     const memory = createMemoryKube();
-    memory.helmReleases.set('kube-system/cilium', {
-      name: 'cilium',
-      namespace: 'kube-system',
-      ready: false,
-      suspended: true,
-      chartVersion: '1.20.1',
-      generation: 2,
-      observedGeneration: 2,
-    });
+    memory.helmReleases.set('kube-system/cilium', ciliumRelease({ ready: false, suspended: true }));
     return memory;
   };
   const steps = () => underSuspendedFlux('dev', [change], fluxResumeStep('2-resume-flux', 'dev'));
@@ -144,5 +139,74 @@ describe('a cilium job around a Flux found suspended', () => {
       expect.stringContaining('flux resume helmrelease cilium -n kube-system'),
     );
     expect((await loadJobFacts(checkpoints)).get(FLUX_SUSPENDED_FACT)).toBe(false);
+  });
+});
+
+describe('a worker killed between a flux command and the fact that records it', () => {
+  const ciliumCommand = { verb: 'cilium', cluster: 'dev' } as const;
+  const change: Step = {
+    id: '1-change',
+    title: 'change Cilium',
+    target: 'dev',
+    run: async () => ({ status: 'succeeded', summary: 'changed' }),
+  };
+  const files = opsRepoFiles({
+    'infra/ansible/group_vars/all.yml': 'cluster_kubeconfig_name: dev.kubeconfig\n',
+  });
+  const steps = () => underSuspendedFlux('dev', [change], fluxResumeStep('2-resume-flux', 'dev'));
+
+  /** Flux as the memory kube has it; `flux <verb>` flips it, and the worker dies right after `killAfter`. */
+  function fluxLab(killAfter: 'suspend' | 'resume') {
+    const memory = createMemoryKube();
+    memory.helmReleases.set('kube-system/cilium', ciliumRelease({ ready: true, suspended: false }));
+    const checkpoints = createCrashableCheckpoints();
+    let killed = false;
+    const shell = createScriptedShell((call) => {
+      const verb = (['suspend', 'resume'] as const).find((candidate) =>
+        call.argv.join(' ').includes(`flux ${candidate} helmrelease cilium`),
+      );
+      if (!verb) return files(call);
+      memory.helmReleases.set('kube-system/cilium', {
+        ...memory.helmReleases.get('kube-system/cilium')!,
+        suspended: verb === 'suspend',
+      });
+      if (verb !== killAfter || killed) return undefined;
+      killed = true;
+      checkpoints.crash();
+      return { error: new Error('worker killed') };
+    });
+    const run = () =>
+      runSteps({ world, command: ciliumCommand, steps: steps(), shell, kube: memory.kube, checkpoints });
+    return { checkpoints, shell, run };
+  }
+
+  it('after `flux suspend`, the next worker knows the suspension is its own and resumes Flux after a good verify', async () => {
+    const lab = fluxLab('suspend');
+    await lab.run();
+    lab.checkpoints.revive();
+    const { result, reporter } = await lab.run();
+    expect(result).toMatchObject({ outcome: 'succeeded' });
+    expect(reporter.texts().join('\n')).not.toContain('left as it was');
+    expect(reporter.texts()).toContain(
+      '2-resume-flux succeeded: HelmRelease kube-system/cilium resumed: Flux reconciles Cilium again',
+    );
+    expect((await loadJobFacts(lab.checkpoints)).get(FLUX_SUSPENDED_FACT)).toBe(false);
+  });
+
+  it('after `flux resume`, the next worker records the resume, so what follows watches Flux’s rollout', async () => {
+    const lab = fluxLab('resume');
+    await lab.run();
+    lab.checkpoints.revive();
+    const { result, reporter } = await lab.run();
+    expect(result).toMatchObject({ outcome: 'succeeded' });
+    expect(reporter.texts()).toContain(
+      '2-resume-flux succeeded: HelmRelease kube-system/cilium resumed: Flux reconciles Cilium again',
+    );
+    const facts = await loadJobFacts(lab.checkpoints);
+    expect(facts.get(FLUX_RESUMED_FACT)).toBe(true);
+    expect(facts.get(FLUX_SUSPENDED_FACT)).toBe(false);
+    // The command is idempotent, but a release found resumed is not resumed twice.
+    const resumes = lab.shell.calls.filter((call) => call.argv.join(' ').includes('flux resume'));
+    expect(resumes).toHaveLength(1);
   });
 });

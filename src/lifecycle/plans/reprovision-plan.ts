@@ -6,6 +6,7 @@ import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
 import { notTheApiHost } from '../preconditions/not-the-api-host.js';
 import { notTheFounder } from '../preconditions/not-the-founder.js';
 import { otherServersReady } from '../preconditions/other-servers-ready.js';
+import { rootForNodeCommands } from '../preconditions/root-for-node-commands.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
 import { acceptHostKeyStep } from '../steps/accept-host-key-step.js';
 import { cordonDrainStep } from '../steps/cordon-drain-step.js';
@@ -22,6 +23,7 @@ import { vpnEgressCheckStep } from '../steps/vpn-egress-check-step.js';
 import { waitForSshStep } from '../steps/wait-for-ssh-step.js';
 import { founderPlayPattern } from './founder-play-pattern.js';
 import { productionApproval } from './production-approval.js';
+import { reprovisionRootCommands } from './reprovision-root-commands.js';
 import { createStepIds } from './step-ids.js';
 import { vpnGateway } from './vpn-gateway.js';
 
@@ -42,6 +44,7 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
       notTheApiHost(node),
       nodesInInventory([node.name]),
       otherServersReady(node.name),
+      rootForNodeCommands(reprovisionRootCommands(node)),
       ...(cluster.production ? [vaultPresent] : []),
     ]),
     cordonDrainStep(id('cordon-drain'), node.name, {

@@ -2,6 +2,7 @@ import { ClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
 import { nodeTarget } from '../targets.js';
 import { privileged } from './node-commands.js';
+import { snapshotServer } from './snapshot-server.js';
 
 const SAVED = /Snapshot (\S+) saved/;
 const SNAPSHOT_DIR = '/var/lib/rancher/k3s/server/db/snapshots/';
@@ -17,11 +18,7 @@ export function etcdSnapshotStep(id: string, node: string): Step {
     target: `a Ready server other than ${node}`,
     commandLine: `k3s etcd-snapshot save --name cluster-bot-<job> (on a Ready etcd server other than ${node})`,
     async run(ctx) {
-      const live = await ctx.kube.listNodes();
-      const survivor = ctx.cluster.nodes.find(
-        (entry) =>
-          entry.name !== node && live.some((state) => state.name === entry.name && state.ready && state.etcd),
-      );
+      const survivor = await snapshotServer(ctx, node);
       if (!survivor) {
         throw new ClusterBotError(
           'PRECONDITION_FAILED',

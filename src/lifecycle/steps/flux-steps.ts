@@ -14,6 +14,14 @@ export const FLUX_SUSPENDED_FACT = 'fluxSuspended';
 /** Set once this job resumed Flux: what follows waits for Flux to settle and watches what it rolled. */
 export const FLUX_RESUMED_FACT = 'fluxResumed';
 
+/**
+ * Written right before this job's `flux suspend` / `flux resume` runs: a worker killed between the
+ * command and the fact that records it leaves this, and the next worker treats the command as done
+ * (both are idempotent) instead of taking its own suspension for a person's or skipping the watch.
+ */
+export const FLUX_SUSPENDING_FACT = 'fluxSuspending';
+export const FLUX_RESUMING_FACT = 'fluxResuming';
+
 /** Seeded by the worker before the job runs: the number of the bot job whose suspension still stands (Redis `fluxSuspended`). */
 export const FLUX_SUSPENDED_EARLIER_FACT = 'fluxSuspendedByEarlierJob';
 
@@ -50,16 +58,20 @@ async function suspendFlux(ctx: StepContext, cluster: string, after: Step): Prom
   const release = await readRelease(ctx);
   if (!release) return;
   const earlierJob = ctx.facts.get<number>(FLUX_SUSPENDED_EARLIER_FACT);
-  if (release.suspended && earlierJob === undefined) {
+  const suspending = ctx.facts.get<boolean>(FLUX_SUSPENDING_FACT) === true;
+  if (release.suspended && earlierJob === undefined && !suspending) {
     // Someone suspended it by hand, for reasons of their own: not this job's to resume.
     await ctx.facts.set(FLUX_LEFT_ALONE_FACT, true);
     await ctx.progress(`${LEFT_ALONE} (${HELM_RELEASE})`);
     return;
   }
-  if (!release.suspended) await runFlux(ctx, 'suspend');
+  if (!release.suspended) {
+    await ctx.facts.set(FLUX_SUSPENDING_FACT, true);
+    await runFlux(ctx, 'suspend');
+  }
   await ctx.facts.set(FLUX_SUSPENDED_FACT, true);
   await ctx.progress(
-    `Flux's ${HELM_RELEASE} ${release.suspended ? `was left suspended by job #${earlierJob}` : 'suspended'} so Flux and this job do not overwrite each other; ` +
+    `Flux's ${HELM_RELEASE} ${release.suspended && !suspending ? `was left suspended by job #${earlierJob}` : 'suspended'} so Flux and this job do not overwrite each other; ` +
       `after a successful verify: ${after.title}; left suspended if the job fails (until \`${resumeFluxCommand(cluster)}\`)`,
   );
 }
@@ -86,15 +98,20 @@ export function fluxResumeStep(id: string, cluster: string, always = false): Ste
           `there is no ${HELM_RELEASE} on ${cluster} to resume`,
         );
       }
-      if (!release.suspended) {
+      const resuming = ctx.facts.get<boolean>(FLUX_RESUMING_FACT) === true;
+      if (!release.suspended && !resuming) {
         // Resumed by hand meanwhile: nothing is left suspended, so status and the reminder stop saying so.
         await ctx.facts.set(FLUX_SUSPENDED_FACT, false);
         return { status: 'skipped', summary: `${HELM_RELEASE} is not suspended` };
       }
       // The agents as they run before Flux takes over: a new ControllerRevision after the resume is
       // Flux's own rollout (git's values differ from what ran), watched as any other.
-      await ctx.facts.set(CILIUM_BASELINE_FACT, await readCiliumBaseline(ctx).catch(() => undefined));
-      await runFlux(ctx, 'resume');
+      if (!resuming) {
+        await ctx.facts.set(CILIUM_BASELINE_FACT, await readCiliumBaseline(ctx).catch(() => undefined));
+        await ctx.facts.set(FLUX_RESUMING_FACT, true);
+      }
+      // A worker killed after the command finds the release resumed: its resume, already done.
+      if (release.suspended) await runFlux(ctx, 'resume');
       await ctx.facts.set(FLUX_RESUMED_FACT, true);
       await ctx.facts.set(FLUX_SUSPENDED_FACT, false);
       return { status: 'succeeded', summary: `${HELM_RELEASE} resumed: Flux reconciles Cilium again` };

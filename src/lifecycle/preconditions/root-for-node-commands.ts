@@ -1,0 +1,53 @@
+import type { NodeEntry } from '../../config/world-config.js';
+import { isClusterBotError } from '../../errors.js';
+import type { StepContext } from '../plan/step.js';
+import { rootWithoutPassword } from '../steps/root-without-password.js';
+import { nodeTarget } from '../targets.js';
+import type { Precondition } from './precondition.js';
+
+/** A command a plan's step runs as root on a node, and why the plan needs it. */
+export interface NodeRootCommand {
+  readonly command: string;
+  readonly why: string;
+  /** The node it will run on, as the step will choose it; undefined: no node (another check refuses). */
+  node(ctx: StepContext): Promise<NodeEntry | undefined>;
+}
+
+/**
+ * The bot's login gets root without a password on every node where the plan runs a root command.
+ * A prod login's sudo wants the vaulted become password, which the bot never holds: without this
+ * check a reprovision would cordon and drain the node and only then fail at its first root command.
+ */
+export function rootForNodeCommands(commands: readonly NodeRootCommand[]): Precondition {
+  return {
+    label: 'root on nodes',
+    async check(ctx) {
+      const byNode = new Map<string, { entry: NodeEntry; commands: NodeRootCommand[] }>();
+      for (const command of commands) {
+        const entry = await command.node(ctx);
+        if (!entry) continue;
+        const seen = byNode.get(entry.name) ?? { entry, commands: [] };
+        seen.commands.push(command);
+        byNode.set(entry.name, seen);
+      }
+      const problems = await Promise.all(
+        [...byNode.values()].map(async ({ entry, commands: needed }) => {
+          try {
+            if (await rootWithoutPassword(ctx, nodeTarget(ctx.cluster, entry))) return undefined;
+          } catch (error) {
+            if (isClusterBotError(error, 'CANCELLED')) throw error;
+            // A node that does not answer is the step's to handle (stopping k3s on a dead node is
+            // skipped): this check only refuses what it knows will fail.
+            return undefined;
+          }
+          const list = needed.map((command) => `\`${command.command}\` (${command.why})`).join(', ');
+          return (
+            `sudo for ${ctx.cluster.nodeSsh.user} on ${entry.name} needs a password the bot does not hold: ${list} cannot run; ` +
+            "run them from the ops host with become, or give the bot's login passwordless sudo for these commands"
+          );
+        }),
+      );
+      return problems.filter((problem): problem is string => problem !== undefined);
+    },
+  };
+}
