@@ -38,7 +38,7 @@ export function redactLine(line: string, known: readonly RegExp[]): string {
   const steps: readonly Step[] = [
     (text) => known.reduce((out, secret) => out.replace(secret, MASK), text),
     maskKeyBlocks,
-    (text) => SHAPES.reduce((out, shape) => out.replace(shape, MASK), text),
+    maskShapes,
     maskJwts,
     (text) => text.replace(P.bearer, keepName).replace(P.basic, keepName),
     maskUrlCredentials,
@@ -58,6 +58,12 @@ export function redactLine(line: string, known: readonly RegExp[]): string {
     }
   }
   return unchecked > 0 ? `${out}${uncheckedTail(unchecked)}` : out;
+}
+
+function maskShapes(line: string): string {
+  let out = line;
+  for (const shape of SHAPES) out = out.replace(shape, MASK);
+  return out;
 }
 
 const keepName = (_match: string, name: string) => `${name}${MASK}`;
