@@ -1,3 +1,4 @@
+import { type MatchBudget, UNLIMITED } from './match-budget.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 
 /** Where a private key sits in a text: from its BEGIN line to the end of its END line, or to the end. */
@@ -16,11 +17,12 @@ const LABEL_WINDOW = 120;
  * `Private-MAC:`). The label may be broken by what printed it (a newline or its `\n` escape, the
  * quotes of list items, a diff marker): only its capitals are read, so `PRIV",\n "ATE KEY` still counts.
  */
-export function findKeyBlock(text: string, from = 0): KeyBlock | undefined {
+export function findKeyBlock(text: string, from = 0, budget: MatchBudget = UNLIMITED): KeyBlock | undefined {
   const begin = new RegExp(REDACTION_PATTERNS.keyBlockStart);
   begin.lastIndex = from;
   for (let found = begin.exec(text); found; found = begin.exec(text)) {
     const start = found.index;
+    budget.take(start);
     const headerEnd = found[0].startsWith('PuTTY')
       ? start + found[0].length
       : privateLabelEnd(text, begin.lastIndex);

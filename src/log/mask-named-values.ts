@@ -1,4 +1,5 @@
 import { MASK } from './mask.js';
+import type { MatchBudget } from './match-budget.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 import { secretKeysIn } from './secret-keys-in.js';
 import { shellWordEnd } from './shell-word-end.js';
@@ -25,10 +26,10 @@ const QUERY_END = new Set(['&', '#', '"', "'", '\\', '<', '>', ' ', '\t']);
  * `--token x` for one shell word, `?sig=x&` to the query's next `&`, `requirepass x` and `.netrc`'s
  * `password x`, and a Kubernetes env var whose `name` is a secret's with its `value` on the same line.
  */
-export function maskNamedValues(line: string): string {
+export function maskNamedValues(line: string, budget: MatchBudget): string {
   let out = '';
   let copied = 0;
-  for (const key of secretKeysIn(line)) {
+  for (const key of secretKeysIn(line, budget)) {
     if (key.start < copied) continue;
     const span = secretValueSpan(line, key.start, key.end, key.key, key.name);
     if (!span) continue;

@@ -1,4 +1,5 @@
 import { MASK } from './mask.js';
+import type { MatchBudget } from './match-budget.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 
 const AUTHORITY_END = new Set([' ', '\t', '/', "'", '"', '\\']);
@@ -9,12 +10,13 @@ const isSchemeChar = (c: number) =>
  * `scheme://user:password@host` with the password masked: it runs from the first `:` of the
  * authority to its last `@` (a password may hold an `@`).
  */
-export function maskUrlCredentials(line: string): string {
+export function maskUrlCredentials(line: string, budget: MatchBudget): string {
   if (!line.includes('://')) return line;
   let out = '';
   let copied = 0;
   const scheme = new RegExp(REDACTION_PATTERNS.urlScheme);
   for (let found = scheme.exec(line); found; found = scheme.exec(line)) {
+    budget.take(found.index);
     const from = found.index + 3;
     let to = from;
     while (to < line.length && !AUTHORITY_END.has(line[to]!)) to++;

@@ -2,6 +2,7 @@ import { findKeyBlock } from './find-key-block.js';
 import { MASK, MAX_CHECKED_LINE, uncheckedTail } from './mask.js';
 import { maskNamedValues } from './mask-named-values.js';
 import { maskUrlCredentials } from './mask-url-credentials.js';
+import { type MatchBudget, MatchLimitReached, matchBudget, UNLIMITED } from './match-budget.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 
 const P = REDACTION_PATTERNS;
@@ -21,38 +22,65 @@ const SHAPES: readonly RegExp[] = [
   P.ageKey,
   P.googleApiKey,
 ];
-// How far back from the cap a line is cut at a blank, so that no secret is shown half.
+// How far back from a cut a line is cut at a blank, so that no secret is shown half.
 const CUT_SLACK = 4_096;
+
+type Step = (line: string, budget: MatchBudget) => string;
 
 /**
  * One line (no newline in it) with its secrets masked: the configured values, private keys that
  * begin on it (to their END, or to the end of the line), the shapes of common secrets and the values
  * of keys that name one. Every step reads the line a bounded number of times, so its cost is linear;
- * past MAX_CHECKED_LINE characters the rest is masked unread.
+ * past MAX_CHECKED_LINE characters, or past MAX_MATCHES_PER_LINE matches that are decided in code
+ * (whose cost is per match), the rest is masked unread.
  */
 export function redactLine(line: string, known: readonly RegExp[]): string {
-  if (line.length > MAX_CHECKED_LINE) {
-    const blank = line.lastIndexOf(' ', MAX_CHECKED_LINE);
-    const cut = blank > MAX_CHECKED_LINE - CUT_SLACK ? blank + 1 : MAX_CHECKED_LINE;
-    return `${redactLine(line.slice(0, cut), known)}${uncheckedTail(line.length - cut)}`;
+  const steps: readonly Step[] = [
+    (text) => known.reduce((out, secret) => out.replace(secret, MASK), text),
+    maskKeyBlocks,
+    maskShapes,
+    maskJwts,
+    (text) => text.replace(P.bearer, keepName).replace(P.basic, keepName),
+    maskUrlCredentials,
+    maskNamedValues,
+  ];
+  let out = line.length > MAX_CHECKED_LINE ? line.slice(0, cutBefore(line, MAX_CHECKED_LINE)) : line;
+  let unchecked = line.length - out.length;
+  const budget = matchBudget();
+  for (const step of steps) {
+    try {
+      out = step(out, budget);
+    } catch (error) {
+      if (!(error instanceof MatchLimitReached)) throw error;
+      const cut = cutBefore(out, error.at);
+      unchecked += out.length - cut;
+      out = step(out.slice(0, cut), UNLIMITED);
+    }
   }
-  let out = line;
-  for (const secret of known) out = out.replace(secret, MASK);
-  out = maskKeyBlocks(out);
-  for (const shape of SHAPES) out = out.replace(shape, MASK);
-  out = maskJwts(out);
-  out = out.replace(P.bearer, (_match, name: string) => `${name}${MASK}`);
-  out = out.replace(P.basic, (_match, name: string) => `${name}${MASK}`);
-  return maskNamedValues(maskUrlCredentials(out));
+  return unchecked > 0 ? `${out}${uncheckedTail(unchecked)}` : out;
 }
 
-function maskKeyBlocks(line: string): string {
+function maskShapes(line: string): string {
+  let out = line;
+  for (const shape of SHAPES) out = out.replace(shape, MASK);
+  return out;
+}
+
+const keepName = (_match: string, name: string) => `${name}${MASK}`;
+
+/** Where to cut a line at `at`: after the last blank shortly before it, else at `at` itself. */
+function cutBefore(line: string, at: number): number {
+  const blank = line.lastIndexOf(' ', at - 1);
+  return blank > at - CUT_SLACK ? blank + 1 : at;
+}
+
+function maskKeyBlocks(line: string, budget: MatchBudget): string {
   let out = '';
   let copied = 0;
   for (
-    let block = findKeyBlock(line);
+    let block = findKeyBlock(line, 0, budget);
     block;
-    block = block.closed ? findKeyBlock(line, block.end) : undefined
+    block = block.closed ? findKeyBlock(line, block.end, budget) : undefined
   ) {
     out += `${line.slice(copied, block.start)}${MASK}`;
     copied = block.end;
@@ -61,11 +89,12 @@ function maskKeyBlocks(line: string): string {
 }
 
 /** `eyJ….eyJ….signature`: a run of the characters JWTs are made of, masked from its first `eyJ` part. */
-function maskJwts(line: string): string {
+function maskJwts(line: string, budget: MatchBudget): string {
   if (!line.includes('.eyJ')) return line;
-  return line.replace(P.dottedRun, (run) => {
+  return line.replace(P.dottedRun, (run, at: number) => {
     const second = run.indexOf('.eyJ');
     if (second < 0) return run;
+    budget.take(at);
     const first = run.lastIndexOf('eyJ', second);
     if (first < 0 || second - first < 7) return run;
     return `${run.slice(0, first)}${MASK}`;

@@ -1,3 +1,4 @@
+import { type MatchBudget, UNLIMITED } from './match-budget.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 
 /** A key token around a secret name: `ansible_become_password`, `--vault-token`, `X-Amz-Signature`. */
@@ -19,10 +20,11 @@ const isKeyChar = (c: number) =>
  * `file`, `path` or `dir` holds a path, which is no secret. Names that are also ordinary words count
  * only as the whole key (`auth`, `sig`) or its last part (`vault_pw`).
  */
-export function* secretKeysIn(line: string): Generator<SecretKey> {
+export function* secretKeysIn(line: string, budget: MatchBudget = UNLIMITED): Generator<SecretKey> {
   const names = new RegExp(REDACTION_PATTERNS.secretName);
   let scanned = 0;
   for (let found = names.exec(line); found; found = names.exec(line)) {
+    budget.take(found.index);
     let start = found.index;
     while (start > scanned && isKeyChar(line.charCodeAt(start - 1))) start--;
     let end = found.index + found[0].length;

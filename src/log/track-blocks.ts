@@ -1,6 +1,7 @@
 import { findKeyBlock } from './find-key-block.js';
 import { MASK } from './mask.js';
 import { endsWithSecretEnvName } from './mask-named-values.js';
+import { MatchLimitReached, matchBudget } from './match-budget.js';
 import { REDACTION_PATTERNS } from './redaction-patterns.js';
 import { secretBlockStart } from './secret-block-start.js';
 
@@ -55,15 +56,25 @@ export function trackBlocks(redactLine: (line: string) => string): (line: string
   };
 }
 
-/** Whether the last private key block on the line is left open. */
+/**
+ * Whether the last private key block on the line is left open. A line with more BEGINs than a line
+ * may have is redacted only up to the limit, so one of the rest may open a key: the lines after it
+ * are masked as one's, to its END.
+ */
 function keyStaysOpen(line: string): boolean {
-  let last = findKeyBlock(line);
-  while (last?.closed) {
-    const next = findKeyBlock(line, last.end);
-    if (!next) return false;
-    last = next;
+  const budget = matchBudget();
+  try {
+    let last = findKeyBlock(line, 0, budget);
+    while (last?.closed) {
+      const next = findKeyBlock(line, last.end, budget);
+      if (!next) return false;
+      last = next;
+    }
+    return last !== undefined;
+  } catch (error) {
+    if (error instanceof MatchLimitReached) return true;
+    throw error;
   }
-  return last !== undefined;
 }
 
 /** A BEGIN line broken over two: the header is found only across the line break. */

@@ -137,6 +137,23 @@ describe('redaction', () => {
     expect(redact(output)).toBe(output);
   });
 
+  it('masks a line past its 32nd secret-shaped match unread, saying how much, and shows none of its values', () => {
+    const pairs = Array.from({ length: 40 }, (_, i) => `--token value${i}`);
+    const line = `${pairs.join(' ')} closing words`;
+    const rest = `${pairs.slice(32).join(' ')} closing words`;
+    expect(redact(line)).toBe(
+      `${'--token [REDACTED] '.repeat(32)}[REDACTED: ${rest.length} more characters not checked]`,
+    );
+  });
+
+  it('redacts a line with a few secrets exactly, without the match limit marker', () => {
+    const line =
+      'cmd: helm upgrade --token abc123 --set password=hunter2 https://ops:pa55@repo.example/charts xoxb-1234-5678-abcdefgh done';
+    expect(redact(line)).toBe(
+      'cmd: helm upgrade --token [REDACTED] --set password=[REDACTED] https://ops:[REDACTED]@repo.example/charts [REDACTED] done',
+    );
+  });
+
   it('leaves ordinary progress text alone', () => {
     const line = 'TASK [k3s_server : Install k3s] ok: [k3s-dev-1] changed=1';
     expect(redact(line)).toBe(line);
