@@ -1,5 +1,8 @@
 import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
+import { inventoryHostAddresses } from '../repo/inventory-host-addresses.js';
+import { INVENTORY_FILE } from '../repo/read-repo-facts.js';
+import { readRepoText } from '../repo/read-repo-text.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { checkValueRules } from './cilium-value-rules.js';
@@ -67,7 +70,8 @@ async function checkRevisionValues(ctx: StepContext, revision: number): Promise<
   const where = `revision ${revision}'s values (helm get values cilium --revision ${revision})`;
   const problems = checkValueRules(record, where);
   const host = valueAt(record, 'k8sServiceHost');
-  const allowed = ownApiHosts(ctx, await readClusterVar(ctx, 'kube_vip_address'));
+  const inventory = inventoryHostAddresses((await readRepoText(ctx, INVENTORY_FILE)) ?? '');
+  const allowed = ownApiHosts(ctx, await readClusterVar(ctx, 'kube_vip_address'), inventory);
   if (typeof host === 'string' && host.trim() !== '' && !allowed.includes(host))
     problems.push(
       `k8sServiceHost is ${host} in ${where}, which is neither a server of ${ctx.cluster.name} ` +

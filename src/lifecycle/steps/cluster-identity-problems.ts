@@ -41,9 +41,19 @@ export async function clusterIdentityProblems(
 }
 
 /** The addresses this cluster's API may be reached at: its configured servers, and its VIP. */
-export function ownApiHosts(ctx: StepContext, vip: ClusterVar | undefined): string[] {
+/** The cluster's servers by config address, name and `hosts.ini` address (`inventory`), and its own VIP. */
+export function ownApiHosts(
+  ctx: StepContext,
+  vip: ClusterVar | undefined,
+  inventory: ReadonlyMap<string, string>,
+): string[] {
   const servers = ctx.cluster.nodes.filter((node) => node.roles.includes('server'));
-  return [...servers.flatMap((node) => [node.address, node.name]), ...(vip ? [vip.value] : [])];
+  const named = servers.flatMap((node) => [
+    node.address,
+    node.name,
+    inventory.get(node.name) ?? node.address,
+  ]);
+  return [...new Set([...named, ...(vip ? [vip.value] : [])])];
 }
 
 async function readIdentity(
