@@ -44,7 +44,7 @@ export function createJobPageHandler(deps: JobPageDeps): PageRoutes {
       return true;
     }
     const jobId = page![1]!;
-    const [nonce, exp, sig] = ['n', 'exp', 'sig'].map((name) => url.searchParams.get(name));
+    const [nonce, exp, sig] = ['n', 'exp', 'mac'].map((name) => url.searchParams.get(name));
     if (!nonce && !exp && !sig) {
       send(response, 401);
       return true;

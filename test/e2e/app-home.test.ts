@@ -66,7 +66,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
     expect(textOf(waiting)).toMatch(/^prod\n\*Lease:\* free/m);
     // The job holding dev links to its page (signed, under PUBLIC_URL).
     expect(textOf(waiting)).toMatch(
-      new RegExp(`<${PUBLIC_URL}/jobs/job-1\\?n=[\\w-]{22}&(amp;)?exp=\\d+&(amp;)?sig=[\\w-]+\\|job page>`),
+      new RegExp(`<${PUBLIC_URL}/jobs/job-1\\?n=[\\w-]{22}&(amp;)?exp=\\d+&(amp;)?mac=[\\w-]+\\|job page>`),
     );
     if (process.env.APP_HOME_SCREENSHOT) await screenshot(waiting, process.env.APP_HOME_SCREENSHOT);
 

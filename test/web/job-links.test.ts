@@ -19,14 +19,14 @@ const parts = (url: string) => {
   return [
     parsed.searchParams.get('n'),
     parsed.searchParams.get('exp'),
-    parsed.searchParams.get('sig'),
+    parsed.searchParams.get('mac'),
   ] as const;
 };
 
 describe('job page links', () => {
   it('open their own job until they expire', () => {
     const url = link('job-7');
-    expect(url).toMatch(/^https:\/\/bot\.example\.org\/ops\/jobs\/job-7\?n=A{22}&exp=\d+&sig=[\w-]{43}$/);
+    expect(url).toMatch(/^https:\/\/bot\.example\.org\/ops\/jobs\/job-7\?n=A{22}&exp=\d+&mac=[\w-]{43}$/);
     expect(links.check('job-7', ...parts(url))).toBe('ok');
     clock += 7 * 86_400_000;
     expect(links.check('job-7', ...parts(url))).toBe('expired');

@@ -53,7 +53,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     });
     const link = LINK.exec(board.text)![1]!.replaceAll('&amp;', '&');
     expect(link).toMatch(
-      /^https:\/\/cluster-bot\.example\.test\/ops\/jobs\/job-\d+\?n=[\w-]{22}&exp=\d+&sig=/,
+      /^https:\/\/cluster-bot\.example\.test\/ops\/jobs\/job-\d+\?n=[\w-]{22}&exp=\d+&mac=/,
     );
 
     const { page, status } = await chromium.open(local(link));
@@ -131,7 +131,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     const expired = linksAt(Date.now() - 8 * 86_400_000).url('job-1', nonce)!;
     // Signed with the right key, for a job-1 of another life (before Redis was reset, under a reused prefix).
     const earlierJob = linksAt(Date.now()).url('job-1', 'A'.repeat(22))!;
-    const tampered = valid.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`);
+    const tampered = valid.replace(/mac=(.)/, (_m, c: string) => `mac=${c === 'A' ? 'B' : 'A'}`);
     const otherJob = valid.replace('/jobs/job-1?', '/jobs/job-2?');
     const missing = valid.replace(/\?.*$/, '');
 
