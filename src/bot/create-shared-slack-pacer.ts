@@ -1,11 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as afterPendingIo, setTimeout as sleep } from 'node:timers/promises';
 import type { Pace, RateBudget } from '../jobs/ports/rate-budget.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { Logger } from '../log/create-logger.js';
 import { createSlackPacer, type SlackPacer, slackBucket } from './create-slack-pacer.js';
 
 /** How long the budget may take to answer (real time) before this call is paced locally instead. */
-const BUDGET_DEADLINE_MS = 1_000;
+const BUDGET_DEADLINE_MS = 3_000;
 /** How long after a failure the local pacer is used before Redis is asked again. */
 const LOCAL_FOR_MS = 5_000;
 
@@ -29,9 +29,13 @@ export function createSharedSlackPacer(
   let localUntil = 0;
 
   // The deadline is real time, whatever clock paces the calls: it bounds a network round trip.
+  // When it expires, the I/O already waiting is let in first: on a busy host the process itself can
+  // stall past the deadline, and Node runs expired timers before the reply that arrived meanwhile;
+  // pacing locally then would post beside the other processes' share and draw 429s.
   async function sharedWait(name: string, pace: Pace) {
     const deadline = new AbortController();
-    const late = sleep(deadlineMs, undefined, { signal: deadline.signal }).then(() => {
+    const late = sleep(deadlineMs, undefined, { signal: deadline.signal }).then(async () => {
+      await afterPendingIo();
       throw new Error(`no answer within ${deadlineMs} ms`);
     });
     late.catch(() => undefined);

@@ -55,6 +55,28 @@ describe('Slack pacer over the shared budget', () => {
     expect(asked).toEqual(['chat.postMessage:C0OPS', 'chat.update']);
   });
 
+  it('an answer that arrived while this process was stalled past the deadline is used, not the local pacer', async () => {
+    // The reply is waiting as I/O when the stalled process wakes, after the deadline has expired.
+    const { budget } = scriptedBudget(
+      () => new Promise<number>((resolve) => setImmediate(() => resolve(700))),
+    );
+    const { pacer, clock, lines } = pacerOver(budget);
+    // Asked from a check-phase callback, so the expired deadline's timer comes before the reply.
+    const taking = await new Promise<Promise<void>>((started) =>
+      setImmediate(() => {
+        const take = pacer.take('chat.postMessage', 'C0OPS');
+        const stalledUntil = Date.now() + 100;
+        while (Date.now() < stalledUntil) {
+          // The event loop held past the 50 ms deadline, as a starved process is.
+        }
+        started(take);
+      }),
+    );
+    await taking;
+    expect(lines.join('')).not.toContain('unreachable');
+    expect(clock.now()).toBe(700);
+  });
+
   it('when the budget fails outright, paces the call locally at once', async () => {
     const { budget } = scriptedBudget(() => Promise.reject(new Error('Connection is closed.')));
     const { pacer, clock, lines } = pacerOver(budget);

@@ -29,7 +29,7 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
 
     await driver.slash('up dev', { userId: 'U0BOB', channelId: 'C0OPS' });
     expect(await ephemeralAfter(slack, 'U0BOB', 'busy')).toBe(
-      '⛔ dev is busy: job #1 (cilium dev) by <@U0ALICE>, step 2/5 (waiting for approval). Nothing was run; add `--queue` to run `up dev` after it.',
+      '⛔ dev is busy: job #1 (cilium dev) by <@U0ALICE>, step 2/8 (waiting for approval). Nothing was run; add `--queue` to run `up dev` after it.',
     );
     await driver.slash('packages k3s-dev-2 --queue', { userId: 'U0BOB', channelId: 'C0OPS' });
     expect(await ephemeralAfter(slack, 'U0BOB', 'Queued as job')).toMatch(
@@ -47,7 +47,7 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
 
     await driver.slash('status dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const status = await ephemeralAfter(slack, 'U0ALICE', '*dev*');
-    expect(status).toContain('• lock: job #1 (cilium dev) by <@U0ALICE>, step 2/5 (waiting for approval)');
+    expect(status).toContain('• lock: job #1 (cilium dev) by <@U0ALICE>, step 2/8 (waiting for approval)');
     expect(status).toMatch(/queued behind it: #\d+/);
     expect(status).toMatch(/last verify: succeeded at .* \(job #\d+\)/);
 

@@ -17,7 +17,7 @@ describe('console mode: no Slack tokens, a terminal instead', { timeout: labMs(1
     await console.waitFor(/cluster-bot console as U0BOB/);
 
     console.type('/cluster plan up dev');
-    await console.waitFor(/Plan for `up dev` on dev: 14 steps/);
+    await console.waitFor(/Plan for `up dev` on dev: 18 steps/);
     expect(console.stdout()).toContain('6. ⚠ cilium.yml → dev: all nodes');
     // The plan is then checked against the lab's repo as a read-only job: nothing in it is refused.
     await console.waitFor(/plan up dev · job #1 · asked by @U0BOB\nStatus: ✅ succeeded/, 120_000);

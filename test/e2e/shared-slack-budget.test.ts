@@ -50,7 +50,7 @@ describe('one Slack budget for all processes', { timeout: labMs(300_000) }, () =
     );
     const tookMs = Date.now() - started;
     console.info(
-      `${JOBS} verify jobs on 3 workers: outcomes decided in ${decidedMs} ms (${threadsDoneAtDecision} threads complete by then), every thread complete in ${tookMs} ms; ${slack.calls.filter((c) => c.method === 'chat.postMessage').length} posts into one channel, 429s: ${slack.rateLimitedCount()}`,
+      `${JOBS} verify jobs on 3 workers: outcomes decided in ${decidedMs} ms (${threadsDoneAtDecision} threads complete by then), every thread complete in ${tookMs} ms; ${slack.calls.filter((c) => c.method === 'chat.postMessage').length} posts into one channel, 429s: ${slack.rateLimitedCount()} ${JSON.stringify(slack.calls.filter((c) => c.rateLimited).map((c) => c.method))}`,
     );
 
     // Each thread as its job told it: the board shows the outcome, the step, then the final report.

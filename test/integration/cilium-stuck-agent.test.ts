@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/config/parse-duration.js';
 import type { KubeSimScenario } from '../lab/kube-sim/start-kube-sim.js';
+import { labDuration } from '../support/lab-config.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 import { playbookProcesses } from './playbook-processes.js';
@@ -46,8 +47,10 @@ describe('a broken Cilium agent while cilium.yml still waits on the rollout', ()
         `pod ${agent} on k3s-dev-2: init container config CrashLoopBackOff`,
       );
       expect(failed?.failure?.message).toContain('i/o timeout');
-      expect(failed?.failure?.message).toContain('without waiting out agentReady (10m)');
-      // The lab's facts: agentReady is 10 minutes, and the step ended before it had elapsed.
+      expect(failed?.failure?.message).toContain(
+        `without waiting out agentReady (${labDuration(LONG_AGENT_READY)})`,
+      );
+      // The lab's facts: agentReady is 10 minutes (stretched by the lab's time scale), and the step ended before it had elapsed.
       expect(failed?.durationMs).toBeLessThan(parseDuration(LONG_AGENT_READY)!);
       expect(job.reporter.events).toContainEqual(
         expect.objectContaining({ type: 'gate-failed', gate: 'Cilium rollout', stepId: '2-cilium' }),

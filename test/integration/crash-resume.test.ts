@@ -123,11 +123,18 @@ describe('a worker dies and another resumes the job', () => {
       expect(resumed).toMatchObject({
         status: 'finished',
         outcome: 'succeeded',
-        summary: 'all 5 steps done',
+        summary: 'all 8 steps done',
       });
       const events = sinceLastStart(job);
       expect(events[0]).toMatchObject({ type: 'plan-started', resumed: true });
-      expect(startedSteps(events)).toEqual(['3-cilium-rollout', '4-verify', '5-resume-flux']);
+      expect(startedSteps(events)).toEqual([
+        '3-cilium-rollout',
+        '4-verify',
+        '5-resume-flux',
+        '5-resume-flux-settled',
+        '5-resume-flux-rollout',
+        '5-resume-flux-verify',
+      ]);
       expect(await ciliumRuns()).toBe(runsBefore + 1);
       // The lab playbooks saw nothing more after the crash: cilium.yml was not re-run.
       expect(await lab.labEvents()).toEqual(eventsAfterCrash);
