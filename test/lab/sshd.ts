@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
 import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
+import { labMs } from '../support/lab-time.js';
 import { createPortPicker } from './pick-port.js';
 
 const run = promisify(execFile);
@@ -340,7 +341,7 @@ const freePort = createPortPicker(10_000);
 
 /** Polls the address for the SSH banner until a deadline; fails early if sshd exits. */
 async function waitForBanner(child: ChildProcess, address: string, port: number, logPath: string) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + labMs(10_000);
   while (!(await hasBanner(address, port))) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       const log = await readFile(logPath, 'utf8').catch(() => '');

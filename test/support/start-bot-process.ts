@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
+import { labMs } from './lab-time.js';
 import { REDIS_URL } from './redis-prefix.js';
 import { START_FLAGS } from './start-flags.js';
 
@@ -64,7 +65,7 @@ async function startOnFreePorts(
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + labMs(30_000);
   for (;;) {
     const healthy = await fetch(`http://127.0.0.1:${opsPort}/healthz`).then(
       (response) => response.ok,

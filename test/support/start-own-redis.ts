@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from './free-port.js';
+import { labMs } from './lab-time.js';
 
 /** A redis-server of the test's own (AOF on), for cases that restart it; the shared one stays up. */
 export async function startOwnRedis() {
@@ -30,7 +31,7 @@ export async function startOwnRedis() {
       ],
       { stdio: 'ignore' },
     );
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + labMs(10_000);
     for (;;) {
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       probe.on('error', () => undefined);
