@@ -49,6 +49,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 
 # Node is PID 1 and handles SIGTERM itself (graceful shutdown in src/main.ts). The heap cap is npm
 # start's (package.json): V8 sizes its old space from the host's memory otherwise, and on a big host
-# lets the garbage of a streaming playbook pile up to hundreds of MB before collecting it (README,
-# "Benchmark", memory). The live heap is about 50 MB.
+# lets the garbage of a streaming playbook pile up to hundreds of MB before collecting it
+# (docs/benchmark.md, "Worker memory"). The live heap is about 50 MB.
 CMD ["node", "--enable-source-maps", "--max-old-space-size=256", "dist/main.js"]

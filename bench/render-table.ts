@@ -280,7 +280,7 @@ function describeBreakdown(breakdown: Breakdown): string {
     .join(', ');
 }
 
-/** The Markdown table the README carries, with the machine it ran on. */
+/** The Markdown table docs/benchmark.md carries ("Latest run"), with the machine it ran on. */
 export function renderTable(result: BenchResult): string {
   const { machine } = result;
   return [

@@ -37,8 +37,8 @@ export async function startClusterBot(
   const auth = await client.auth.test();
   const slackProblem = slackReadiness(client);
   const redis = connectRedis(env);
-  // One Slack budget for every bot and worker process on this Redis (README, Slack limits). Its own
-  // connection fails fast while Redis is away: a queued take would book a slot, when Redis is back,
+  // One Slack budget for every bot and worker process on this Redis (docs/design.md, Slack's limits).
+  // Its own connection fails fast while Redis is away: a queued take would book a slot, when Redis is back,
   // for a post that was long since paced locally and sent.
   const budgetRedis = connectRedis(env, { failFast: true });
   const pacer = createSharedSlackPacer(

@@ -29,7 +29,7 @@ function homeShowing(slack: FakeSlack, user: string, pattern: RegExp, timeoutMs 
   );
 }
 
-/** The README's picture: the view as the fake Slack draws it, in the tests' browser. */
+/** The App Home picture in docs/operators.md: the view as the fake Slack draws it, in the tests' browser. */
 async function screenshot(view: HomeViewRecord, path: string) {
   const { browser } = await startBrowser();
   try {

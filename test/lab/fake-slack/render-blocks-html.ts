@@ -1,6 +1,6 @@
 /**
  * A Block Kit view or message as a plain HTML page, close enough to Slack's look for a screenshot
- * of what the bot published (the README's App Home picture). It draws the block types the bot
+ * of what the bot published (the App Home picture in docs/operators.md). It draws the block types the bot
  * sends: header, section (text, fields, button accessory), context, actions, divider.
  */
 export function renderBlocksHtml(title: string, blocks: readonly unknown[]): string {
