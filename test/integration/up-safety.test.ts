@@ -2,6 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
 import { reprovisionPlan } from '../../src/lifecycle/plans/reprovision-plan.js';
 import { upPlan } from '../../src/lifecycle/plans/up-plan.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
@@ -25,6 +26,17 @@ const FOUNDER_PROCEDURE =
   '(fresh etcd) whose kube-vip contends for the same VIP. Move the founder role to another server in inventory/hosts.ini, commit, then reprovision k3s-dev-1';
 /** What the bot reads from kube-sim while it destroys every connection. */
 const API_DOWN = String.raw`dev's API does not answer \(list nodes: Kubernetes API unreachable \(.+\)\)`;
+
+/** Runs `up dev` as approvers clicking everything would: it must fail before any approval or playbook. Its refusals. */
+async function upDevRefused(world?: WorldConfig): Promise<unknown> {
+  const runsBefore = (await lab.playbookRuns()).length;
+  const job = lab.startJob('up dev', world ? { world } : {});
+  expect(await job.runUntilDone({ approve: true })).toMatchObject({ status: 'finished', outcome: 'failed' });
+  expect(job.approvals.requests).toEqual([]);
+  expect(job.texts()).toContain('2-node-baseline skipped: not run');
+  expect(await lab.playbookRuns()).toHaveLength(runsBefore);
+  return job.reporter.planFailure()?.details?.failures;
+}
 
 /**
  * Wipes k3s from these dev servers as a reinstall outside the bot would (what the k3s role left in
@@ -150,20 +162,10 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
   it(
     'up refuses before any playbook when the formed cluster has lost its founder (wiped outside the bot)',
     async () => {
-      const runsBefore = (await lab.playbookRuns()).length;
       expect(lab.sim.removeNode('k3s-dev-1')).toBe(true);
-      const job = lab.startJob('up dev');
-      expect(await job.runUntilDone({ approve: true })).toMatchObject({
-        status: 'finished',
-        outcome: 'failed',
-      });
-      expect(job.reporter.planFailure()?.details?.failures).toEqual([
-        'dev is formed (k3s-dev-2, k3s-dev-3 answer) but its founder k3s-dev-1 is not registered: k3s.yml would run --cluster-init on it. ' +
-          'k3s-dev-1 is the --cluster-init founder (the k3s_primary group in hosts.ini): re-running k3s on it after a wipe founds a NEW cluster ' +
-          '(fresh etcd) whose kube-vip contends for the same VIP. Move the founder role to another server in inventory/hosts.ini, commit, then reprovision k3s-dev-1',
+      expect(await upDevRefused()).toEqual([
+        `dev is formed (k3s-dev-2, k3s-dev-3 answer) but its founder k3s-dev-1 is not registered: k3s.yml would run --cluster-init on it. ${FOUNDER_PROCEDURE}`,
       ]);
-      expect(job.approvals.requests).toEqual([]);
-      expect(await lab.playbookRuns()).toHaveLength(runsBefore);
     },
     LAB_TEST_TIMEOUT_MS,
   );
@@ -171,15 +173,9 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
   it(
     'up refuses before any playbook when the API is down with a wiped founder and the other servers still have k3s',
     async () => {
-      const runsBefore = (await lab.playbookRuns()).length;
       const restore = await wipeWithApiDown(['k3s-dev-1']);
       try {
-        const job = lab.startJob('up dev');
-        expect(await job.runUntilDone({ approve: true })).toMatchObject({
-          status: 'finished',
-          outcome: 'failed',
-        });
-        expect(job.reporter.planFailure()?.details?.failures).toEqual([
+        expect(await upDevRefused()).toEqual([
           expect.stringMatching(
             new RegExp(
               `^${API_DOWN}, but k3s is installed on k3s-dev-2, k3s-dev-3 \\(/etc/rancher/k3s or /var/lib/rancher/k3s exists\\): ` +
@@ -187,12 +183,6 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
             ),
           ),
         ]);
-        expect(job.reporter.planFailure()?.details?.failures).toEqual([
-          expect.stringContaining(FOUNDER_PROCEDURE),
-        ]);
-        expect(job.approvals.requests).toEqual([]);
-        expect(job.texts()).toContain('2-node-baseline skipped: not run');
-        expect(await lab.playbookRuns()).toHaveLength(runsBefore);
       } finally {
         await restore();
       }
@@ -203,16 +193,10 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
   it(
     'up refuses before any playbook when the API is down and a server does not answer: no first run is proven',
     async () => {
-      const runsBefore = (await lab.playbookRuns()).length;
       const restore = await wipeWithApiDown(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
       try {
         const world = lab.worldWith({ devAddresses: { 'k3s-dev-2': UNSERVED_ADDRESS } });
-        const job = lab.startJob('up dev', { world });
-        expect(await job.runUntilDone({ approve: true })).toMatchObject({
-          status: 'finished',
-          outcome: 'failed',
-        });
-        expect(job.reporter.planFailure()?.details?.failures).toEqual([
+        expect(await upDevRefused(world)).toEqual([
           expect.stringMatching(
             new RegExp(
               `^${API_DOWN} and k3s-dev-2 did not say whether k3s is installed there \\(.+\\): ` +
@@ -220,8 +204,6 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
             ),
           ),
         ]);
-        expect(job.approvals.requests).toEqual([]);
-        expect(await lab.playbookRuns()).toHaveLength(runsBefore);
       } finally {
         await restore();
       }
