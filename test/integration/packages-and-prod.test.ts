@@ -141,6 +141,14 @@ describe('packages and up prod against the lab', () => {
         ),
       );
 
+      // With its API down, prod is a first run only if every server in hosts.ini says it has no k3s.
+      const unproven = expect.stringMatching(
+        new RegExp(
+          "^prod's API does not answer \\(.+\\) and k3s-prod-3 did not say whether k3s is installed there \\(.+\\): " +
+            'the bot cannot prove a first run, in which alone k3s\\.yml may found the cluster with --cluster-init on k3s-prod-1$',
+        ),
+      );
+
       const fluxDev = expect.stringMatching(
         /^the Flux hand-off would bootstrap prod with --path=clusters\/dev \(bootstrap\/flux\/bootstrap\.sh, run by flux_bootstrap_flux_cmd in infra\/ansible\/roles\/flux_bootstrap\/defaults\/main\.yml\), not clusters\/prod/,
       );
@@ -185,6 +193,7 @@ describe('packages and up prod against the lab', () => {
       await lab.repo.enableProdNode('k3s-prod-3');
       await lab.repo.commit('prod: rack k3s-prod-2 and k3s-prod-3');
       expect(await preconditions()).toEqual([
+        unproven,
         fluxDev,
         expect.stringContaining('BLOCKED placeholders'),
         unreachable,
@@ -203,7 +212,7 @@ describe('packages and up prod against the lab', () => {
       );
       await lab.repo.resolveBlocked();
       await lab.repo.commit('prod: its own Flux path, disk layout decided');
-      expect(await preconditions()).toEqual([unreachable]);
+      expect(await preconditions()).toEqual([unproven, unreachable]);
       expect(await lab.playbookRuns()).toHaveLength(runsBefore);
 
       // Every node racked and answering: the plan goes on, and even the baseline (it formats disks) asks first.

@@ -1,8 +1,12 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
 import { reprovisionPlan } from '../../src/lifecycle/plans/reprovision-plan.js';
 import { upPlan } from '../../src/lifecycle/plans/up-plan.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
-import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { LAB_TEST_TIMEOUT_MS, UNSERVED_ADDRESS } from '../support/lab-names.js';
 import { labStepContext } from '../support/lab-step-context.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
@@ -16,6 +20,43 @@ afterAll(async () => {
 
 const dev = () => lab.world.clusters.dev!;
 const upStep = (id: string) => upPlan(lab.world, dev()).find((step) => step.id === id)!;
+
+const FOUNDER_PROCEDURE =
+  'k3s-dev-1 is the --cluster-init founder (the k3s_primary group in hosts.ini): re-running k3s on it after a wipe founds a NEW cluster ' +
+  '(fresh etcd) whose kube-vip contends for the same VIP. Move the founder role to another server in inventory/hosts.ini, commit, then reprovision k3s-dev-1';
+/** What the bot reads from kube-sim while it destroys every connection. */
+const API_DOWN = String.raw`dev's API does not answer \(list nodes: Kubernetes API unreachable \(.+\)\)`;
+
+/** Runs `up dev` as approvers clicking everything would: it must fail before any approval or playbook. Its refusals. */
+async function upDevRefused(world?: WorldConfig): Promise<unknown> {
+  const runsBefore = (await lab.playbookRuns()).length;
+  const job = lab.startJob('up dev', world ? { world } : {});
+  expect(await job.runUntilDone({ approve: true })).toMatchObject({ status: 'finished', outcome: 'failed' });
+  expect(job.approvals.requests).toEqual([]);
+  expect(job.texts()).toContain('2-node-baseline skipped: not run');
+  expect(await lab.playbookRuns()).toHaveLength(runsBefore);
+  return job.reporter.planFailure()?.details?.failures;
+}
+
+/**
+ * Wipes k3s from these dev servers as a reinstall outside the bot would (what the k3s role left in
+ * their /etc/rancher/k3s is gone) and takes the API down with the founder, whose address serves it.
+ * Returns what puts both back.
+ */
+async function wipeWithApiDown(hosts: readonly string[]): Promise<() => Promise<void>> {
+  const kept = await mkdtemp(join(tmpdir(), 'cb-wiped-k3s-'));
+  const k3sDir = (host: string) => join(lab.repo.root, INFRA_REPO_PATHS.labOut, host, 'k3s');
+  for (const host of hosts) {
+    await cp(k3sDir(host), join(kept, host), { recursive: true });
+    await rm(k3sDir(host), { recursive: true });
+  }
+  lab.sim.setUnreachable(true);
+  return async () => {
+    lab.sim.setUnreachable(false);
+    for (const host of hosts) await cp(join(kept, host), k3sDir(host), { recursive: true });
+    await rm(kept, { recursive: true, force: true });
+  };
+}
 
 describe('up and reprovision never re-found the cluster or cut off its API (real ansible, kube-sim)', () => {
   it(
@@ -121,20 +162,76 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
   it(
     'up refuses before any playbook when the formed cluster has lost its founder (wiped outside the bot)',
     async () => {
-      const runsBefore = (await lab.playbookRuns()).length;
       expect(lab.sim.removeNode('k3s-dev-1')).toBe(true);
-      const job = lab.startJob('up dev');
-      expect(await job.runUntilDone({ approve: true })).toMatchObject({
-        status: 'finished',
-        outcome: 'failed',
-      });
-      expect(job.reporter.planFailure()?.details?.failures).toEqual([
-        'dev is formed (k3s-dev-2, k3s-dev-3 answer) but its founder k3s-dev-1 is not registered: k3s.yml would run --cluster-init on it. ' +
-          'k3s-dev-1 is the --cluster-init founder (the k3s_primary group in hosts.ini): re-running k3s on it after a wipe founds a NEW cluster ' +
-          '(fresh etcd) whose kube-vip contends for the same VIP. Move the founder role to another server in inventory/hosts.ini, commit, then reprovision k3s-dev-1',
+      expect(await upDevRefused()).toEqual([
+        `dev is formed (k3s-dev-2, k3s-dev-3 answer) but its founder k3s-dev-1 is not registered: k3s.yml would run --cluster-init on it. ${FOUNDER_PROCEDURE}`,
       ]);
-      expect(job.approvals.requests).toEqual([]);
-      expect(await lab.playbookRuns()).toHaveLength(runsBefore);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'up refuses before any playbook when the API is down with a wiped founder and the other servers still have k3s',
+    async () => {
+      const restore = await wipeWithApiDown(['k3s-dev-1']);
+      try {
+        expect(await upDevRefused()).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^${API_DOWN}, but k3s is installed on k3s-dev-2, k3s-dev-3 \\(/etc/rancher/k3s or /var/lib/rancher/k3s exists\\): ` +
+                'the cluster is formed, and its founder k3s-dev-1 has no k3s \\(wiped\\?\\): k3s\\.yml would run --cluster-init on it beside the etcd the others hold\\. ',
+            ),
+          ),
+        ]);
+      } finally {
+        await restore();
+      }
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'up refuses before any playbook when the API is down and a server does not answer: no first run is proven',
+    async () => {
+      const restore = await wipeWithApiDown(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+      try {
+        const world = lab.worldWith({ devAddresses: { 'k3s-dev-2': UNSERVED_ADDRESS } });
+        expect(await upDevRefused(world)).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^${API_DOWN} and k3s-dev-2 did not say whether k3s is installed there \\(.+\\): ` +
+                'the bot cannot prove a first run, in which alone k3s\\.yml may found the cluster with --cluster-init on k3s-dev-1$',
+            ),
+          ),
+        ]);
+      } finally {
+        await restore();
+      }
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a truly fresh cluster (no API, no server with k3s) still takes the first-run path: k3s.yml asks, as the founding',
+    async () => {
+      const restore = await wipeWithApiDown(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+      try {
+        const job = lab.startJob('up dev');
+        expect(await job.runUntilDone()).toMatchObject({ status: 'waiting', stepId: '3-k3s' });
+        expect(job.texts()).toContainEqual(
+          expect.stringMatching(/^1-preconditions succeeded: 5 checks passed: /),
+        );
+        expect(job.approvals.requests).toEqual([
+          expect.objectContaining({
+            stepId: '3-k3s',
+            reason: expect.stringMatching(/^first run: founds the cluster/),
+          }),
+        ]);
+        // A first run asks without a --check --diff preview deciding it.
+        expect(job.texts()).not.toContainEqual(expect.stringContaining('k3s.yml --check --diff'));
+      } finally {
+        await restore();
+      }
     },
     LAB_TEST_TIMEOUT_MS,
   );

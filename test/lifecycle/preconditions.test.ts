@@ -3,8 +3,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { parseListHosts } from '../../src/lifecycle/ansible/parse-list-hosts.js';
 import type { StepContext } from '../../src/lifecycle/plan/step.js';
+import { isFirstRun } from '../../src/lifecycle/plans/cluster-formed.js';
 import { fluxHandOff } from '../../src/lifecycle/preconditions/flux-hand-off.js';
 import { founderAgrees } from '../../src/lifecycle/preconditions/founder-agrees.js';
+import { founderInCluster } from '../../src/lifecycle/preconditions/founder-in-cluster.js';
 import { nodesInInventory } from '../../src/lifecycle/preconditions/nodes-in-inventory.js';
 import { notTheFounder } from '../../src/lifecycle/preconditions/not-the-founder.js';
 import { productionServers } from '../../src/lifecycle/preconditions/production-servers.js';
@@ -16,7 +18,7 @@ import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';
-import { createScriptedShell } from '../support/scripted-shell.js';
+import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
 
 // The lab's miniature of the operators' repo: the real layout, read as the ops host would serve it.
 const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
@@ -36,7 +38,18 @@ beforeAll(async () => {
   world = await loadExampleWorld();
 });
 
-function contextFor(cluster: string, changes: Record<string, string | undefined> = {}): StepContext {
+interface ContextOptions {
+  /** The cluster's API destroys every call, as a founder wiped with the address it serves on. */
+  readonly apiDown?: boolean;
+  /** How the nodes answer the bot's own SSH commands. */
+  readonly nodes?: (call: ShellCall) => ScriptedReply | undefined;
+}
+
+function contextFor(
+  cluster: string,
+  changes: Record<string, string | undefined> = {},
+  options: ContextOptions = {},
+): StepContext {
   const files: Record<string, string | undefined> = Object.fromEntries(REPO_FILES.map((f) => [f, lab(f)]));
   Object.assign(files, changes);
   const readFiles = opsRepoFiles(files);
@@ -44,6 +57,7 @@ function contextFor(cluster: string, changes: Record<string, string | undefined>
   const shell = createScriptedShell(
     (call) =>
       readFiles(call) ??
+      options.nodes?.(call) ??
       (call.argv[0] === 'ansible'
         ? {
             exitCode: 2,
@@ -60,7 +74,7 @@ function contextFor(cluster: string, changes: Record<string, string | undefined>
     world,
     cluster: world.clusters[cluster]!,
     shell,
-    kube: createMemoryKube().kube,
+    kube: kubeOf(options.apiDown ?? false),
     kubeconfigs: createMemoryKubeconfigs().keeper,
     clock: createInstantClock(),
     signal: new AbortController().signal,
@@ -70,6 +84,12 @@ function contextFor(cluster: string, changes: Record<string, string | undefined>
     note: async () => undefined,
     gateFailed: async () => undefined,
   };
+}
+
+function kubeOf(down: boolean) {
+  const memory = createMemoryKube();
+  memory.setUnreachable(down);
+  return memory.kube;
 }
 
 async function problems(
@@ -234,5 +254,74 @@ describe('preconditions read from the infra repo', () => {
     expect(
       await problems('dev', nodesInInventory(['k3s-dev-3']), { 'infra/ansible/inventory/hosts.ini': gone }),
     ).toEqual(['k3s-dev-3 is in inventory/hosts.ini but not in the group k3s_servers the plays target']);
+  });
+});
+
+describe('the founder check, with the API down, asks every server in hosts.ini whether k3s is installed', () => {
+  const K3S_TEST = ['test', '-e', '/etc/rancher/k3s', '-o', '-e', '/var/lib/rancher/k3s'];
+  /** Each dev server answers the k3s question by its name; the test's own argv, nothing else, is answered. */
+  const servers = (answer: (server: string) => ScriptedReply) => (call: ShellCall) =>
+    call.target.startsWith('k3s-dev-') && call.argv.join(' ') === K3S_TEST.join(' ')
+      ? answer(call.target)
+      : undefined;
+  const check = async (answer: (server: string) => ScriptedReply) => {
+    const ctx = contextFor('dev', {}, { apiDown: true, nodes: servers(answer) });
+    return { ctx, problems: await founderInCluster.check(ctx, await readRepoFacts(ctx)) };
+  };
+
+  it('a first run only when every server answered and none has k3s', async () => {
+    const { ctx, problems: found } = await check(() => ({ exitCode: 1 }));
+    expect(found).toEqual([]);
+    const asked = (ctx.shell as ReturnType<typeof createScriptedShell>).calls.filter(
+      (c) => c.target !== 'ops',
+    );
+    expect(asked.map((c) => c.target).sort()).toEqual(['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']);
+    expect(await isFirstRun(ctx)).toBe(true);
+  });
+
+  it('servers with k3s make it formed: refused with the founder procedure, and no first run', async () => {
+    const { ctx, problems: found } = await check((server) => ({ exitCode: server === 'k3s-dev-1' ? 1 : 0 }));
+    expect(found).toEqual([
+      "dev's API does not answer (connect ECONNREFUSED 127.0.0.1:6443), but k3s is installed on k3s-dev-2, k3s-dev-3 " +
+        '(/etc/rancher/k3s or /var/lib/rancher/k3s exists): the cluster is formed, and its founder k3s-dev-1 has no k3s (wiped?): ' +
+        'k3s.yml would run --cluster-init on it beside the etcd the others hold. k3s-dev-1 is the --cluster-init founder ' +
+        '(the k3s_primary group in hosts.ini): re-running k3s on it after a wipe founds a NEW cluster (fresh etcd) whose ' +
+        'kube-vip contends for the same VIP. Move the founder role to another server in inventory/hosts.ini, commit, then reprovision k3s-dev-1',
+    ]);
+    expect(await isFirstRun(ctx)).toBe(false);
+  });
+
+  it('a server that does not answer, or cannot tell, leaves the first run unproven: each is named', async () => {
+    const { problems: found } = await check((server) =>
+      server === 'k3s-dev-2'
+        ? { error: new Error('connect ETIMEDOUT 192.168.1.42:22') }
+        : server === 'k3s-dev-3'
+          ? { exitCode: 2, stderr: ['test: too many arguments'] }
+          : { exitCode: 1 },
+    );
+    const unproven = (server: string, why: string) =>
+      `dev's API does not answer (connect ECONNREFUSED 127.0.0.1:6443) and ${server} did not say whether k3s is installed there (${why}): ` +
+      'the bot cannot prove a first run, in which alone k3s.yml may found the cluster with --cluster-init on k3s-dev-1';
+    expect(found).toEqual([
+      unproven('k3s-dev-2', 'connect ETIMEDOUT 192.168.1.42:22'),
+      unproven('k3s-dev-3', `${K3S_TEST.join(' ')} exited 2: test: too many arguments`),
+    ]);
+  });
+
+  it('a server hosts.ini lists but the config does not cannot be asked, and says why', async () => {
+    const inventory = lab('infra/ansible/inventory/hosts.ini').replace(
+      'k3s-dev-3 ansible_host=127.0.1.13',
+      'k3s-dev-3 ansible_host=127.0.1.13 ansible_connection=local\nk3s-dev-4 ansible_host=127.0.1.14',
+    );
+    const ctx = contextFor(
+      'dev',
+      { 'infra/ansible/inventory/hosts.ini': inventory },
+      { apiDown: true, nodes: servers(() => ({ exitCode: 1 })) },
+    );
+    expect(await founderInCluster.check(ctx, await readRepoFacts(ctx))).toEqual([
+      expect.stringContaining(
+        'k3s-dev-4 did not say whether k3s is installed there (it is not in the config (clusters.dev.nodes): no address or host key to ask it with)',
+      ),
+    ]);
   });
 });

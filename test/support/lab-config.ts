@@ -1,7 +1,14 @@
 import { formatDuration, parseDuration } from '../../src/config/parse-duration.js';
 import type { SshdLab } from '../lab/sshd.js';
 import { type FleetConfigParts, fleetClustersConfig } from './fleet-config.js';
-import { DEV_ADDRESSES, HOME_EXIT_IP, PROD_ADDRESSES, type ProdNode, TOFU_RESOURCE } from './lab-names.js';
+import {
+  DEV_ADDRESSES,
+  type DevNode,
+  HOME_EXIT_IP,
+  PROD_ADDRESSES,
+  type ProdNode,
+  TOFU_RESOURCE,
+} from './lab-names.js';
 import { labMs } from './lab-time.js';
 
 /**
@@ -33,6 +40,8 @@ export interface LabConfigParts {
    * stretched by the lab's time scale (labDuration).
    */
   readonly timeouts?: Readonly<Record<string, string>>;
+  /** A dev node at another address than the one its sshd answers on (e.g. one nothing listens on). */
+  readonly devAddresses?: Readonly<Partial<Record<DevNode, string>>>;
   readonly prodAddresses?: Readonly<Partial<Record<ProdNode, string>>>;
   /** Prod's node login when not root (the lab's password-sudo user). */
   readonly prodUser?: string | undefined;
@@ -53,8 +62,9 @@ export function labConfig(parts: LabConfigParts): Record<string, unknown> {
     Object.entries({ ...LAB_TIMEOUTS, ...parts.timeouts }).map(([key, text]) => [key, labDuration(text)]),
   );
   const prod = { ...PROD_ADDRESSES, ...parts.prodAddresses };
-  const devNode = (name: keyof typeof DEV_ADDRESSES, roles: string[]) => ({
-    address: DEV_ADDRESSES[name],
+  const dev = { ...DEV_ADDRESSES, ...parts.devAddresses };
+  const devNode = (name: DevNode, roles: string[]) => ({
+    address: dev[name],
     roles,
     tofuResource: TOFU_RESOURCE(name),
   });

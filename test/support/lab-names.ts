@@ -6,6 +6,7 @@ export const DEV_ADDRESSES = {
   'k3s-dev-2': '127.0.0.12',
   'k3s-dev-3': '127.0.0.13',
 };
+export type DevNode = keyof typeof DEV_ADDRESSES;
 export const PROD_ADDRESSES = {
   'k3s-prod-1': '127.0.0.21',
   'k3s-prod-2': '127.0.0.22',

@@ -20,7 +20,7 @@ import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { startSimRelay } from '../lab/start-sim-relay.js';
 import { type Cleanup, createCleanupStack } from './cleanup-stack.js';
 import { type LabConfigParts, labConfig } from './lab-config.js';
-import { DEV_ADDRESSES, PROD_ADDRESSES, type ProdNode } from './lab-names.js';
+import { DEV_ADDRESSES, type DevNode, PROD_ADDRESSES, type ProdNode } from './lab-names.js';
 import { uniquePrefix } from './redis-prefix.js';
 import { startFleet } from './start-fleet.js';
 
@@ -65,6 +65,7 @@ export interface LabWorldOptions {
 }
 
 export interface WorldOverrides {
+  readonly devAddresses?: Partial<Record<DevNode, string>>;
   readonly prodAddresses?: Partial<Record<ProdNode, string>>;
   readonly timeouts?: Readonly<Record<string, string>>;
 }
