@@ -7,6 +7,8 @@ export const REDACTION_PATTERNS = {
   /** Words that name a secret in `key: value`, `key=value`, `"key": "value"`, `--key value`. */
   secretName:
     /password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|preshared[_-]?key|client-key-data|requirepass|masterauth|pass\b|pw\b|auth\b|sig\b|signature/gi,
+  /** The rest of a key after the secret name in it: a run of key characters, read in one step (sticky). */
+  keyRest: /[A-Za-z0-9_-]*/y,
   /** Where a private key begins: PEM, OpenSSH, PGP, RFC 4716 (`---- BEGIN`), PuTTY. */
   keyBlockStart: /-{4,5} ?BEGIN |PuTTY-User-Key-File-/g,
   keyBlockEnd: /-{4,5} ?END |Private-MAC:/g,
