@@ -46,7 +46,7 @@ export function redactLine(line: string, known: readonly RegExp[], keys?: KeyBlo
       ),
     maskShapes,
     maskJwts,
-    (text) => text.replace(P.bearer, keepName).replace(P.basic, keepName),
+    (text) => text.replace(P.bearer, keepScheme).replace(P.basic, keepScheme),
     maskUrlCredentials,
     maskNamedValues,
   ];
@@ -72,7 +72,17 @@ function maskShapes(line: string): string {
   return out;
 }
 
-const keepName = (_match: string, name: string) => `${name}${MASK}`;
+// What a Bearer or Basic credential is made of, as P.bearer and P.basic read it; a blank is not.
+const CREDENTIAL_MARKS = new Set(['.', '_', '~', '+', '/', '=', '-']);
+const isCredentialChar = (c: string) =>
+  (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || CREDENTIAL_MARKS.has(c);
+
+/** `Bearer x` as `Bearer [REDACTED]`: the scheme and its blanks kept, the credential after them masked. */
+function keepScheme(match: string): string {
+  let start = match.length;
+  while (start > 0 && isCredentialChar(match[start - 1]!)) start--;
+  return `${match.slice(0, start)}${MASK}`;
+}
 
 /** Where to cut a line at `at`: after the last blank shortly before it, else at `at` itself. */
 function cutBefore(line: string, at: number): number {
