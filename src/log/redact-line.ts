@@ -1,4 +1,5 @@
-import { findKeyBlock } from './find-key-block.js';
+import type { KeyBlock } from './find-key-block.js';
+import { chargeKeyBlocks, type KeyBlocks, keyBlocksIn } from './key-blocks-in.js';
 import { MASK, MAX_CHECKED_LINE, uncheckedTail } from './mask.js';
 import { maskNamedValues } from './mask-named-values.js';
 import { maskUrlCredentials } from './mask-url-credentials.js';
@@ -32,15 +33,20 @@ type Step = (line: string, budget: MatchBudget) => string;
  * begin on it (to their END, or to the end of the line), the shapes of common secrets and the values
  * of keys that name one. Every step reads the line a bounded number of times, so its cost is linear;
  * past MAX_CHECKED_LINE characters, or past MAX_MATCHES_PER_LINE matches that are decided in code
- * (whose cost is per match), the rest is masked unread.
+ * (whose cost is per match), the rest is masked unread. `keys`, the line's key blocks as trackBlocks
+ * read them, spares reading them again while the text is still that line.
  */
-export function redactLine(line: string, known: readonly RegExp[]): string {
+export function redactLine(line: string, known: readonly RegExp[], keys?: KeyBlocks): string {
   const steps: readonly Step[] = [
     (text) => known.reduce((out, secret) => out.replace(secret, MASK), text),
-    maskKeyBlocks,
+    (text, budget) =>
+      maskKeyBlocks(
+        text,
+        keys?.line === text ? chargeKeyBlocks(keys, budget) : keyBlocksIn(text, budget).blocks,
+      ),
     maskShapes,
     maskJwts,
-    (text) => text.replace(P.bearer, keepName).replace(P.basic, keepName),
+    (text) => text.replace(P.bearer, keepScheme).replace(P.basic, keepScheme),
     maskUrlCredentials,
     maskNamedValues,
   ];
@@ -66,7 +72,17 @@ function maskShapes(line: string): string {
   return out;
 }
 
-const keepName = (_match: string, name: string) => `${name}${MASK}`;
+// What a Bearer or Basic credential is made of, as P.bearer and P.basic read it; a blank is not.
+const CREDENTIAL_MARKS = new Set(['.', '_', '~', '+', '/', '=', '-']);
+const isCredentialChar = (c: string) =>
+  (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || CREDENTIAL_MARKS.has(c);
+
+/** `Bearer x` as `Bearer [REDACTED]`: the scheme and its blanks kept, the credential after them masked. */
+function keepScheme(match: string): string {
+  let start = match.length;
+  while (start > 0 && isCredentialChar(match[start - 1]!)) start--;
+  return `${match.slice(0, start)}${MASK}`;
+}
 
 /** Where to cut a line at `at`: after the last blank shortly before it, else at `at` itself. */
 function cutBefore(line: string, at: number): number {
@@ -74,14 +90,10 @@ function cutBefore(line: string, at: number): number {
   return blank > at - CUT_SLACK ? blank + 1 : at;
 }
 
-function maskKeyBlocks(line: string, budget: MatchBudget): string {
+function maskKeyBlocks(line: string, blocks: readonly KeyBlock[]): string {
   let out = '';
   let copied = 0;
-  for (
-    let block = findKeyBlock(line, 0, budget);
-    block;
-    block = block.closed ? findKeyBlock(line, block.end, budget) : undefined
-  ) {
+  for (const block of blocks) {
     out += `${line.slice(copied, block.start)}${MASK}`;
     copied = block.end;
   }

@@ -7,6 +7,8 @@ export const REDACTION_PATTERNS = {
   /** Words that name a secret in `key: value`, `key=value`, `"key": "value"`, `--key value`. */
   secretName:
     /password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|preshared[_-]?key|client-key-data|requirepass|masterauth|pass\b|pw\b|auth\b|sig\b|signature/gi,
+  /** The rest of a key after the secret name in it: a run of key characters, read in one step (sticky). */
+  keyRest: /[A-Za-z0-9_-]*/y,
   /** Where a private key begins: PEM, OpenSSH, PGP, RFC 4716 (`---- BEGIN`), PuTTY. */
   keyBlockStart: /-{4,5} ?BEGIN |PuTTY-User-Key-File-/g,
   keyBlockEnd: /-{4,5} ?END |Private-MAC:/g,
@@ -31,8 +33,9 @@ export const REDACTION_PATTERNS = {
   githubPat: /\bgithub_pat_[A-Za-z0-9_]+/g,
   ageKey: /\bAGE-SECRET-KEY-1[0-9A-Z]+/g,
   googleApiKey: /\bAIza[0-9A-Za-z_-]{35}/g,
-  bearer: /(\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
-  basic: /(\bbasic\s+)[A-Za-z0-9+/=]{8,}/gi,
+  /** `Bearer x`, `Basic x`. No group for the scheme: it made each `Bearer ` with no credential after it cost a third more. */
+  bearer: /\bbearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
+  basic: /\bbasic\s+[A-Za-z0-9+/=]{8,}/gi,
   /** The `://` of a URL, whose userinfo is then read in code. */
   urlScheme: /:\/\//g,
   /** A line's diff marker and indentation. */

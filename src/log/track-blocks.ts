@@ -1,4 +1,5 @@
 import { findKeyBlock } from './find-key-block.js';
+import { type KeyBlocks, keyBlocksIn } from './key-blocks-in.js';
 import { MASK } from './mask.js';
 import { endsWithSecretEnvName } from './mask-named-values.js';
 import { MatchLimitReached, matchBudget } from './match-budget.js';
@@ -14,8 +15,11 @@ const SPLIT_WINDOW = 120;
  * to its END line (also when its BEGIN line was itself broken over two), a vault payload while its
  * hex lines last, a secret's YAML block scalar (`password: |`: the lines under it, indented deeper,
  * same diff marker), and a Kubernetes env var's `value:` on the line after its `- name: …PASSWORD`.
+ * A line's key blocks are read once: `redactLine` is given them, to mask them without a second read.
  */
-export function trackBlocks(redactLine: (line: string) => string): (line: string) => string {
+export function trackBlocks(
+  redactLine: (line: string, keys: KeyBlocks | undefined) => string,
+): (line: string) => string {
   let inside: 'key' | 'vault' | undefined;
   let block: { marker: string; indent: string } | undefined;
   let envValueNext = false;
@@ -47,13 +51,24 @@ export function trackBlocks(redactLine: (line: string) => string): (line: string
       const value = P.envValue.exec(line);
       if (value) return `${line.slice(0, value[0].length)}${MASK}`;
     }
+    const keys = readKeyBlocks(line);
     const start = secretBlockStart(line);
     if (start) block = start;
-    else if (keyStaysOpen(line)) inside = 'key';
+    else if (keyStaysOpen(keys)) inside = 'key';
     else if (P.vaultHeader.test(line)) inside = 'vault';
     envValueNext = endsWithSecretEnvName(line);
-    return redactLine(line);
+    return redactLine(line, keys);
   };
+}
+
+/** The line's private key blocks, or undefined when it has more BEGINs than a line may have. */
+function readKeyBlocks(line: string): KeyBlocks | undefined {
+  try {
+    return keyBlocksIn(line, matchBudget());
+  } catch (error) {
+    if (error instanceof MatchLimitReached) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -61,21 +76,8 @@ export function trackBlocks(redactLine: (line: string) => string): (line: string
  * may have is redacted only up to the limit, so one of the rest may open a key: the lines after it
  * are masked as one's, to its END.
  */
-function keyStaysOpen(line: string): boolean {
-  const budget = matchBudget();
-  try {
-    let last = findKeyBlock(line, 0, budget);
-    while (last?.closed) {
-      const next = findKeyBlock(line, last.end, budget);
-      if (!next) return false;
-      last = next;
-    }
-    return last !== undefined;
-  } catch (error) {
-    if (error instanceof MatchLimitReached) return true;
-    throw error;
-  }
-}
+const keyStaysOpen = (keys: KeyBlocks | undefined) =>
+  keys === undefined || keys.blocks.at(-1)?.closed === false;
 
 /** A BEGIN line broken over two: the header is found only across the line break. */
 function continuesKeyHeader(before: string, line: string): boolean {

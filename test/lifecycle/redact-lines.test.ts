@@ -59,6 +59,15 @@ describe('redacting streamed output line by line', () => {
     ]);
   });
 
+  it('masks a one-line key exactly where it sits when a configured secret before it was masked first', () => {
+    const redactLine = createLineRedactor(createRedactor(['configured-secret-value']));
+    const out = redactLine(
+      'args: configured-secret-value -----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXk -----END OPENSSH PRIVATE KEY----- rc=0',
+    );
+    expect(out).toBe('args: [REDACTED] [REDACTED] rc=0');
+    expect(redactLine('ok: [k3s-dev-1]')).toBe('ok: [k3s-dev-1]');
+  });
+
   it('never throws: a line the redactor fails on is masked whole', () => {
     const redactLine = createLineRedactor(() => {
       throw new Error('boom');
