@@ -56,6 +56,8 @@ export function createClusterKubes(
     readConfigMap: (namespace, name) => gatewayOf(cluster).readConfigMap(namespace, name),
     readHelmRelease: (namespace, name) => gatewayOf(cluster).readHelmRelease(namespace, name),
     readGitRepository: (namespace, name) => gatewayOf(cluster).readGitRepository(namespace, name),
+    readKustomization: (namespace, name) => gatewayOf(cluster).readKustomization(namespace, name),
+    apiServer: () => gatewayOf(cluster).apiServer(),
     listPods: (query) => gatewayOf(cluster).listPods(query),
     listRevisionHashes: (namespace, selector) => gatewayOf(cluster).listRevisionHashes(namespace, selector),
     setUnschedulable: (node, unschedulable) => gatewayOf(cluster).setUnschedulable(node, unschedulable),

@@ -1,5 +1,10 @@
 import type { CustomObjectsApi } from '@kubernetes/client-node';
-import type { GitRepositoryState, HelmReleaseState, KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type {
+  GitRepositoryState,
+  HelmReleaseState,
+  KubeGateway,
+  KustomizationState,
+} from '../lifecycle/ports/kube-gateway.js';
 import { callKubeOrUndefinedOn404 } from './call-kube.js';
 
 /** The wire fields of a HelmRelease the bot reads. */
@@ -14,10 +19,15 @@ interface GitRepositoryObject {
   status?: { artifact?: { revision?: string } };
 }
 
+/** The wire fields of a Kustomization the bot reads. */
+interface KustomizationObject {
+  spec?: { path?: string };
+}
+
 /** Flux's objects, read through the custom objects API (a 404 also when Flux's CRD is not installed). */
 export function createFluxReads(
   custom: CustomObjectsApi,
-): Pick<KubeGateway, 'readHelmRelease' | 'readGitRepository'> {
+): Pick<KubeGateway, 'readHelmRelease' | 'readGitRepository' | 'readKustomization'> {
   const read = (
     what: string,
     group: string,
@@ -51,6 +61,17 @@ export function createFluxReads(
         name,
       )) as GitRepositoryObject | undefined;
       return object && { name, namespace, revision: object.status?.artifact?.revision };
+    },
+    async readKustomization(namespace, name): Promise<KustomizationState | undefined> {
+      const object = (await read(
+        'Kustomization',
+        'kustomize.toolkit.fluxcd.io',
+        'v1',
+        'kustomizations',
+        namespace,
+        name,
+      )) as KustomizationObject | undefined;
+      return object && { name, namespace, path: object.spec?.path };
     },
   };
 }

@@ -1,4 +1,5 @@
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig, Watch } from '@kubernetes/client-node';
+import { ClusterBotError } from '../errors.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import { createFluxReads } from './create-flux-reads.js';
 import { createKubeWatch, type KubeWatchOptions } from './create-kube-watch.js';
@@ -17,6 +18,11 @@ export function createKubeGateway(kubeConfig: KubeConfig, options: KubeGatewayOp
     ...createPodCalls(core),
     ...createWorkloadReads(core, apps),
     ...createFluxReads(kubeConfig.makeApiClient(CustomObjectsApi)),
+    async apiServer() {
+      const server = kubeConfig.getCurrentCluster()?.server;
+      if (!server) throw new ClusterBotError('KUBE_UNREACHABLE', 'the kubeconfig in use names no API server');
+      return server;
+    },
     watch: createKubeWatch(new Watch(kubeConfig), options),
   };
 }

@@ -26,6 +26,8 @@ export function createLazyKubeGateway(kubeconfigPath: string, options?: LoadKube
     readConfigMap: async (namespace, name) => (await real()).readConfigMap(namespace, name),
     readHelmRelease: async (namespace, name) => (await real()).readHelmRelease(namespace, name),
     readGitRepository: async (namespace, name) => (await real()).readGitRepository(namespace, name),
+    readKustomization: async (namespace, name) => (await real()).readKustomization(namespace, name),
+    apiServer: async () => (await real()).apiServer(),
     listPods: async (query) => (await real()).listPods(query),
     listRevisionHashes: async (namespace, selector) => (await real()).listRevisionHashes(namespace, selector),
     setUnschedulable: async (node, unschedulable) => (await real()).setUnschedulable(node, unschedulable),

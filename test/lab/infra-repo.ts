@@ -52,6 +52,11 @@ export interface LabVars {
   lab_kube_sim_url?: string;
   /** Absolute path; each play appends `<playbook> <host>` per host that finished the role. */
   lab_events_file?: string;
+  /**
+   * flux-bootstrap.yml runs flux_bootstrap_flux_cmd for real, on the ops host: its `flux` stand-in
+   * (on the lab sshd's PATH) bootstraps the kube-sim the run's KUBECONFIG names.
+   */
+  lab_flux_cli?: boolean;
 }
 
 export interface InfraRepoOptions {
@@ -138,6 +143,7 @@ const NO_LAB_HOOKS: Required<LabVars> = {
   lab_print_secrets: false,
   lab_kube_sim_url: '',
   lab_events_file: '',
+  lab_flux_cli: false,
 };
 const STREAM_DRAIN_MS = 2000;
 const BLOCKED_DEVICE = /\/dev\/BLOCKED-pending-disk-decision-[\w.-]*-(longhorn|etcd)\b/g;

@@ -146,7 +146,12 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     // The ops host's helm and flux stand-ins reach the cluster their KUBECONFIG names (dev's only).
     await ops.setNodeState('kube-sim-url.dev.kubeconfig', relay.url);
     const eventsFile = join(dir, 'lab-events.txt');
-    const baseVars: LabVars = { lab_kube_sim_url: relay.url, lab_events_file: eventsFile };
+    // Flux is bootstrapped through the ops host's `flux` stand-in, into the cluster its KUBECONFIG names.
+    const baseVars: LabVars = {
+      lab_kube_sim_url: relay.url,
+      lab_events_file: eventsFile,
+      lab_flux_cli: true,
+    };
     const repo = await createInfraRepo({
       ...options.repo,
       fleet: fleet.map(({ cluster }) => cluster),

@@ -6,6 +6,7 @@ import type {
   GitRepositoryState,
   HelmReleaseState,
   KubeGateway,
+  KustomizationState,
   NodeState,
   PodState,
 } from '../../src/lifecycle/ports/kube-gateway.js';
@@ -54,6 +55,8 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
   ]);
   const helmReleases = new Map<string, HelmReleaseState>();
   const gitRepositories = new Map<string, GitRepositoryState>();
+  const kustomizations = new Map<string, KustomizationState>();
+  let apiServer = 'https://127.0.0.1:6443';
   const labels = new Map<string, string>(pods.map((pod) => [pod.name, 'k8s-app=cilium']));
   const revisions = ['rev1'];
   const evictionBlocked = new Set<string>();
@@ -90,6 +93,13 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     async readGitRepository(namespace, name) {
       check();
       return gitRepositories.get(`${namespace}/${name}`);
+    },
+    async readKustomization(namespace, name) {
+      check();
+      return kustomizations.get(`${namespace}/${name}`);
+    },
+    async apiServer() {
+      return apiServer;
     },
     async listPods(query) {
       check();
@@ -139,6 +149,11 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     configMaps,
     helmReleases,
     gitRepositories,
+    kustomizations,
+    /** The server the kubeconfig in use names (default a loopback one no node has). */
+    setApiServer(url: string) {
+      apiServer = url;
+    },
     pods,
     revisions,
     evictionBlocked,

@@ -12,6 +12,7 @@ import { vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { clusterKubeconfigStep } from '../steps/cluster-kubeconfig-step.js';
+import { withFluxPathChecked } from '../steps/flux-bootstrapped-path.js';
 import { fluxHandBack } from '../steps/flux-hand-back.js';
 import { underSuspendedFlux } from '../steps/flux-steps.js';
 import { playbookStep } from '../steps/playbook-step.js';
@@ -112,16 +113,19 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       target: `${cluster.name}: gate #1`,
       hosts: 'read-only',
     }),
-    playbookStep(world, {
-      id: id('flux-bootstrap'),
-      invocation: { playbook: 'flux-bootstrap.yml', extraVars },
-      target: all,
-      hosts: servers,
-      recheck: [fluxHandOff],
-      approval: {
-        reason: `installs the SOPS age key and runs flux bootstrap --path=clusters/${cluster.name}: Flux takes over the cluster's platform and apps`,
-      },
-    }),
+    // The repo's path was checked before; what the cluster's live Flux applies is checked after.
+    withFluxPathChecked(
+      playbookStep(world, {
+        id: id('flux-bootstrap'),
+        invocation: { playbook: 'flux-bootstrap.yml', extraVars },
+        target: all,
+        hosts: servers,
+        recheck: [fluxHandOff],
+        approval: {
+          reason: `installs the SOPS age key and runs flux bootstrap --path=clusters/${cluster.name}: Flux takes over the cluster's platform and apps`,
+        },
+      }),
+    ),
     playbookStep(world, {
       id: id('kube-vip'),
       invocation: { playbook: 'kube-vip.yml', extraVars },

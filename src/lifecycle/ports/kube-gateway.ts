@@ -80,6 +80,14 @@ export interface GitRepositoryState {
   readonly revision: string | undefined;
 }
 
+/** Flux's Kustomization (kustomize.toolkit.fluxcd.io/v1): what it applies from its source. */
+export interface KustomizationState {
+  readonly name: string;
+  readonly namespace: string;
+  /** spec.path as written (`./clusters/dev`); undefined when unset (the source's root). */
+  readonly path: string | undefined;
+}
+
 export interface PodQuery {
   readonly namespace?: string;
   readonly nodeName?: string;
@@ -106,6 +114,13 @@ export interface KubeGateway {
   readHelmRelease(namespace: string, name: string): Promise<HelmReleaseState | undefined>;
   /** Flux's GitRepository; undefined when it does not exist or Flux's CRD is not installed. */
   readGitRepository(namespace: string, name: string): Promise<GitRepositoryState | undefined>;
+  /** Flux's Kustomization; undefined when it does not exist or Flux's CRD is not installed. */
+  readKustomization(namespace: string, name: string): Promise<KustomizationState | undefined>;
+  /**
+   * The API server this gateway talks to: the server URL of the kubeconfig it uses (the adopted one
+   * once there is one), read without dialling it.
+   */
+  apiServer(): Promise<string>;
   listRevisionHashes(namespace: string, labelSelector: string): Promise<string[]>;
   setUnschedulable(node: string, unschedulable: boolean): Promise<void>;
   evictPod(namespace: string, name: string): Promise<EvictionResult>;

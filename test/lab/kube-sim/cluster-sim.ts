@@ -16,7 +16,7 @@ import {
   reconcileResumed,
   setSuspended,
 } from './flux-helm-release.js';
-import { serveGitRevision } from './flux-source.js';
+import { bootstrapFlux, serveGitRevision } from './flux-source.js';
 import { HelmHistory, type HelmHistoryEntry } from './helm-history.js';
 import { buildKubeProxyDaemonSet } from './kube-proxy-daemon-set.js';
 import type { ResolvedKubeSimOptions } from './kube-sim-options.js';
@@ -183,6 +183,11 @@ export class ClusterSim {
   /** Flux serves `sha` of main (GitRepository flux-system) and applies `path` from it (Kustomization flux-system). */
   serveGitRevision(sha: string, path: string): void {
     serveGitRevision(this.store, sha, path, this.#ctx.now());
+  }
+
+  /** `flux bootstrap --path=<path>` with main at `sha`: Flux serves it and applies `./<path>`. */
+  bootstrapFlux(sha: string, path: string): void {
+    bootstrapFlux(this.store, sha, path, this.#ctx.now());
   }
 
   /** What helm writes to the DaemonSet for a revision: its template checksum and the values' updateStrategy. */

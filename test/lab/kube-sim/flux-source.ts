@@ -33,7 +33,29 @@ function ready(at: string, reason: string, message: string) {
 }
 
 /**
- * What `flux bootstrap --path=clusters/<env>` leaves: the GitRepository flux-system serving `sha`
+ * What `flux bootstrap --path=<path>` leaves, run again or for the first time: its source serving
+ * `sha` and the Kustomization flux-system applying `./<path>` (as gotk-sync.yaml writes it).
+ */
+export function bootstrapFlux(store: ObjectStore, sha: string, path: string, now: Date): void {
+  const applied = `./${path.replace(/^\.\//, '')}`;
+  serveGitRevision(store, sha, applied, now);
+  const sync = store.get<KubeObject & { spec: Record<string, unknown> }>(
+    'kustomizations',
+    FLUX_SYSTEM,
+    FLUX_SYSTEM,
+  );
+  if (sync && sync.spec.path !== applied) {
+    const generation = (sync.metadata.generation ?? 1) + 1;
+    store.update('kustomizations', {
+      ...sync,
+      metadata: { ...sync.metadata, generation },
+      spec: { ...sync.spec, path: applied },
+    });
+  }
+}
+
+/**
+ * The GitRepository flux-system serving `sha`
  * of main (`status.artifact.revision` is `main@sha1:<sha>`, as source-controller writes it) and the
  * Kustomization flux-system applying `path` from it. Serving another commit updates the artifact.
  */

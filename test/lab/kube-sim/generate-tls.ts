@@ -13,10 +13,10 @@ export interface TlsMaterial {
 const run = promisify(execFile);
 
 /**
- * A throwaway CA (named like k3s's "k3s-server-ca@<time>") and a server certificate for 127.0.0.1 it
+ * A throwaway CA (named like k3s's "k3s-server-ca@<time>") and a server certificate for `host` it
  * signed, made with the openssl CLI. EC P-256 keys keep it fast (tens of ms).
  */
-export async function generateTls(): Promise<TlsMaterial> {
+export async function generateTls(host: string): Promise<TlsMaterial> {
   const dir = await mkdtemp(join(tmpdir(), 'kube-sim-tls-'));
   try {
     const at = (name: string) => join(dir, name);
@@ -52,7 +52,7 @@ export async function generateTls(): Promise<TlsMaterial> {
     await writeFile(
       at('server.ext'),
       'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' +
-        'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n',
+        `subjectAltName=IP:${host},DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc\n`,
     );
     await run('openssl', [
       'x509',

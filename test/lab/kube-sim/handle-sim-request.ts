@@ -10,7 +10,8 @@ type SimReply = { code: number; json: unknown };
  * reads from the primary's /etc/rancher/k3s/k3s.yaml to write the repo's
  * `.cache/<cluster_kubeconfig_name>`); for the `helm` and `flux` stand-ins: GET
  * /_sim/helm/cilium/history, GET /_sim/helm/cilium/values[/{revision}], POST /_sim/helm/cilium/rollback/{revision}
- * (404 when there is no such revision), POST /_sim/flux/cilium/suspend|resume (404 without a HelmRelease).
+ * (404 when there is no such revision), POST /_sim/flux/cilium/suspend|resume (404 without a HelmRelease),
+ * POST /_sim/flux/bootstrap/{sha}/{path} (what `flux bootstrap --path=<path>` leaves with main at sha).
  */
 export function handleSimRequest(
   method: string,
@@ -47,6 +48,11 @@ function handleReleaseRequest(method: string, pathname: string, sim: ClusterSim)
     return done
       ? { code: 200, json: { ok: true, ...done } }
       : { code: 404, json: { ok: false, error: `release has no ${rollback[1]} version` } };
+  }
+  const bootstrap = /^\/_sim\/flux\/bootstrap\/([0-9a-f]{40})\/(.+)$/.exec(pathname);
+  if (method === 'POST' && bootstrap) {
+    sim.bootstrapFlux(bootstrap[1]!, decodeURIComponent(bootstrap[2]!));
+    return { code: 200, json: { ok: true } };
   }
   const flux = /^\/_sim\/flux\/cilium\/(suspend|resume)$/.exec(pathname);
   if (method === 'POST' && flux) {

@@ -25,6 +25,11 @@ export interface KubeSimScenario {
 }
 
 export interface KubeSimOptions {
+  /**
+   * The loopback address it listens on (default 127.0.0.1), in its certificate too: a node's, for a
+   * kubeconfig that reaches the API through that node directly rather than the VIP.
+   */
+  readonly host?: string;
   /** Node names (default k3s-dev-1..3); all are k3s servers (control-plane + etcd). */
   readonly nodes?: readonly string[];
   /** InternalIP per node; defaults to loopback addresses 127.0.0.11, .12, ... (never dialled by the sim). */
@@ -45,6 +50,7 @@ export interface KubeSimOptions {
 }
 
 export interface ResolvedKubeSimOptions {
+  readonly host: string;
   readonly nodes: readonly string[];
   readonly nodeAddresses: Readonly<Record<string, string>>;
   readonly token: string;
@@ -76,6 +82,7 @@ export function resolveKubeSimOptions(
   }
   const agentReadyDelayMs = options.agentReadyDelayMs ?? 300;
   return {
+    host: options.host ?? '127.0.0.1',
     nodes,
     nodeAddresses: Object.fromEntries(
       nodes.map((name, i) => [name, options.nodeAddresses?.[name] ?? `127.0.0.${11 + i}`]),

@@ -28,7 +28,7 @@ export interface KubeSimRequest {
 }
 
 export interface KubeSimHandle {
-  /** https://127.0.0.1:PORT */
+  /** https://127.0.0.1:PORT (or the `host` it was asked to listen on) */
   readonly url: string;
   /** A kubeconfig (YAML) for this server: its CA and the bearer token. */
   readonly kubeconfig: string;
@@ -65,10 +65,10 @@ export interface KubeSimHandle {
   close(): Promise<void>;
 }
 
-/** Starts a simulated k3s API server on 127.0.0.1 (a free port), with a settled cluster in it. */
+/** Starts a simulated k3s API server on 127.0.0.1 (or `host`; a free port), with a settled cluster in it. */
 export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSimHandle> {
   const resolved = resolveKubeSimOptions(options, () => randomBytes(24).toString('hex'));
-  const tls = await generateTls();
+  const tls = await generateTls(resolved.host);
   const sim = new ClusterSim(resolved);
   const watches = new Set<ServerResponse>();
   const sockets = new Set<Socket>();
@@ -105,9 +105,9 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(0, resolved.host, () => resolve());
   });
-  const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = `https://${resolved.host}:${(server.address() as AddressInfo).port}`;
   const kubeconfig = buildKubeconfig(url, tls.caPem, resolved.token);
 
   return {
