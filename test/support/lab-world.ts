@@ -20,7 +20,7 @@ import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { startSimRelay } from '../lab/start-sim-relay.js';
 import { type Cleanup, createCleanupStack } from './cleanup-stack.js';
 import { type LabConfigParts, labConfig } from './lab-config.js';
-import { DEV_ADDRESSES, PROD_ADDRESSES, type ProdNode } from './lab-names.js';
+import { DEV_ADDRESSES, PROD_ADDRESSES, PROD_INVENTORY_ADDRESSES, type ProdNode } from './lab-names.js';
 import { uniquePrefix } from './redis-prefix.js';
 import { startFleet } from './start-fleet.js';
 
@@ -123,7 +123,12 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
       options.prodLogin === 'password-sudo' ? (await ensurePasswordSudoUser()).user : undefined;
     const [ops, nodes, sim, prodSim] = await Promise.all([
       startSshd({ addresses: ['127.0.0.1'] }),
-      startSshd({ addresses: Object.values(NODE_ADDRESSES), otherLogin: prodUser }),
+      startSshd({
+        addresses: Object.values(NODE_ADDRESSES),
+        otherLogin: prodUser,
+        // Ansible goes where hosts.ini says; there the lab's prod nodes answer too.
+        ...(prodUser !== undefined && { aliases: prodInventoryAliases() }),
+      }),
       startKubeSim({ agentReadyDelayMs: 150, ...options.sim }),
       formedProd ? startKubeSim({ nodes: Object.keys(PROD_ADDRESSES), agentReadyDelayMs: 150 }) : undefined,
     ]);
@@ -148,6 +153,14 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     const baseVars: LabVars = { lab_kube_sim_url: relay.url, lab_events_file: eventsFile };
     const repo = await createInfraRepo({
       ...options.repo,
+      ...(prodUser !== undefined && {
+        prodSsh: {
+          port: nodes.port,
+          user: prodUser,
+          privateKeyPath: nodes.clientKeyPath,
+          knownHostsPath: nodes.knownHostsPath,
+        },
+      }),
       fleet: fleet.map(({ cluster }) => cluster),
       lab: { ...baseVars, ...options.labVars },
     });
@@ -245,6 +258,16 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     await stop();
     throw error;
   }
+}
+
+/** Each prod node's inventory address, answering as the node's own lab address. */
+function prodInventoryAliases(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(PROD_INVENTORY_ADDRESSES).map(([name, alias]) => [
+      alias,
+      PROD_ADDRESSES[name as ProdNode],
+    ]),
+  );
 }
 
 /** What k3s.yml left on each server (`.lab-out/<host>/k3s`) by repo shape, once per test process. */
