@@ -59,7 +59,9 @@ export interface LabWorldOptions {
   /**
    * How the bot logs in to prod's nodes: as root (default, the lab's shortcut) or `password-sudo`, as
    * the operators' prod: a non-root user whose sudo needs the become password in the vault (with
-   * `repo.vault: 'encrypted'`, prod's vaultPasswordFile in the config).
+   * `repo.vault: 'encrypted'`, prod's vaultPasswordFile in the config). The ops host's Ansible then
+   * reaches prod's nodes over SSH as that user too (hosts.ini's addresses answer as the nodes), so its
+   * become really takes the vault's password.
    */
   readonly prodLogin?: 'root' | 'password-sudo';
 }
