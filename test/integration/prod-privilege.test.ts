@@ -1,9 +1,14 @@
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quoteArgv } from '../../src/lifecycle/quote-argv.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { PASSWORD_SUDO_USER } from '../lab/password-sudo-user.js';
-import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { LAB_TEST_TIMEOUT_MS, PROD_ADDRESSES } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
+
+const run = promisify(execFile);
 
 let lab: LifecycleLab;
 beforeAll(async () => {
@@ -78,26 +83,6 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     }
   });
 
-  it('reprovision k3s-prod-2 is refused before any cordon: every root command and node it needs sudo for is named', async () => {
-    const job = lab.startJob('reprovision k3s-prod-2');
-    expect(await job.runUntilDone({ approve: true })).toMatchObject({
-      status: 'finished',
-      outcome: 'failed',
-    });
-    const user = PASSWORD_SUDO_USER.user;
-    const advice =
-      "cannot run; run them from the ops host with become, or give the bot's login passwordless sudo for these commands";
-    expect(job.reporter.planFailure()?.details?.failures).toEqual([
-      `sudo for ${user} on k3s-prod-1 needs a password the bot does not hold: \`k3s etcd-snapshot save\` (the etcd snapshot before k3s-prod-2 is taken away) ${advice}`,
-      `sudo for ${user} on k3s-prod-2 needs a password the bot does not hold: \`systemctl stop k3s\` (so k3s-prod-2 does not re-register its Node), \`k3s-uninstall.sh\` (clears the old k3s and etcd data of bare-metal k3s-prod-2 before it re-joins) ${advice}`,
-    ]);
-    expect(job.approvals.requests).toEqual([]);
-    expect(job.texts()).toContain('2-cordon-drain skipped: not run');
-    const prodNode = lab.prodSim!.state().nodes.find((entry) => entry.metadata.name === 'k3s-prod-2');
-    expect(prodNode?.spec.unschedulable).toBeFalsy();
-    expect((await lab.nodes.commands()).filter((line) => line.includes('etcd-snapshot'))).toEqual([]);
-  });
-
   it('a prod play runs with the vault password file, the repo’s ansible.cfg and prod’s own KUBECONFIG', async () => {
     const job = lab.startJob('packages k3s-prod-1');
     expect(await job.runUntilDone({ approve: true })).toMatchObject({
@@ -112,5 +97,100 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     expect(run).toContain(` ANSIBLE_CONFIG=${lab.repo.ansibleDir}/ansible.cfg `);
     expect(run).toContain(` KUBECONFIG=${lab.repo.root}/.cache/prod.kubeconfig `);
     expect(run).toContain(` ANSIBLE_VAULT_PASSWORD_FILE=${lab.repo.vaultPasswordFile} `);
+  });
+
+  it('reprovision k3s-prod-2 is refused before any cordon when the vault holds no become password: every root command and node is named', async () => {
+    const vault = await lab.repo.readFile(INFRA_REPO_PATHS.prodVault);
+    try {
+      await lab.repo.writeFile(INFRA_REPO_PATHS.prodVault, 'prod_backup_key: lab-not-a-become-password\n');
+      // The ops host's shell points ansible-vault at the password file, as for every other run.
+      await run('ansible-vault', ['encrypt', INFRA_REPO_PATHS.prodVault], {
+        cwd: lab.repo.root,
+        env: { ...process.env, ...lab.repo.ansibleEnv },
+      });
+      await lab.repo.commit('prod: a vault without the become password');
+      const job = lab.startJob('reprovision k3s-prod-2');
+      expect(await job.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'failed',
+      });
+      const user = PASSWORD_SUDO_USER.user;
+      const why = (node: string) =>
+        `sudo for ${user} there needs a password the bot does not hold, and the ops host's Ansible cannot become root there either ` +
+        `(${INFRA_REPO_PATHS.prodVault} decrypts but gives ${node} no ansible_become_password: no prod play can escalate); ` +
+        "fix the vault, or give the bot's login passwordless sudo for these commands";
+      expect(job.reporter.planFailure()?.details?.failures).toEqual([
+        `\`k3s etcd-snapshot save\` (the etcd snapshot before k3s-prod-2 is taken away) cannot run as root on k3s-prod-1: ${why('k3s-prod-1')}`,
+        `\`systemctl stop k3s\` (so k3s-prod-2 does not re-register its Node), \`k3s-uninstall.sh\` (clears the old k3s and etcd data of bare-metal k3s-prod-2 before it re-joins) cannot run as root on k3s-prod-2: ${why('k3s-prod-2')}`,
+        `${INFRA_REPO_PATHS.prodVault} decrypts but gives k3s-prod-1 no ansible_become_password: no prod play can escalate`,
+      ]);
+      expect(job.approvals.requests).toEqual([]);
+      expect(job.texts()).toContain('2-cordon-drain skipped: not run');
+      const prodNode = lab.prodSim!.state().nodes.find((entry) => entry.metadata.name === 'k3s-prod-2');
+      expect(prodNode?.spec.unschedulable).toBeFalsy();
+      expect(await lab.nodes.readNodeState('etcd-snapshots', PROD_ADDRESSES['k3s-prod-1'])).toBeUndefined();
+    } finally {
+      await lab.repo.writeFile(INFRA_REPO_PATHS.prodVault, vault);
+      await lab.repo.commit('prod: the vault back');
+    }
+  });
+
+  // Last: it takes k3s-prod-2 out of prod.
+  it('reprovision k3s-prod-2 runs its root commands through the ops host’s Ansible with become, and they really run as root', async () => {
+    const job = lab.startJob('reprovision k3s-prod-2');
+    let result = await job.run();
+    // Up to the rebuild's first playbook: what needs root on the nodes has run by then.
+    while (result.status === 'waiting' && !result.stepId.endsWith('node-baseline')) {
+      job.approvals.approve(result.stepId);
+      result = await job.run();
+    }
+    expect(job.reporter.planFailure()).toBeUndefined();
+    expect(result).toMatchObject({ status: 'waiting', stepId: '7-node-baseline' });
+
+    // What the lab's stand-ins record, and they refuse anyone but root.
+    const saved = await lab.nodes.readNodeState('etcd-snapshots', PROD_ADDRESSES['k3s-prod-1']);
+    expect(saved).toMatch(/^cluster-bot-job-reprovision-k3s-prod-1-\d+\n$/);
+    expect(await lab.nodes.readNodeState('stopped-units', PROD_ADDRESSES['k3s-prod-2'])).toBe(
+      'k3s.service\n',
+    );
+    expect(await lab.nodes.readNodeState('k3s-uninstall', PROD_ADDRESSES['k3s-prod-2'])).toBe('ran\n');
+    const texts = job.texts();
+    expect(texts).toContainEqual(
+      expect.stringContaining(`etcd snapshot ${saved!.trim()} saved on k3s-prod-1`),
+    );
+    expect(texts).toContain('6-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-prod-2');
+
+    // Each ran as the ops host's ad-hoc Ansible, with the vault, never as sudo -n over the bot's login.
+    const adhoc = (host: string, argv: string[]) =>
+      quoteArgv([
+        'ansible',
+        host,
+        '-b',
+        '-m',
+        'command',
+        '-a',
+        JSON.stringify({ argv, strip_empty_ends: false }),
+      ]);
+    const opsLines = await lab.ops.commands();
+    for (const [host, argv] of [
+      ['k3s-prod-1', ['k3s', 'etcd-snapshot', 'save', '--name', 'cluster-bot-job-reprovision']],
+      ['k3s-prod-2', ['systemctl', 'stop', 'k3s']],
+      ['k3s-prod-2', ['k3s-uninstall.sh']],
+    ] as const) {
+      const line = opsLines.find((entry) => entry.endsWith(` ${adhoc(host, [...argv])}`));
+      expect(line, `${host}: ${argv.join(' ')}`).toContain(
+        ` ANSIBLE_VAULT_PASSWORD_FILE=${lab.repo.vaultPasswordFile} `,
+      );
+    }
+    const uninstall = job.approvals.requests.find((request) => request.stepId === '6-k3s-uninstall');
+    expect(uninstall?.binding.commandLine).toBe(
+      `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ${adhoc('k3s-prod-2', ['k3s-uninstall.sh'])}`,
+    );
+    const nodeLines = await lab.nodes.commands();
+    expect(
+      nodeLines.filter((line) => line.includes('sudo -H -S -p "[sudo via ansible')).length,
+    ).toBeGreaterThanOrEqual(3);
+    expect(nodeLines.filter((line) => /sudo -n (k3s|systemctl|k3s-uninstall)/.test(line))).toEqual([]);
+    expect(texts.join('\n')).not.toContain(PASSWORD_SUDO_USER.password);
   });
 });

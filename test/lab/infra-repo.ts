@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -72,6 +72,19 @@ export interface InfraRepoOptions {
   /** Clusters of a lab fleet: their inventory groups and group_vars beside dev's and prod's. */
   fleet?: readonly FleetCluster[];
   lab?: LabVars;
+  /**
+   * Prod's nodes reached as the operators' are: over SSH as a non-root login whose sudo needs the
+   * vault's become password (the lab's nodes sshd, its inventory addresses answering as the nodes),
+   * instead of ansible_connection=local. Committed with the rest of the repo.
+   */
+  prodSsh?: ProdSsh;
+}
+
+export interface ProdSsh {
+  readonly port: number;
+  readonly user: string;
+  readonly privateKeyPath: string;
+  readonly knownHostsPath: string;
 }
 
 export interface PlaybookRun {
@@ -173,6 +186,26 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
       return text.replace(line, enabled ? '$2' : '# $2');
     });
 
+  const reachProdOverSsh = async (ssh: ProdSsh) => {
+    await edit(INFRA_REPO_PATHS.inventory, (text) =>
+      text.replace(/^(#? ?k3s-prod-\d+ .*) ansible_connection=local/gm, '$1'),
+    );
+    await edit(
+      INFRA_REPO_PATHS.prodVars,
+      (text) =>
+        `${text}\n# Lab: how the ops host's Ansible reaches prod's nodes (the real repo's are on port 22).\n${stringify(
+          {
+            ansible_port: ssh.port,
+            ansible_user: ssh.user,
+            ansible_ssh_private_key_file: ssh.privateKeyPath,
+            ansible_ssh_common_args: `-o UserKnownHostsFile=${ssh.knownHostsPath}`,
+            ansible_pipelining: true,
+          },
+        )}`,
+    );
+    // Tasks on a node run as its login, which reads the lab's node files under this dir.
+    await chmod(base, 0o755);
+  };
   const ansibleEnv: Record<string, string> = {
     ANSIBLE_NOCOLOR: '1',
     ANSIBLE_FORCE_COLOR: '0',
@@ -243,6 +276,7 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
     if (options.vault === 'encrypted') await repo.addEncryptedVault();
     else if (options.vault) await repo.addVault();
     if (options.blocked === false) await repo.resolveBlocked();
+    if (options.prodSsh) await reachProdOverSsh(options.prodSsh);
     if (options.fleet && options.fleet.length > 0) {
       await edit(INFRA_REPO_PATHS.inventory, (text) => `${text}\n${fleetInventory(options.fleet!)}`);
       for (const cluster of options.fleet)

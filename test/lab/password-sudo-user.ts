@@ -10,6 +10,15 @@ export const PASSWORD_SUDO_USER = { user: 'cb-lab-ops', password: 'lab-become-pa
 const SUDOERS_FILE = `/etc/sudoers.d/${PASSWORD_SUDO_USER.user}`;
 // A real rule, as the operators' prod nodes have it: everything, but only with the password.
 const SUDOERS_LINE = `${PASSWORD_SUDO_USER.user} ALL=(ALL:ALL) ALL\n`;
+/**
+ * Lab only, in a file of its own (an older lab rewrites the rule's file with the rule alone): a root
+ * command keeps the lab node's view (its state dir and address, the stand-ins first on PATH), as a
+ * real node's root finds the real k3s on secure_path.
+ */
+const LAB_ENV_FILE = `${SUDOERS_FILE}-lab-env`;
+const LAB_ENV_LINES =
+  `Defaults:${PASSWORD_SUDO_USER.user} env_keep += "LAB_STATE_DIR LAB_NODE_ADDRESS"\n` +
+  `Defaults:${PASSWORD_SUDO_USER.user} !secure_path\n`;
 /** useradd's exit code when the user exists (another test created it a moment ago). */
 const USER_EXISTS = 9;
 
@@ -30,12 +39,17 @@ export async function ensurePasswordSudoUser(): Promise<typeof PASSWORD_SUDO_USE
   }
   // A set password also unlocks the account: sshd (UsePAM no) refuses a locked one.
   await runWithInput('chpasswd', `${user}:${password}\n`);
-  const staged = `${SUDOERS_FILE}.${process.pid}.tmp`;
-  await writeFile(staged, SUDOERS_LINE, { mode: 0o440 });
+  await installSudoers(SUDOERS_FILE, SUDOERS_LINE);
+  await installSudoers(LAB_ENV_FILE, LAB_ENV_LINES);
+  return PASSWORD_SUDO_USER;
+}
+
+async function installSudoers(file: string, content: string): Promise<void> {
+  const staged = `${file}.${process.pid}.tmp`;
+  await writeFile(staged, content, { mode: 0o440 });
   await run('visudo', ['-cqf', staged]);
   // sudo ignores files in sudoers.d whose names contain a dot, so the staged file is never read.
-  await rename(staged, SUDOERS_FILE);
-  return PASSWORD_SUDO_USER;
+  await rename(staged, file);
 }
 
 async function exists(user: string): Promise<boolean> {

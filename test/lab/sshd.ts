@@ -16,6 +16,8 @@ const run = promisify(execFile);
 const SSHD = '/usr/sbin/sshd';
 /** Per node: `from<TAB>to` lines, the paths the ForceCommand rewrites in every command. */
 const PATH_MAP = 'lab-paths';
+/** Under the state dir: one file per alias address, holding the node address it stands for. */
+const ALIASES = 'aliases';
 export const NODE_TOOLS_DIR = fileURLToPath(new URL('./node-tools', import.meta.url));
 
 export interface SshdOptions {
@@ -30,6 +32,12 @@ export interface SshdOptions {
    * and command log writable, so its commands run and record as root's do.
    */
   readonly otherLogin?: string;
+  /**
+   * More addresses to listen on, each another way to the node at its value (`alias → address`):
+   * a command dialled there runs as that node's, with its state (as the inventory's ansible_host
+   * reaches the same machine the bot's SSH does).
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 export interface SshdLab {
@@ -75,6 +83,8 @@ export interface SshdLab {
 
 export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   const addresses = options.addresses ?? ['127.0.0.1'];
+  const aliases = options.aliases ?? {};
+  const listening = [...addresses, ...Object.keys(aliases)];
   const dir = await mkdtemp(join(tmpdir(), 'cluster-bot-sshd-'));
   const stateDir = join(dir, 'state');
   const paths = {
@@ -118,7 +128,11 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   };
   if (options.hostKeyPath) await copyKey(options.hostKeyPath, newestKey);
   else await keygen(newestKey);
-  for (const address of addresses) await copyKey(newestKey, perAddress(address).hostKey);
+  for (const address of listening) await copyKey(newestKey, perAddress(address).hostKey);
+  for (const [alias, address] of Object.entries(aliases)) {
+    await mkdir(join(stateDir, ALIASES), { recursive: true });
+    await writeFile(join(stateDir, ALIASES, alias), address);
+  }
   await writeFile(paths.wrapper, wrapperScript(paths.commandLog, stateDir, options.extraPath ?? []), {
     mode: 0o755,
   });
@@ -163,9 +177,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     ).flat();
 
   for (let attempt = 1; ; attempt++) {
-    port = await freePort(addresses);
+    port = await freePort(listening);
     try {
-      await Promise.all(addresses.map(launch));
+      await Promise.all(listening.map(launch));
       break;
     } catch (error) {
       await endListeners('SIGKILL');
@@ -176,7 +190,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     `[${address}]:${port} ${knownHostsKey(await readFile(`${perAddress(address).hostKey}.pub`, 'utf8'))}`;
   await writeFile(
     paths.knownHosts,
-    (await Promise.all(addresses.map(knownHostsLine))).map((line) => `${line}\n`).join(''),
+    (await Promise.all(listening.map(knownHostsLine))).map((line) => `${line}\n`).join(''),
   );
 
   return {
@@ -308,6 +322,7 @@ function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly
     'set -- $SSH_CONNECTION',
     `LAB_STATE_DIR=${quoteShellArgument(stateDir)}`,
     'LAB_NODE_ADDRESS=$3',
+    `if [ -f "$LAB_STATE_DIR/${ALIASES}/$3" ]; then LAB_NODE_ADDRESS=$(cat "$LAB_STATE_DIR/${ALIASES}/$3"); fi`,
     `PATH=${path}:$PATH`,
     'export LAB_STATE_DIR LAB_NODE_ADDRESS PATH',
     'command=$SSH_ORIGINAL_COMMAND',

@@ -13,6 +13,12 @@ export const PROD_ADDRESSES = {
   'k3s-prod-3': '127.0.0.23',
 };
 export type ProdNode = keyof typeof PROD_ADDRESSES;
+/** The loopback placeholders the lab inventory gives prod's nodes as ansible_host (infra-repo hosts.ini). */
+export const PROD_INVENTORY_ADDRESSES: Readonly<Record<ProdNode, string>> = {
+  'k3s-prod-1': '127.0.2.10',
+  'k3s-prod-2': '127.0.2.11',
+  'k3s-prod-3': '127.0.2.12',
+};
 /** A loopback address nothing listens on: a prod node that is not racked yet. */
 export const UNSERVED_ADDRESS = '127.0.0.29';
 /** What the lab's curl answers for a lookup outside the tunnel: the home ISP's address. */

@@ -20,7 +20,13 @@ import { type SshdLab, startSshd } from '../lab/sshd.js';
 import { startSimRelay } from '../lab/start-sim-relay.js';
 import { type Cleanup, createCleanupStack } from './cleanup-stack.js';
 import { type LabConfigParts, labConfig } from './lab-config.js';
-import { DEV_ADDRESSES, type DevNode, PROD_ADDRESSES, type ProdNode } from './lab-names.js';
+import {
+  DEV_ADDRESSES,
+  type DevNode,
+  PROD_ADDRESSES,
+  PROD_INVENTORY_ADDRESSES,
+  type ProdNode,
+} from './lab-names.js';
 import { uniquePrefix } from './redis-prefix.js';
 import { startFleet } from './start-fleet.js';
 
@@ -59,7 +65,9 @@ export interface LabWorldOptions {
   /**
    * How the bot logs in to prod's nodes: as root (default, the lab's shortcut) or `password-sudo`, as
    * the operators' prod: a non-root user whose sudo needs the become password in the vault (with
-   * `repo.vault: 'encrypted'`, prod's vaultPasswordFile in the config).
+   * `repo.vault: 'encrypted'`, prod's vaultPasswordFile in the config). The ops host's Ansible then
+   * reaches prod's nodes over SSH as that user too (hosts.ini's addresses answer as the nodes), so its
+   * become really takes the vault's password.
    */
   readonly prodLogin?: 'root' | 'password-sudo';
 }
@@ -124,7 +132,12 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
       options.prodLogin === 'password-sudo' ? (await ensurePasswordSudoUser()).user : undefined;
     const [ops, nodes, sim, prodSim] = await Promise.all([
       startSshd({ addresses: ['127.0.0.1'] }),
-      startSshd({ addresses: Object.values(NODE_ADDRESSES), otherLogin: prodUser }),
+      startSshd({
+        addresses: Object.values(NODE_ADDRESSES),
+        otherLogin: prodUser,
+        // Ansible goes where hosts.ini says; there the lab's prod nodes answer too.
+        ...(prodUser !== undefined && { aliases: prodInventoryAliases() }),
+      }),
       startKubeSim({ agentReadyDelayMs: 150, ...options.sim }),
       formedProd ? startKubeSim({ nodes: Object.keys(PROD_ADDRESSES), agentReadyDelayMs: 150 }) : undefined,
     ]);
@@ -154,6 +167,14 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     };
     const repo = await createInfraRepo({
       ...options.repo,
+      ...(prodUser !== undefined && {
+        prodSsh: {
+          port: nodes.port,
+          user: prodUser,
+          privateKeyPath: nodes.clientKeyPath,
+          knownHostsPath: nodes.knownHostsPath,
+        },
+      }),
       fleet: fleet.map(({ cluster }) => cluster),
       lab: { ...baseVars, ...options.labVars },
     });
@@ -251,6 +272,16 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     await stop();
     throw error;
   }
+}
+
+/** Each prod node's inventory address, answering as the node's own lab address. */
+function prodInventoryAliases(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(PROD_INVENTORY_ADDRESSES).map(([name, alias]) => [
+      alias,
+      PROD_ADDRESSES[name as ProdNode],
+    ]),
+  );
 }
 
 /** What k3s.yml left on each server (`.lab-out/<host>/k3s`) by repo shape, once per test process. */

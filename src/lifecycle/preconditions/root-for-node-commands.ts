@@ -1,7 +1,10 @@
 import type { NodeEntry } from '../../config/world-config.js';
 import { isClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
+import { groupVaultFile } from '../repo/read-repo-facts.js';
+import { readRepoText } from '../repo/read-repo-text.js';
 import { rootWithoutPassword } from '../steps/root-without-password.js';
+import { vaultProblem } from '../steps/vault-decrypts.js';
 import { nodeTarget } from '../targets.js';
 import type { Precondition } from './precondition.js';
 
@@ -14,14 +17,15 @@ export interface NodeRootCommand {
 }
 
 /**
- * The bot's login gets root without a password on every node where the plan runs a root command.
- * A prod login's sudo wants the vaulted become password, which the bot never holds: without this
- * check a reprovision would cordon and drain the node and only then fail at its first root command.
+ * Every node where the plan runs a root command gives root one way: the bot's login is root or its
+ * sudo needs no password, or else the ops host's Ansible can become root there (the vault decrypts
+ * and holds the node's become password; the bot never holds it). Without this check a reprovision
+ * would cordon and drain the node and only then fail at its first root command.
  */
 export function rootForNodeCommands(commands: readonly NodeRootCommand[]): Precondition {
   return {
     label: 'root on nodes',
-    async check(ctx) {
+    async check(ctx, repo) {
       const byNode = new Map<string, { entry: NodeEntry; commands: NodeRootCommand[] }>();
       for (const command of commands) {
         const entry = await command.node(ctx);
@@ -40,14 +44,23 @@ export function rootForNodeCommands(commands: readonly NodeRootCommand[]): Preco
             // skipped): this check only refuses what it knows will fail.
             return undefined;
           }
+          const becomeProblem = await becomeProblemOn(ctx, entry.name, groupVaultFile(repo.hostGroup));
+          if (becomeProblem === undefined) return undefined;
           const list = needed.map((command) => `\`${command.command}\` (${command.why})`).join(', ');
           return (
-            `sudo for ${ctx.cluster.nodeSsh.user} on ${entry.name} needs a password the bot does not hold: ${list} cannot run; ` +
-            "run them from the ops host with become, or give the bot's login passwordless sudo for these commands"
+            `${list} cannot run as root on ${entry.name}: sudo for ${ctx.cluster.nodeSsh.user} there needs a password the bot does not hold, ` +
+            `and the ops host's Ansible cannot become root there either (${becomeProblem}); ` +
+            "fix the vault, or give the bot's login passwordless sudo for these commands"
           );
         }),
       );
       return problems.filter((problem): problem is string => problem !== undefined);
     },
   };
+}
+
+/** Why the ops host's Ansible cannot become root on `host`; undefined when it can. */
+async function becomeProblemOn(ctx: StepContext, host: string, file: string): Promise<string | undefined> {
+  if ((await readRepoText(ctx, file)) === undefined) return `${file} is missing: no become password`;
+  return vaultProblem(ctx, host, file);
 }

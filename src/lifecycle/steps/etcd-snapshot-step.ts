@@ -1,7 +1,6 @@
 import { ClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
-import { nodeTarget } from '../targets.js';
-import { privileged } from './node-commands.js';
+import { rootPath, runAsRoot } from './run-as-root.js';
 import { snapshotServer } from './snapshot-server.js';
 
 const SAVED = /Snapshot (\S+) saved/;
@@ -26,19 +25,15 @@ export function etcdSnapshotStep(id: string, node: string): Step {
         );
       }
       const name = `cluster-bot-${ctx.jobId}`;
-      const lines: string[] = [];
-      const result = await ctx.shell.exec(nodeTarget(ctx.cluster, survivor), {
-        argv: privileged(ctx.cluster, ['k3s', 'etcd-snapshot', 'save', '--name', name]),
-        timeoutMs: ctx.cluster.timeouts.nodeCommand,
-        signal: ctx.signal,
-        onLine: (line) => {
-          lines.push(line);
-          return ctx.output(line);
-        },
-      });
-      const saved = lines.map((line) => SAVED.exec(line)?.[1]).find(Boolean);
+      const result = await runAsRoot(
+        ctx,
+        survivor,
+        ['k3s', 'etcd-snapshot', 'save', '--name', name],
+        await rootPath(ctx, survivor),
+      );
+      const saved = result.lines.map((line) => SAVED.exec(line)?.[1]).find(Boolean);
       if (result.exitCode !== 0 || !saved) {
-        const why = lines.at(-1) ?? `exit ${result.exitCode}`;
+        const why = result.failure ?? result.lines.at(-1) ?? `exit ${result.exitCode}`;
         throw new ClusterBotError(
           'COMMAND_FAILED',
           `etcd snapshot on ${survivor.name} failed (${why}): ${node} was not taken away`,

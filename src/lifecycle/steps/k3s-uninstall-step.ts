@@ -3,7 +3,7 @@ import type { Step } from '../plan/step.js';
 import { findNode, nodeTarget } from '../targets.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { captureRemote } from './capture-remote.js';
-import { privileged } from './node-commands.js';
+import { rootCommandLine, rootPath, runAsRoot } from './run-as-root.js';
 
 const UNINSTALL = 'k3s-uninstall.sh';
 
@@ -25,28 +25,30 @@ export function k3sUninstallStep(id: string, node: string): Step {
       mark: '⚠',
       required: async () => true,
       async bind(ctx) {
-        const argv = privileged(ctx.cluster, [UNINSTALL]);
+        const entry = findNode(ctx.cluster, node);
+        const commandLine = rootCommandLine(ctx, entry, await rootPath(ctx, entry), [UNINSTALL]);
         return {
-          commandLine: `[${ctx.cluster.nodeSsh.user}@${node}] ${argv.join(' ')}`,
+          commandLine,
           targets: node,
-          fingerprint: bindingFingerprint(undefined, [node, ...argv]),
+          fingerprint: bindingFingerprint(undefined, [node, commandLine]),
         };
       },
     },
     async run(ctx) {
-      const target = nodeTarget(ctx.cluster, findNode(ctx.cluster, node));
-      const found = await captureRemote(ctx, target, ['sh', '-c', `command -v ${UNINSTALL}`]);
+      const entry = findNode(ctx.cluster, node);
+      const found = await captureRemote(ctx, nodeTarget(ctx.cluster, entry), [
+        'sh',
+        '-c',
+        `command -v ${UNINSTALL}`,
+      ]);
       if (found.exitCode !== 0) {
         return { status: 'skipped', summary: `${UNINSTALL} is not on ${node}: k3s is not installed there` };
       }
-      const result = await ctx.shell.exec(target, {
-        argv: privileged(ctx.cluster, [UNINSTALL]),
-        timeoutMs: ctx.cluster.timeouts.nodeCommand,
-        signal: ctx.signal,
-        onLine: (line) => ctx.output(line),
-      });
+      const result = await runAsRoot(ctx, entry, [UNINSTALL], await rootPath(ctx, entry));
       if (result.exitCode !== 0) {
-        throw new ClusterBotError('COMMAND_FAILED', `${UNINSTALL} on ${node} exited ${result.exitCode}`, {
+        const how =
+          result.failure === undefined ? `exited ${result.exitCode}` : `did not run: ${result.failure}`;
+        throw new ClusterBotError('COMMAND_FAILED', `${UNINSTALL} on ${node} ${how}`, {
           details: { node, exitCode: result.exitCode },
         });
       }

@@ -1,8 +1,8 @@
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
 import { quorumProblems } from '../preconditions/quorum-problems.js';
-import { findNode, nodeTarget } from '../targets.js';
-import { privileged } from './node-commands.js';
+import { findNode } from '../targets.js';
+import { rootPath, runAsRoot } from './run-as-root.js';
 
 /**
  * Stops k3s on the node first (a running k3s would re-register the Node), then deletes the Node
@@ -22,16 +22,12 @@ export function removeNodeStep(id: string, node: string): Step {
           details: { failures: quorum },
         });
       }
-      const target = nodeTarget(ctx.cluster, findNode(ctx.cluster, node));
+      const entry = findNode(ctx.cluster, node);
       let stopped = 'k3s stopped';
       try {
-        const result = await ctx.shell.exec(target, {
-          argv: privileged(ctx.cluster, ['systemctl', 'stop', 'k3s']),
-          timeoutMs: ctx.cluster.timeouts.nodeCommand,
-          signal: ctx.signal,
-          onLine: (line) => ctx.output(line),
-        });
-        if (result.exitCode !== 0) stopped = `systemctl stop k3s exited ${result.exitCode}`;
+        const result = await runAsRoot(ctx, entry, ['systemctl', 'stop', 'k3s'], await rootPath(ctx, entry));
+        if (result.failure !== undefined) stopped = `systemctl stop k3s did not run (${result.failure})`;
+        else if (result.exitCode !== 0) stopped = `systemctl stop k3s exited ${result.exitCode}`;
       } catch (error) {
         if (isClusterBotError(error, 'CANCELLED')) throw error;
         stopped = `${node} did not answer (${(error as Error).message}); deleting its Node anyway`;

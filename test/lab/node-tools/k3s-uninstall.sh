@@ -4,6 +4,11 @@
 # and removing its data (etcd member data included).
 . "${0%/*}/lab-state.sh"
 
+# The real script's first check.
+if [ "$(id -u)" != 0 ]; then
+  echo "${0##*/}: must be run as root" >&2
+  exit 1
+fi
 lab_record k3s-uninstall ran
 lab_set k3s.service inactive
 echo '+ systemctl stop k3s'

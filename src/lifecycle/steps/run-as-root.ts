@@ -1,0 +1,108 @@
+import type { NodeEntry } from '../../config/world-config.js';
+import { ClusterBotError } from '../../errors.js';
+import { parseAdhocCommand } from '../ansible/parse-adhoc-command.js';
+import type { StepContext } from '../plan/step.js';
+import { quoteArgv } from '../quote-argv.js';
+import { hostKeyFactKey, nodeTarget, opsTarget } from '../targets.js';
+import { ansibleBecomeArgv } from './ansible-become-argv.js';
+import { ansibleEnv } from './ansible-env.js';
+import { privileged } from './node-commands.js';
+import { opsCommandLine } from './ops-command-line.js';
+import { repoPaths } from './repo-paths.js';
+import { rootWithoutPassword } from './root-without-password.js';
+
+/** How a root command reaches a node: the bot's own login, or the ops host's Ansible with become. */
+export type RootPath = 'ssh' | 'ansible';
+
+export interface RootCommandResult {
+  readonly exitCode: number | null;
+  /** Its output (stdout, then stderr on the Ansible path), each line also given to ctx.output. */
+  readonly lines: readonly string[];
+  /** Why it never ran (Ansible's become or module failure); undefined when it ran. */
+  readonly failure?: string;
+}
+
+/**
+ * Where root comes from on `node`: the bot's login when it is root or its sudo needs no password;
+ * otherwise only the ops host's Ansible, which holds the become password through the vault.
+ */
+export async function rootPath(ctx: StepContext, node: NodeEntry): Promise<RootPath> {
+  return (await rootWithoutPassword(ctx, targetOf(ctx, node))) ? 'ssh' : 'ansible';
+}
+
+/** The command line people are shown (in an approval, the log) for argv run as root on `node`. */
+export function rootCommandLine(
+  ctx: StepContext,
+  node: NodeEntry,
+  path: RootPath,
+  argv: readonly string[],
+): string {
+  if (path === 'ssh')
+    return `[${ctx.cluster.nodeSsh.user}@${node.name}] ${quoteArgv(privileged(ctx.cluster, argv))}`;
+  return opsCommandLine(ctx.world, repoPaths(ctx.world).ansible, ansibleBecomeArgv(node.name, argv));
+}
+
+/**
+ * Runs argv as root on `node` by the path it has (rootPath). On the Ansible path the output comes
+ * when the command ends (ad-hoc prints one result per host); an unreachable node is SSH_UNREACHABLE,
+ * as the bot's own SSH would say.
+ */
+export async function runAsRoot(
+  ctx: StepContext,
+  node: NodeEntry,
+  argv: readonly string[],
+  path: RootPath,
+): Promise<RootCommandResult> {
+  const lines: string[] = [];
+  if (path === 'ssh') {
+    const result = await ctx.shell.exec(targetOf(ctx, node), {
+      argv: privileged(ctx.cluster, argv),
+      timeoutMs: ctx.cluster.timeouts.nodeCommand,
+      signal: ctx.signal,
+      onLine: (line) => {
+        lines.push(line);
+        return ctx.output(line);
+      },
+    });
+    return { exitCode: result.exitCode, lines };
+  }
+  const adhoc = ansibleBecomeArgv(node.name, argv);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const result = await ctx.shell.exec(opsTarget(ctx.world), {
+    argv: adhoc,
+    cwd: repoPaths(ctx.world).ansible,
+    env: await ansibleEnv(ctx),
+    timeoutMs: ctx.cluster.timeouts.nodeCommand,
+    signal: ctx.signal,
+    onLine: (line, stream) => {
+      (stream === 'stdout' ? stdout : stderr).push(line);
+    },
+  });
+  const parsed = parseAdhocCommand(node.name, stdout);
+  if (!parsed) {
+    // Ansible stopped before running anything (a bad inventory, an undecryptable vault): its error says why.
+    const error = stderr.find((line) => /ERROR/.test(line))?.trim() ?? `ansible exited ${result.exitCode}`;
+    return { exitCode: null, lines: [], failure: error };
+  }
+  if (parsed.unreachable) {
+    throw new ClusterBotError(
+      'SSH_UNREACHABLE',
+      `${node.name} is unreachable from the ops host's Ansible: ${parsed.failure}`,
+      {
+        details: { node: node.name },
+      },
+    );
+  }
+  for (const line of parsed.lines) await ctx.output(line);
+  return {
+    exitCode: parsed.exitCode,
+    lines: parsed.lines,
+    ...(parsed.failure !== undefined && { failure: parsed.failure }),
+  };
+}
+
+/** The node over the bot's SSH, with the host key a person accepted if it was rebuilt in this job. */
+function targetOf(ctx: StepContext, node: NodeEntry) {
+  return nodeTarget(ctx.cluster, node, ctx.facts.get<string>(hostKeyFactKey(node.name)));
+}
