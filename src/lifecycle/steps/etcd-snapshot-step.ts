@@ -27,7 +27,7 @@ export function etcdSnapshotStep(id: string, node: string): Step {
       }
       const name = `cluster-bot-${ctx.jobId}`;
       const lines: string[] = [];
-      const result = await ctx.shell.exec(nodeTarget(ctx.cluster, survivor), {
+      const result = await ctx.shell.exec(nodeTarget(ctx, survivor), {
         argv: privileged(ctx.cluster, ['k3s', 'etcd-snapshot', 'save', '--name', name]),
         timeoutMs: ctx.cluster.timeouts.nodeCommand,
         signal: ctx.signal,

@@ -22,7 +22,7 @@ export function removeNodeStep(id: string, node: string): Step {
           details: { failures: quorum },
         });
       }
-      const target = nodeTarget(ctx.cluster, findNode(ctx.cluster, node));
+      const target = nodeTarget(ctx, findNode(ctx.cluster, node));
       let stopped = 'k3s stopped';
       try {
         const result = await ctx.shell.exec(target, {
