@@ -9,12 +9,7 @@ import type { RedisKeys } from './redis-keys.js';
  */
 export function createRedisHostKeyPins(redis: Redis, keys: RedisKeys, audit: AuditLog): HostKeyPins {
   return {
-    async read(cluster) {
-      const raw = await redis.hgetall(keys.hostKeyPins(cluster));
-      return Object.fromEntries(
-        Object.entries(raw).map(([node, json]) => [node, JSON.parse(json) as KeptHostKey]),
-      );
-    },
+    read: (cluster) => readHostKeyPins(redis, keys, cluster),
     async keep(cluster, node, key) {
       const multi = redis.multi().hset(keys.hostKeyPins(cluster), node, JSON.stringify(key));
       audit.queue(multi, {
@@ -28,4 +23,16 @@ export function createRedisHostKeyPins(redis: Redis, keys: RedisKeys, audit: Aud
       await multi.exec();
     },
   };
+}
+
+/** A cluster's kept host keys by node: for the worker's runs and for `status`. */
+export async function readHostKeyPins(
+  redis: Redis,
+  keys: RedisKeys,
+  cluster: string,
+): Promise<Record<string, KeptHostKey>> {
+  const raw = await redis.hgetall(keys.hostKeyPins(cluster));
+  return Object.fromEntries(
+    Object.entries(raw).map(([node, json]) => [node, JSON.parse(json) as KeptHostKey]),
+  );
 }

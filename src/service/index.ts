@@ -13,6 +13,7 @@ export type {
   ClusterService,
   Decision,
   FluxSuspended,
+  HostKeyPinNote,
   HomeAnswer,
   HomeCluster,
   LastVerify,
