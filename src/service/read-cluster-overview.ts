@@ -48,6 +48,8 @@ async function readHostKeyPinNotes(deps: ServiceDeps, clusterName: string): Prom
     const key = kept[node.name];
     if (!key) return [];
     const { fingerprint, jobId, approvedBy } = key;
-    return [{ node: node.name, fingerprint, jobId, approvedBy, knownHostsLine: knownHostsLine(cluster, node, key) }];
+    return [
+      { node: node.name, fingerprint, jobId, approvedBy, knownHostsLine: knownHostsLine(cluster, node, key) },
+    ];
   });
 }
