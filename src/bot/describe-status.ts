@@ -25,6 +25,13 @@ export function describeStatus(clusters: readonly ClusterOverview[]): string {
             : escapeMrkdwn(flux.reason)),
       );
     }
+    for (const pin of overview.hostKeyPins ?? []) {
+      lines.push(
+        `• ⚠ ${pin.node} is reached through the bot's own host-key pin ${pin.fingerprint} ` +
+          `(accepted in job #${pin.jobId.replace('job-', '')} by ${pin.approvedBy.map((id) => `<@${id}>`).join(', ')}): ` +
+          `add \`${escapeMrkdwn(pin.knownHostsLine)}\` to the mounted known_hosts (and drop its old key)`,
+      );
+    }
     return lines.join('\n');
   });
   return sections.join('\n\n');

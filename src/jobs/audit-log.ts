@@ -11,6 +11,8 @@ export type AuditAction =
   | 'cancel'
   /** A worker began running a mutating job, holding its cluster's lease (again, when it resumes). */
   | 'start'
+  /** A rebuilt node's accepted host key kept as the bot's pin for it (who: its approvers). */
+  | 'pin-host-key'
   | 'outcome';
 
 export interface AuditEntry {

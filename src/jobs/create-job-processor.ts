@@ -60,6 +60,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         shell: deps.shell,
         kube: deps.kubeFor(cluster.name),
         kubeconfigs: deps.kubeconfigs,
+        hostKeyPins: deps.hostKeyPins,
         clock: deps.clock,
         checkpoints,
         approvals: run.approvals,

@@ -6,6 +6,7 @@ import { createClusterLock } from './cluster-lock.js';
 import { createCommandBatch } from './command-batch.js';
 import { createCommandRateLimit } from './command-rate-limit.js';
 import { createJobQueue } from './create-job-queue.js';
+import { createRedisHostKeyPins } from './create-redis-host-key-pins.js';
 import { createJobRecords } from './job-record.js';
 import { createJobFeedReader } from './read-job-feed.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -35,6 +36,8 @@ export function createJobStores(
     queue: createJobQueue(redis, keys, { audit, rateLimit, retentionMs }, now),
     threads: createThreadStore(redis, keys, world.slack.alertsChannel),
     feed: createJobFeedReader(redis, keys),
+    /** Rebuilt nodes' accepted host keys, pinned by every later job (and listed by status). */
+    hostKeyPins: createRedisHostKeyPins(redis, keys, audit),
   };
 }
 

@@ -42,6 +42,8 @@ export function redisKeys(prefix: string) {
     driftRunning: (cluster: string) => `${prefix}:drift:${cluster}:running`,
     /** Flux's cilium HelmRelease left suspended by a failed job: which job, since when (cleared once resumed). */
     fluxSuspended: (cluster: string) => `${prefix}:flux:${cluster}:suspended`,
+    /** The host keys the bot keeps for a cluster's rebuilt nodes (a hash: node → the kept key, as JSON). */
+    hostKeyPins: (cluster: string) => `${prefix}:host-keys:${cluster}`,
     /** One bucket of the Slack budget every process shares (a method, or chat.postMessage in one channel). */
     rateBudget: (bucket: string) => `${prefix}:slack-budget:${bucket}`,
   };

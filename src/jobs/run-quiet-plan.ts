@@ -4,6 +4,7 @@ import { type EngineResult, runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
+import type { HostKeyPins } from '../lifecycle/ports/host-key-pins.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { StepFailure } from '../lifecycle/ports/reporter.js';
@@ -15,6 +16,8 @@ export interface QuietPlanDeps {
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kubeFor: (cluster: string) => KubeGateway;
+  /** The host keys kept for rebuilt nodes: a scheduled check reaches them as a job does. */
+  readonly hostKeyPins: HostKeyPins;
   readonly clock: Clock;
   readonly redact: (text: string) => string;
   readonly metrics: Metrics;
@@ -46,6 +49,7 @@ export async function runQuietPlan(
     world: deps.world,
     shell: deps.shell,
     kube: deps.kubeFor(command.cluster),
+    hostKeyPins: deps.hostKeyPins,
     clock: deps.clock,
     checkpoints: createMemoryCheckpointStore(),
     approvals: NO_APPROVALS,

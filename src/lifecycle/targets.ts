@@ -1,4 +1,5 @@
 import type { ClusterConfig, NodeEntry, WorldConfig } from '../config/world-config.js';
+import type { StepContext } from './plan/step.js';
 import type { SshTarget } from './ports/remote-shell.js';
 
 export function opsTarget(world: WorldConfig): SshTarget {
@@ -13,17 +14,27 @@ export function opsTarget(world: WorldConfig): SshTarget {
   };
 }
 
-/** A node over SSH; a rebuilt node is reached with the fingerprint a person accepted, for this job only. */
-export function nodeTarget(cluster: ClusterConfig, node: NodeEntry, pinnedFingerprint?: string): SshTarget {
+/** What choosing a node's host key reads: the job's facts and the keys the bot keeps. */
+export type NodeTargetContext = Pick<StepContext, 'cluster' | 'facts' | 'keptHostKeys'>;
+
+/**
+ * A node over SSH. A key a person accepted in this job is the only one it takes; otherwise the
+ * mounted known_hosts, except that a key the bot kept from an earlier rebuild stands in for the
+ * old key known_hosts still holds (until the operators add the new one there).
+ */
+export function nodeTarget(ctx: NodeTargetContext, node: NodeEntry): SshTarget {
+  const { cluster } = ctx;
+  const accepted = ctx.facts.get<string>(hostKeyFactKey(node.name));
+  const kept = ctx.keptHostKeys[node.name]?.fingerprint;
   return {
     label: node.name,
     host: node.address,
     port: cluster.nodeSsh.port,
     user: cluster.nodeSsh.user,
     privateKeyPath: cluster.nodeSsh.privateKeyPath,
-    hostKey: pinnedFingerprint
-      ? { fingerprint: pinnedFingerprint }
-      : { knownHostsPath: cluster.nodeSsh.knownHostsPath },
+    hostKey: accepted
+      ? { fingerprint: accepted }
+      : { knownHostsPath: cluster.nodeSsh.knownHostsPath, ...(kept ? { keptFingerprint: kept } : {}) },
   };
 }
 

@@ -34,6 +34,17 @@ export interface ClusterOverview {
   readonly lastVerify?: LastVerify | undefined;
   /** Flux's cilium HelmRelease, left suspended by a failed job until someone resumes it (`cilium <cluster> --resume-flux`). */
   readonly fluxSuspended?: FluxSuspended | undefined;
+  /** Rebuilt nodes the bot reaches through its own pin, whose key the mounted known_hosts still needs. */
+  readonly hostKeyPins?: readonly HostKeyPinNote[] | undefined;
+}
+
+/** A node's host key kept by the bot after a rebuild, and the known_hosts line the operators add. */
+export interface HostKeyPinNote {
+  readonly node: string;
+  readonly fingerprint: string;
+  readonly jobId: string;
+  readonly approvedBy: readonly string[];
+  readonly knownHostsLine: string;
 }
 
 /** Which job left Flux suspended, when it ended, and how. */

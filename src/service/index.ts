@@ -15,6 +15,7 @@ export type {
   FluxSuspended,
   HomeAnswer,
   HomeCluster,
+  HostKeyPinNote,
   LastVerify,
   OpenAlert,
   PendingApproval,

@@ -1,5 +1,7 @@
+import { readHostKeyPins } from '../jobs/create-redis-host-key-pins.js';
 import { RECENT_KEPT } from '../jobs/job-record.js';
-import type { ClusterOverview, FluxSuspended, LastVerify } from './cluster-service.js';
+import { knownHostsLine } from '../lifecycle/steps/known-hosts-entry.js';
+import type { ClusterOverview, FluxSuspended, HostKeyPinNote, LastVerify } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -16,6 +18,7 @@ export async function readClusterOverviews(
     const holderRecord = holderId ? await deps.records.get(holderId) : undefined;
     const lastRaw = await deps.redis.get(deps.keys.lastVerify(cluster));
     const fluxRaw = await deps.redis.get(deps.keys.fluxSuspended(cluster));
+    const pins = await readHostKeyPinNotes(deps, cluster);
     overviews.push({
       cluster,
       holder: holderId
@@ -31,7 +34,22 @@ export async function readClusterOverviews(
       ),
       lastVerify: lastRaw ? (JSON.parse(lastRaw) as LastVerify) : undefined,
       fluxSuspended: fluxRaw ? (JSON.parse(fluxRaw) as FluxSuspended) : undefined,
+      ...(pins.length > 0 && { hostKeyPins: pins }),
     });
   }
   return overviews;
+}
+
+async function readHostKeyPinNotes(deps: ServiceDeps, clusterName: string): Promise<HostKeyPinNote[]> {
+  const cluster = deps.world.clusters[clusterName];
+  if (!cluster) return [];
+  const kept = await readHostKeyPins(deps.redis, deps.keys, clusterName);
+  return cluster.nodes.flatMap((node) => {
+    const key = kept[node.name];
+    if (!key) return [];
+    const { fingerprint, jobId, approvedBy } = key;
+    return [
+      { node: node.name, fingerprint, jobId, approvedBy, knownHostsLine: knownHostsLine(cluster, node, key) },
+    ];
+  });
 }

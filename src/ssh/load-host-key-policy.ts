@@ -18,19 +18,18 @@ export async function loadHostKeyPolicy(target: SshTarget, readFile: ReadFile): 
   const details = { label: target.label, host: target.host, port: target.port };
 
   if ('fingerprint' in target.hostKey) {
-    const expected = normaliseFingerprint(target.hostKey.fingerprint);
-    return {
-      preferredAlgorithms: [],
-      check(rawKey) {
-        const presented = fingerprintOfKey(rawKey);
-        return presented === expected ? undefined : mismatch(where, [expected], presented, details);
-      },
-    };
+    return pinnedTo(normaliseFingerprint(target.hostKey.fingerprint), where, details);
   }
 
   const { knownHostsPath } = target.hostKey;
   const known = findKnownHostKeys(await readKnownHosts(knownHostsPath, readFile), target.host, target.port);
   const expected = known.filter((key) => !key.revoked).map((key) => key.fingerprint);
+  const kept = target.hostKey.keptFingerprint && normaliseFingerprint(target.hostKey.keptFingerprint);
+  // The bot's pin of a rebuilt node: the file still holds the old key, which must not be taken now.
+  // Once the file holds the pin (or revokes it), the file alone decides.
+  if (kept && !known.some((key) => key.fingerprint === kept)) {
+    return pinnedTo(kept, `${where} (the bot's pin since its rebuild)`, details);
+  }
   return {
     preferredAlgorithms: preferredHostKeyAlgorithms(known.map((key) => key.keyType)),
     check(rawKey) {
@@ -43,6 +42,17 @@ export async function loadHostKeyPolicy(target: SshTarget, readFile: ReadFile): 
         );
       }
       return expected.includes(presented) ? undefined : mismatch(where, expected, presented, details);
+    },
+  };
+}
+
+/** Exactly one key is taken. */
+function pinnedTo(expected: string, where: string, details: Record<string, unknown>): HostKeyPolicy {
+  return {
+    preferredAlgorithms: [],
+    check(rawKey) {
+      const presented = fingerprintOfKey(rawKey);
+      return presented === expected ? undefined : mismatch(where, [expected], presented, details);
     },
   };
 }

@@ -12,6 +12,7 @@ import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { createInstantClock } from '../support/manual-clock.js';
+import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
@@ -41,6 +42,7 @@ beforeAll(async () => {
     keys: redisKeys(prefix.prefix),
     alerts: createSlackGateAlerts(recording.poster, 'C0ALERTS'),
     shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
+    hostKeyPins: createMemoryHostKeyPins().pins,
     // The DaemonSet made unreadable for a run, as when the API answers nothing for it.
     kubeFor: (cluster: string) => {
       const kube = kubes.kubeFor(cluster);

@@ -227,9 +227,9 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect(nodeCommandsAtAcceptance).toBe(nodeCommandsAtRebuild);
       expect((await lab.nodes.commands())[nodeCommandsAtAcceptance]).toBe('true');
 
-      // Pinned for this job; the bot's own known_hosts is untouched and still refuses the new key.
+      // Kept as the bot's pin; the mounted known_hosts is untouched and, on its own, still refuses the new key.
       expect(texts).toContain(
-        `7-accept-host-key succeeded: host key ${newFingerprint} accepted for k3s-dev-3: pinned for this job, written to ${lab.opsKnownHostsPath} on the ops host`,
+        `7-accept-host-key succeeded: host key ${newFingerprint} accepted for k3s-dev-3: kept as the bot's pin until the mounted known_hosts holds it, written to ${lab.opsKnownHostsPath} on the ops host`,
       );
       expect(await readFile(lab.nodes.knownHostsPath, 'utf8')).toBe(knownHostsBefore);
       const outsideTheJob = createSshRemoteShell({ connectTimeoutMs: 3_000 }).exec(
@@ -349,61 +349,92 @@ describe('reprovision k3s-dev-3 against the lab', () => {
   );
 
   it(
-    'bare metal (no tofuResource): the known host key, then k3s-uninstall.sh after approval, before the re-join',
+    'bare metal (no tofuResource): parks after the removal for the reinstall by hand, resumes on the click, then the new host key is accepted and kept',
     async () => {
-      const job = lab.startJob('reprovision k3s-dev-3', { world: bareMetal(lab.world, 'k3s-dev-3') });
+      const world = bareMetal(lab.world, 'k3s-dev-3');
+      const job = lab.startJob('reprovision k3s-dev-3', { world });
+      let nodeCommandsAtClick = -1;
+      let newFingerprint = '';
 
-      const result = await job.runUntilDone({ approve: true });
+      const result = await job.runUntilDone({
+        approve: true,
+        onWaiting: async (stepId) => {
+          if (stepId !== '5-reinstalled') return;
+          // Parked with the node already out of the cluster: drained, k3s stopped, its Node deleted.
+          expect(node('k3s-dev-3')).toBeUndefined();
+          expect(job.texts()).toContainEqual(
+            expect.stringMatching(/^4-remove-node succeeded: k3s stopped; Node k3s-dev-3 deleted/),
+          );
+          // The operator reinstalls the OS: the node comes back with a new host key.
+          newFingerprint = await lab.nodes.rotateHostKey(DEV_ADDRESSES['k3s-dev-3']);
+          nodeCommandsAtClick = (await lab.nodes.commands()).length;
+        },
+      });
 
       expect(job.reporter.planFailure()).toBeUndefined();
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(job.approvals.requests.map((request) => request.stepId)).toEqual([
         '2-cordon-drain',
-        '6-k3s-uninstall',
+        '5-reinstalled',
+        '7-accept-host-key',
+        '8-k3s-uninstall',
       ]);
-      expect(job.approvals.requests[1]!.binding.commandLine).toBe(
-        `[${lab.nodes.user}@k3s-dev-3] k3s-uninstall.sh`,
+      const reinstall = job.approvals.requests[1]!;
+      expect(reinstall.reason).toBe(
+        `reinstall the OS on k3s-dev-3 now, by hand, as the runbook's "Re-provisioning a node (fresh OS)" says: ` +
+          `a fresh OS with the bot's SSH key for ${lab.nodes.user}, on the same address. Then approve: the click says ` +
+          'k3s-dev-3 is reinstalled. The job waits here holding no worker; next it probes k3s-dev-3 and shows ' +
+          'its new host key for a person to accept',
       );
-      expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-3'])).toBe('ran\n');
-      expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-2'])).toBeUndefined();
+      expect(reinstall.binding.commandLine).toBe('reinstall the OS on k3s-dev-3 by hand, then confirm');
       const texts = job.texts();
-      expect(texts).toContain('5-wait-ssh succeeded: k3s-dev-3 is up with the host key known_hosts pins');
+      expect(texts).toContain('5-reinstalled succeeded: k3s-dev-3 reinstalled by hand, confirmed by U0BOB');
+      expect(texts).toContain(
+        `6-wait-ssh succeeded: k3s-dev-3 is up with host key ${newFingerprint}; nothing runs on it until a person accepts that key`,
+      );
+      // Only probed until the key was accepted: the first command on the node came after that click.
+      expect(job.approvals.requests[2]!.binding.commandLine).toBe(
+        `accept ${newFingerprint} (ssh-ed25519) as the host key of k3s-dev-3`,
+      );
+      expect((await lab.nodes.commands())[nodeCommandsAtClick]).toBe('true');
+      expect(lab.hostKeyPins.kept('dev')['k3s-dev-3']).toMatchObject({
+        fingerprint: newFingerprint,
+        jobId: 'job-reprovision',
+        approvedBy: ['U0BOB'],
+      });
+      // Then the re-join, through the accepted key.
       const uninstalled = texts.indexOf(
-        '6-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-dev-3',
+        '8-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-dev-3',
       );
       const k3sStarted = job.reporter.events.findIndex(
-        (event) => event.type === 'step-started' && event.stepId === '8-k3s',
+        (event) => event.type === 'step-started' && event.stepId === '10-k3s',
       );
       expect(uninstalled).toBeGreaterThan(-1);
       expect(k3sStarted).toBeGreaterThan(uninstalled);
-      expect(texts.some((text) => text.includes('accept'))).toBe(false);
+      expect(isReady('k3s-dev-3')).toBe(true);
     },
     LAB_TEST_TIMEOUT_MS,
   );
 
   it(
-    'bare metal whose host key changed: refused as a mismatch at once, nothing run on it, no key trusted',
+    "a later job reaches the rebuilt node through the bot's kept pin while the mounted known_hosts holds its old key",
     async () => {
-      // Reinstalled by hand, and known_hosts not updated: it holds another key for k3s-dev-3 than the one presented.
-      await trustCurrentNodeKey({ except: DEV_ADDRESSES['k3s-dev-3'] });
-      const commandsBefore = (await lab.nodes.commands()).length;
-      await lab.nodes.setNodeState('k3s-uninstall', null, DEV_ADDRESSES['k3s-dev-3']);
-      const job = lab.startJob('reprovision k3s-dev-3', { world: bareMetal(lab.world, 'k3s-dev-3') });
-
-      const result = await job.runUntilDone({ approve: true });
-
-      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
-      expect(job.reporter.failedStep()?.stepId).toBe('5-wait-ssh');
-      expect(job.reporter.planFailure()).toMatchObject({
-        code: 'SSH_HOST_KEY_MISMATCH',
-        message: expect.stringContaining(`presented ${lab.nodes.hostKeyFingerprint}`),
-      });
-      expect(job.approvals.requests.map((request) => request.stepId)).toEqual(['2-cordon-drain']);
-      // Nothing ran on k3s-dev-3: the only node command was the etcd snapshot on the survivor k3s-dev-1.
-      const ran = (await lab.nodes.commands()).slice(commandsBefore);
-      expect(ran).toHaveLength(1);
-      expect(ran[0]).toContain('etcd-snapshot save');
-      expect(await lab.nodes.readNodeState('k3s-uninstall', DEV_ADDRESSES['k3s-dev-3'])).toBeUndefined();
+      // The mounted known_hosts still has the key k3s-dev-3 had before the rebuild above.
+      expect(await readFile(lab.nodes.knownHostsPath, 'utf8')).not.toContain(
+        await lab.nodes.knownHostsLine(DEV_ADDRESSES['k3s-dev-3']),
+      );
+      const job = lab.startJob('reprovision k3s-dev-3');
+      try {
+        expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-cordon-drain' });
+        job.approvals.approve('2-cordon-drain');
+        expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '5-rebuild' });
+        // systemctl stop k3s ran on the node itself, over SSH through the kept pin.
+        expect(job.texts()).toContain('4-remove-node k3s stopped');
+      } finally {
+        lab.sim.joinNode('k3s-dev-3');
+        await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+        await lab.devKube.setUnschedulable('k3s-dev-3', false);
+      }
     },
     LAB_TEST_TIMEOUT_MS,
   );

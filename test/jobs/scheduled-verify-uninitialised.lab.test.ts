@@ -13,6 +13,7 @@ import { cleanupAfterEach } from '../support/cleanup-stack.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { answerK3sServer } from '../support/k3s-server-replies.js';
 import { createInstantClock } from '../support/manual-clock.js';
+import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
@@ -49,6 +50,7 @@ function setup(kube: () => KubeGateway) {
       ),
       shell: createScriptedShell((call) => answerK3sServer(call)),
       kubeFor: kube,
+      hostKeyPins: createMemoryHostKeyPins().pins,
       clock: createInstantClock(),
       logger: createLogger({ level: 'silent', redact: createRedactor() }),
       redact: createRedactor(),

@@ -136,14 +136,19 @@ describe('plans built from config/example.yaml', () => {
     });
   });
 
-  it('reprovision of a bare-metal prod node: no tofu, the known host key, k3s-uninstall.sh approved, the prod vars', () => {
+  it('reprovision of a bare-metal prod node: no tofu, a reinstall by hand confirmed, the new host key accepted, the prod vars', () => {
     const plan = planOf('reprovision k3s-prod-2');
     expect(plan.steps.some((s) => s.title.includes('tofu'))).toBe(false);
-    expect(plan.steps.slice(4, 7).map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
+    expect(plan.steps.slice(4, 9).map((s) => `${s.approval ? '⚠ ' : ''}${s.title}`)).toEqual([
+      '⚠ OS reinstalled by hand',
       'wait for SSH',
+      '⚠ accept new host key',
       '⚠ k3s-uninstall.sh',
       '⚠ node-baseline.yml',
     ]);
+    expect(plan.steps[4]!.approval?.reason).toMatch(
+      /^reinstall the OS on k3s-prod-2 now, by hand, as the runbook's "Re-provisioning a node \(fresh OS\)" says/,
+    );
     const k3s = plan.steps.find((s) => s.title === 'k3s.yml')!;
     expect(k3s.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`);
     expect(k3s.approval?.reason).toMatch(/^production: /);

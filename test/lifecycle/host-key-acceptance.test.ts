@@ -12,6 +12,7 @@ import { presentedHostKeyFactKey } from '../../src/lifecycle/targets.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
+import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
@@ -30,7 +31,11 @@ const NEW_KEY = {
 const NODE = 'k3s-dev-3';
 const ADDRESS = '192.168.1.43';
 
-function setUp(steps: Step[], answer: (call: ShellCall) => ScriptedReply | undefined) {
+function setUp(
+  steps: Step[],
+  answer: (call: ShellCall) => ScriptedReply | undefined,
+  pins = createMemoryHostKeyPins(),
+) {
   const plan: Plan = { command: { verb: 'verify', cluster: 'dev' }, cluster: 'dev', steps };
   const shell = createScriptedShell(answer, NEW_KEY);
   const approvals = createMemoryApprovalDesk();
@@ -43,13 +48,14 @@ function setUp(steps: Step[], answer: (call: ShellCall) => ScriptedReply | undef
       shell,
       kube: createMemoryKube().kube,
       kubeconfigs: createMemoryKubeconfigs().keeper,
+      hostKeyPins: pins.pins,
       clock: createInstantClock(),
       checkpoints,
       approvals: approvals.desk,
       reporter,
       signal: new AbortController().signal,
     });
-  return { shell, approvals, reporter, checkpoints, run };
+  return { shell, approvals, reporter, checkpoints, pins, run };
 }
 
 const opsAnswersWith = (fingerprint: string) => (call: ShellCall) =>
@@ -99,8 +105,35 @@ describe('a rebuilt node: its new host key is accepted by a person before anythi
       `${ADDRESS} ssh-ed25519 ${NEW_KEY.publicKey}`,
     ]);
     expect(lab.reporter.texts()).toContain(
-      `2-accept-host-key succeeded: host key ${NEW_KEY.fingerprint} accepted for ${NODE}: pinned for this job, written to /home/ops/.ssh/known_hosts on the ops host`,
+      `2-accept-host-key succeeded: host key ${NEW_KEY.fingerprint} accepted for ${NODE}: kept as the bot's pin until the mounted known_hosts holds it, written to /home/ops/.ssh/known_hosts on the ops host`,
     );
+    // Kept for later jobs, with the job and the approver who compared it.
+    expect(lab.pins.kept('dev')).toEqual({
+      [NODE]: { ...NEW_KEY, jobId: 'j', approvedBy: ['U0BOB'], at: expect.any(Number) },
+    });
+  });
+
+  it("a later job reaches the node through known_hosts with the bot's kept pin standing in for the old key", async () => {
+    const first = setUp(rebuiltSteps(), opsAnswersWith(NEW_KEY.fingerprint));
+    await first.run();
+    first.approvals.approve('2-accept-host-key');
+    await first.run();
+
+    const later = setUp(
+      [waitForSshStep('1-wait-ssh', NODE, { rebuilt: false })],
+      () => undefined,
+      first.pins,
+    );
+    expect(await later.run()).toMatchObject({ outcome: 'succeeded' });
+    expect(later.shell.calls).toEqual([
+      expect.objectContaining({
+        target: NODE,
+        hostKey: {
+          knownHostsPath: world.clusters.dev!.nodeSsh.knownHostsPath,
+          keptFingerprint: NEW_KEY.fingerprint,
+        },
+      }),
+    ]);
   });
 
   it('recomputes what it pins right before pinning: a key that changed since the click voids the approval and asks again', async () => {

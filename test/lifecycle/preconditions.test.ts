@@ -15,6 +15,7 @@ import { readRepoFacts } from '../../src/lifecycle/repo/read-repo-facts.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
+import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';
@@ -79,6 +80,9 @@ function contextFor(
     clock: createInstantClock(),
     signal: new AbortController().signal,
     facts: { get: () => undefined, set: async () => undefined },
+    keptHostKeys: {},
+    hostKeyPins: createMemoryHostKeyPins().pins,
+    approvedBy: [],
     progress: async () => undefined,
     output: () => undefined,
     note: async () => undefined,

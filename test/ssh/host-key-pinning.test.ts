@@ -126,6 +126,29 @@ describe('host key pinning against a real sshd', () => {
     });
   });
 
+  it("takes the bot's kept pin, and only it, while known_hosts does not hold it; once it does, the file decides", async () => {
+    const path = join(lab.dir, 'known_hosts_kept');
+    const current = await readFile(lab.knownHostsPath, 'utf8');
+    await writeFile(path, current);
+    const withKept = (keptFingerprint: string) =>
+      labTarget(lab, { hostKey: { knownHostsPath: path, keptFingerprint } });
+    const newer = 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    // The file holds the key presented now, but the bot kept a newer one: the file's key is the old one, refused.
+    await expect(shell.exec(withKept(newer), { argv: ['true'], timeoutMs: 5000 })).rejects.toMatchObject({
+      code: 'SSH_HOST_KEY_MISMATCH',
+      message: expect.stringContaining(`the bot's pin since its rebuild) does not match: expected ${newer}`),
+    });
+    // The kept pin is the presented key, with known_hosts holding another (old) one: taken.
+    await writeFile(path, `[${first}]:${lab.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG9sZC1rZXk\n`);
+    const kept = withKept(lab.hostKeyFingerprint);
+    expect((await shell.exec(kept, { argv: ['true'], timeoutMs: 5000 })).exitCode).toBe(0);
+    // Once the file revokes it, the file decides.
+    await writeFile(path, `@revoked ${current.split('\n')[0]}\n`);
+    await expect(shell.exec(kept, { argv: ['true'], timeoutMs: 5000 })).rejects.toMatchObject({
+      code: 'SSH_HOST_KEY_MISMATCH',
+    });
+  });
+
   it('refuses a rebuilt node (new host key) until its new fingerprint is pinned', async () => {
     const oldFingerprint = lab.hostKeyFingerprint;
     const newFingerprint = await lab.rotateHostKey();

@@ -10,6 +10,7 @@ import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
 import { createCommandBatch } from '../../src/jobs/command-batch.js';
 import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
 import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
+import { createRedisHostKeyPins } from '../../src/jobs/create-redis-host-key-pins.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { JobRecords } from '../../src/jobs/job-record.js';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
@@ -60,6 +61,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
     }),
     logger: parts.logger,
   });
+  const audit = createAuditLog(parts.redis, parts.keys, parts.logger);
   const processor = createJobProcessor({
     ...parts,
     batch,
@@ -67,7 +69,8 @@ export function createInProcessProcessor(parts: InProcessParts) {
     logsMaxBytes: defaults.JOB_LOGS_MAX_MB * 1024 * 1024,
     members: parts.members ?? (async () => []),
     redact: parts.redact ?? ((text) => text),
-    audit: createAuditLog(parts.redis, parts.keys, parts.logger),
+    audit,
+    hostKeyPins: createRedisHostKeyPins(parts.redis, parts.keys, audit),
     ...createSlackJobReporting({
       poster: parts.poster,
       threads: createThreadStore(parts.redis, parts.keys, parts.world.slack.alertsChannel),

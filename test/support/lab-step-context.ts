@@ -3,6 +3,7 @@ import type { StepContext } from '../../src/lifecycle/plan/step.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { systemClock } from '../../src/system-clock.js';
 import type { LabWorld } from './lab-world.js';
+import { createMemoryHostKeyPins } from './memory-host-key-pins.js';
 
 /**
  * One step's context on the lab, as the engine builds it: the real SSH shell to the ops host and
@@ -29,6 +30,9 @@ export function labStepContext(lab: LabWorld, cluster: string): StepContext & { 
       },
     },
     progressed,
+    keptHostKeys: {},
+    hostKeyPins: createMemoryHostKeyPins().pins,
+    approvedBy: [],
     progress: async (text) => {
       progressed.push(text);
     },

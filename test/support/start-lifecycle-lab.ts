@@ -15,6 +15,7 @@ import { systemClock } from '../../src/system-clock.js';
 import { type CrashableCheckpoints, createCrashableCheckpoints } from './crashable-checkpoints.js';
 import { type LabWorld, type LabWorldOptions, startLabWorld } from './lab-world.js';
 import { createMemoryApprovalDesk } from './memory-approval-desk.js';
+import { createMemoryHostKeyPins } from './memory-host-key-pins.js';
 import { createRecordingReporter } from './recording-reporter.js';
 
 export interface JobOptions {
@@ -51,6 +52,8 @@ export interface LabJob {
 }
 
 export interface LifecycleLab extends LabWorld {
+  /** The host keys kept for rebuilt nodes, shared by every job of the lab as the worker's Redis is. */
+  readonly hostKeyPins: ReturnType<typeof createMemoryHostKeyPins>;
   /** The dev cluster's API through the real gateway, for a test to set the stage or tidy up. */
   readonly devKube: KubeGateway;
   /** A job for command text, parsed as the bot would (unknown names are refused here). */
@@ -69,6 +72,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
   const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
   // As the worker has them: one gateway per cluster, switching to a kubeconfig adopted under DATA_DIR.
   const kubes = createClusterKubes(lab.world, lab.dataDir, { rewatchDelayMs: 200 });
+  const hostKeyPins = createMemoryHostKeyPins();
   const devKubeConfig = new KubeConfig();
   devKubeConfig.loadFromFile(lab.devKubeconfigPath);
 
@@ -106,6 +110,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
         shell,
         kube: kubes.kubeFor(cluster.name),
         kubeconfigs: kubes,
+        hostKeyPins: hostKeyPins.pins,
         clock: systemClock,
         checkpoints,
         approvals: approvals.desk,
@@ -132,5 +137,10 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     };
   }
 
-  return { ...lab, devKube: createKubeGateway(devKubeConfig, { rewatchDelayMs: 200 }), startJob };
+  return {
+    ...lab,
+    hostKeyPins,
+    devKube: createKubeGateway(devKubeConfig, { rewatchDelayMs: 200 }),
+    startJob,
+  };
 }

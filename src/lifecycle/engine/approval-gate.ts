@@ -4,7 +4,12 @@ import type { StepRecord } from '../ports/checkpoint-store.js';
 import type { PlanOutcome } from '../ports/reporter.js';
 
 export type ApprovalVerdict =
-  | { readonly kind: 'go'; readonly approvalId?: string | undefined }
+  | {
+      readonly kind: 'go';
+      readonly approvalId?: string | undefined;
+      /** Who approved it (absent when the step needs no approval). */
+      readonly by?: readonly string[] | undefined;
+    }
   | { readonly kind: 'wait'; readonly approvalId: string; readonly until: number }
   | { readonly kind: 'end'; readonly outcome: PlanOutcome; readonly summary: string };
 
@@ -86,7 +91,7 @@ export async function passApproval(
           });
         }
       }
-      return { kind: 'go', approvalId: state.id };
+      return { kind: 'go', approvalId: state.id, by: state.by };
     }
   }
 }

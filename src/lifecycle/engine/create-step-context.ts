@@ -2,6 +2,7 @@ import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
 import type { Clock } from '../ports/clock.js';
+import type { HostKeyPins } from '../ports/host-key-pins.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
@@ -15,6 +16,8 @@ export interface StepContextSources {
   readonly kube: KubeGateway;
   /** Where a kubeconfig fetched after k3s.yml is kept; without it such a run fails, saying so. */
   readonly kubeconfigs?: KubeconfigKeeper | undefined;
+  /** Where an accepted host key is kept for later jobs; without it such a run fails, saying so. */
+  readonly hostKeyPins?: HostKeyPins | undefined;
   readonly clock: Clock;
   readonly signal: AbortSignal;
   readonly reporter: Reporter;
@@ -26,12 +29,31 @@ const NO_KUBECONFIGS: KubeconfigKeeper = {
   },
 };
 
+const NO_HOST_KEY_PINS: HostKeyPins = {
+  read: async () => ({}),
+  keep: async (cluster, node) => {
+    throw new ClusterBotError('INTERNAL', `this run cannot keep a host key for ${node} of ${cluster}`);
+  },
+};
+
+/** What a run reads once, at its start, and hands every step. */
+export interface RunSources {
+  readonly facts: StepContext['facts'];
+  readonly keptHostKeys: StepContext['keptHostKeys'];
+}
+
+/** The host-key pins a run uses: the dependency, or one that keeps nothing and says so. */
+export function hostKeyPinsOf(deps: StepContextSources): HostKeyPins {
+  return deps.hostKeyPins ?? NO_HOST_KEY_PINS;
+}
+
 /** One step's context: the ports, and reporting bound to this step. */
 export function createStepContext(
   deps: StepContextSources,
   cluster: ClusterConfig,
-  facts: StepContext['facts'],
+  run: RunSources,
   step: Step,
+  approvedBy: readonly string[] = [],
 ): StepContext {
   const { reporter } = deps;
   return {
@@ -43,7 +65,10 @@ export function createStepContext(
     kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
     clock: deps.clock,
     signal: deps.signal,
-    facts,
+    facts: run.facts,
+    keptHostKeys: run.keptHostKeys,
+    hostKeyPins: hostKeyPinsOf(deps),
+    approvedBy,
     progress: (text, agent) =>
       reporter.emit({ type: 'step-progress', stepId: step.id, text, ...(agent ? { agent } : {}) }),
     output: (line) => reporter.output(step.id, line),

@@ -4,7 +4,7 @@ import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore, StepRecord } from '../ports/checkpoint-store.js';
 import type { LifecycleEvent, PlanOutcome, StepFailure } from '../ports/reporter.js';
 import { passApproval } from './approval-gate.js';
-import { createStepContext, type StepContextSources } from './create-step-context.js';
+import { createStepContext, hostKeyPinsOf, type StepContextSources } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
 import { redactingDeps } from './redacting-deps.js';
 
@@ -35,6 +35,8 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
   const cluster = deps.world.clusters[plan.cluster];
   if (!cluster) throw new ClusterBotError('TARGET_UNKNOWN', `unknown cluster ${plan.cluster}`);
   const facts = await loadJobFacts(checkpoints);
+  // Read once: a key kept by this run's own acceptance is pinned through its job fact meanwhile.
+  const keptHostKeys = await hostKeyPinsOf(deps).read(cluster.name);
   const records = await Promise.all(plan.steps.map((step) => checkpoints.get(step.id)));
   await reporter.emit({
     type: 'plan-started',
@@ -53,7 +55,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
     // Cancelled while parked or queued: end here, before asking for or running anything.
     if (deps.signal.aborted) return finish(deps, plan, index, 'cancelled', 'cancelled before this step');
-    const ctx = createStepContext(deps, cluster, facts, step);
+    let ctx = createStepContext(deps, cluster, { facts, keptHostKeys }, step);
 
     let approvalId: string | undefined;
     try {
@@ -65,6 +67,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       }
       if (verdict.kind === 'end') return finish(deps, plan, index, verdict.outcome, verdict.summary);
       approvalId = verdict.approvalId;
+      if (verdict.by) ctx = createStepContext(deps, cluster, { facts, keptHostKeys }, step, verdict.by);
     } catch (error) {
       return fail(deps, plan, index, clock.now(), error);
     }

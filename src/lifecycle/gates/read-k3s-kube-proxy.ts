@@ -5,7 +5,7 @@ import type { NodeState } from '../ports/kube-gateway.js';
 import { captureRemote } from '../steps/capture-remote.js';
 import { privileged } from '../steps/node-commands.js';
 import { rootWithoutPassword } from '../steps/root-without-password.js';
-import { hostKeyFactKey, nodeTarget } from '../targets.js';
+import { nodeTarget } from '../targets.js';
 import {
   K3S_CONFIG_PATH,
   K3S_SERVER_UNIT,
@@ -34,7 +34,7 @@ export async function readK3sKubeProxy(
     }
     return setting;
   }
-  const target = nodeTarget(ctx.cluster, node, ctx.facts.get<string>(hostKeyFactKey(node.name)));
+  const target = nodeTarget(ctx, node);
   const record = live ? `its Node has no ${K3S_NODE_ARGS}` : 'it has no Node';
   if (!(await rootWithoutPassword(ctx, target))) {
     throw new ClusterBotError(

@@ -1,6 +1,7 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { ApprovalBinding, CheckPreview } from '../ports/approval-desk.js';
 import type { Clock } from '../ports/clock.js';
+import type { HostKeyPins, KeptHostKey } from '../ports/host-key-pins.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
@@ -23,6 +24,11 @@ export interface StepContext {
   readonly clock: Clock;
   readonly signal: AbortSignal;
   readonly facts: JobFacts;
+  /** The host keys the bot keeps for rebuilt nodes, as they stood when this run began (by node name). */
+  readonly keptHostKeys: Readonly<Record<string, KeptHostKey>>;
+  readonly hostKeyPins: HostKeyPins;
+  /** Who approved this step, once it runs after an approval (empty otherwise). */
+  readonly approvedBy: readonly string[];
   /** A line for the thread; a rollout also says which agent it is about, for the job page. */
   progress(text: string, agent?: AgentProgress): Promise<void>;
   output(line: string): void | Promise<void>;

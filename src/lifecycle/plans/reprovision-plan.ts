@@ -15,6 +15,7 @@ import { k3sUninstallStep } from '../steps/k3s-uninstall-step.js';
 import { nodeReadyStep } from '../steps/node-ready-step.js';
 import { playbookStep } from '../steps/playbook-step.js';
 import { preconditionsStep } from '../steps/preconditions-step.js';
+import { reinstallConfirmationStep } from '../steps/reinstall-confirmation-step.js';
 import { removeNodeStep } from '../steps/remove-node-step.js';
 import { tofuRebuildStep } from '../steps/tofu-rebuild-step.js';
 import { uncordonStep } from '../steps/uncordon-step.js';
@@ -61,8 +62,9 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
     etcdSnapshotStep(id('etcd-snapshot'), node.name),
     removeNodeStep(id('remove-node'), node.name),
   ];
-  // A rebuilt VM has a new host key, which a person accepts before anything runs on it; a bare-metal
-  // node keeps its key, and k3s-uninstall.sh clears the old k3s and etcd data before the re-join.
+  // A rebuilt node has a new host key, which a person accepts before anything runs on it. The bot
+  // re-creates a VM itself; a bare-metal node is reinstalled by hand while the job waits for the
+  // click that says so. k3s-uninstall.sh then clears what an install that kept /var/lib/rancher left.
   if (node.tofuResource) {
     steps.push(
       tofuRebuildStep(world, id('rebuild'), node, node.tofuResource),
@@ -71,7 +73,9 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
     );
   } else {
     steps.push(
-      waitForSshStep(id('wait-ssh'), node.name, { rebuilt: false }),
+      reinstallConfirmationStep(id('reinstalled'), node.name, cluster.nodeSsh.user),
+      waitForSshStep(id('wait-ssh'), node.name, { rebuilt: true }),
+      acceptHostKeyStep(id('accept-host-key'), node.name),
       k3sUninstallStep(id('k3s-uninstall'), node.name),
     );
   }

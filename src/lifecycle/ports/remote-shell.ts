@@ -1,7 +1,11 @@
 /** How the lifecycle reaches a host over SSH. Implemented by src/ssh; faked in unit tests. */
 
-/** Where the host key comes from: the known_hosts file, or one fingerprint pinned for this job only. */
-export type HostKeyPin = { knownHostsPath: string } | { fingerprint: string };
+/**
+ * Where the host key comes from: one fingerprint pinned for this job only, or the known_hosts file,
+ * where `keptFingerprint` (the bot's pin of a rebuilt node) is the only key taken while the file
+ * does not hold it yet; once it does, the file alone decides.
+ */
+export type HostKeyPin = { knownHostsPath: string; keptFingerprint?: string } | { fingerprint: string };
 
 export interface SshTarget {
   /** Name shown to people: the inventory name of a node, or "ops". */

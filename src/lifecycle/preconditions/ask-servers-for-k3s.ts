@@ -47,7 +47,7 @@ async function askServer(ctx: StepContext, server: string): Promise<Answer> {
     };
   }
   try {
-    const { exitCode, stderr } = await captureRemote(ctx, nodeTarget(ctx.cluster, node), TEST_ARGV);
+    const { exitCode, stderr } = await captureRemote(ctx, nodeTarget(ctx, node), TEST_ARGV);
     // test exits 0 (true), 1 (false) or above 1 (it could not tell).
     if (exitCode === 0) return 'k3s';
     if (exitCode === 1) return 'none';

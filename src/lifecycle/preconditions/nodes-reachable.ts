@@ -11,7 +11,7 @@ export const nodesReachable: Precondition = {
     const results = await Promise.all(
       ctx.cluster.nodes.map(async (node) => {
         try {
-          await ctx.shell.exec(nodeTarget(ctx.cluster, node), {
+          await ctx.shell.exec(nodeTarget(ctx, node), {
             argv: ['true'],
             timeoutMs: REACH_TIMEOUT_MS,
             signal: ctx.signal,

@@ -37,7 +37,7 @@ export function rootForNodeCommands(commands: readonly NodeRootCommand[]): Preco
       const problems = await Promise.all(
         [...byNode.values()].map(async ({ entry, commands: needed }) => {
           try {
-            if (await rootWithoutPassword(ctx, nodeTarget(ctx.cluster, entry))) return undefined;
+            if (await rootWithoutPassword(ctx, nodeTarget(ctx, entry))) return undefined;
           } catch (error) {
             if (isClusterBotError(error, 'CANCELLED')) throw error;
             // A node that does not answer is the step's to handle (stopping k3s on a dead node is

@@ -7,15 +7,16 @@ import { updateOpsKnownHosts } from './update-ops-known-hosts.js';
 
 /**
  * A rebuilt node's new host key is trusted only once a person compared it and approved: until then
- * nothing runs on the node. Then the key is pinned for this job, proved with a first command, and
- * written to the ops host's known_hosts so the playbooks' own SSH reaches the node.
+ * nothing runs on the node. Then the key is pinned for this job, proved with a first command, kept
+ * as the bot's pin for the node (later jobs take it while the mounted known_hosts holds the old key)
+ * and written to the ops host's known_hosts so the playbooks' own SSH reaches the node.
  */
 export function acceptHostKeyStep(id: string, node: string): Step {
   return {
     id,
     title: 'accept new host key',
     target: node,
-    commandLine: `pin the key ${node} presented; ssh-keygen -R + append in the ops host's known_hosts`,
+    commandLine: `pin the key ${node} presented, keep it as the bot's pin; ssh-keygen -R + append in the ops host's known_hosts`,
     approval: {
       reason:
         `${node} was rebuilt and presents a new SSH host key. Compare the fingerprint with the one on ` +
@@ -32,16 +33,24 @@ export function acceptHostKeyStep(id: string, node: string): Step {
       const entry = findNode(ctx.cluster, node);
       await ctx.facts.set(hostKeyFactKey(node), key.fingerprint);
       // The first command on the node, through the accepted key only: a swapped key fails here.
-      await ctx.shell.exec(nodeTarget(ctx.cluster, entry, key.fingerprint), {
+      await ctx.shell.exec(nodeTarget(ctx, entry), {
         argv: ['true'],
         timeoutMs: ctx.cluster.timeouts.nodeCommand,
         signal: ctx.signal,
+      });
+      await ctx.hostKeyPins.keep(ctx.cluster.name, node, {
+        ...key,
+        jobId: ctx.jobId,
+        approvedBy: ctx.approvedBy,
+        at: ctx.clock.now(),
       });
       const file = await updateOpsKnownHosts(ctx, entry, key);
       await ctx.progress(`${file} on the ops host now holds ${key.fingerprint} for ${node}`);
       return {
         status: 'succeeded',
-        summary: `host key ${key.fingerprint} accepted for ${node}: pinned for this job, written to ${file} on the ops host`,
+        summary:
+          `host key ${key.fingerprint} accepted for ${node}: kept as the bot's pin until the mounted known_hosts ` +
+          `holds it, written to ${file} on the ops host`,
       };
     },
   };

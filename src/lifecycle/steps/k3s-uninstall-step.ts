@@ -1,5 +1,5 @@
 import { ClusterBotError } from '../../errors.js';
-import type { Step } from '../plan/step.js';
+import type { Step, StepContext } from '../plan/step.js';
 import { findNode, nodeTarget } from '../targets.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { captureRemote } from './capture-remote.js';
@@ -22,8 +22,9 @@ export function k3sUninstallStep(id: string, node: string): Step {
       reason:
         `removes k3s and all of its data from ${node} (/var/lib/rancher/k3s, its etcd member data included), ` +
         'so it re-joins as a new member',
-      mark: '⚠',
-      required: async () => true,
+      mark: '⚠ if k3s is there',
+      // A node reinstalled by hand has no k3s left: nothing to approve, and the step skips.
+      required: (ctx) => installed(ctx, node),
       async bind(ctx) {
         const entry = findNode(ctx.cluster, node);
         const commandLine = rootCommandLine(ctx, entry, await rootPath(ctx, entry), [UNINSTALL]);
@@ -36,12 +37,7 @@ export function k3sUninstallStep(id: string, node: string): Step {
     },
     async run(ctx) {
       const entry = findNode(ctx.cluster, node);
-      const found = await captureRemote(ctx, nodeTarget(ctx.cluster, entry), [
-        'sh',
-        '-c',
-        `command -v ${UNINSTALL}`,
-      ]);
-      if (found.exitCode !== 0) {
+      if (!(await installed(ctx, node))) {
         return { status: 'skipped', summary: `${UNINSTALL} is not on ${node}: k3s is not installed there` };
       }
       const result = await runAsRoot(ctx, entry, [UNINSTALL], await rootPath(ctx, entry));
@@ -55,4 +51,9 @@ export function k3sUninstallStep(id: string, node: string): Step {
       return { status: 'succeeded', summary: `k3s and its etcd data removed from ${node}` };
     },
   };
+}
+
+async function installed(ctx: StepContext, node: string): Promise<boolean> {
+  const target = nodeTarget(ctx, findNode(ctx.cluster, node));
+  return (await captureRemote(ctx, target, ['sh', '-c', `command -v ${UNINSTALL}`])).exitCode === 0;
 }

@@ -3,7 +3,7 @@ import { ClusterBotError } from '../../errors.js';
 import { parseAdhocCommand } from '../ansible/parse-adhoc-command.js';
 import type { StepContext } from '../plan/step.js';
 import { quoteArgv } from '../quote-argv.js';
-import { hostKeyFactKey, nodeTarget, opsTarget } from '../targets.js';
+import { nodeTarget, opsTarget } from '../targets.js';
 import { ansibleBecomeArgv } from './ansible-become-argv.js';
 import { ansibleEnv } from './ansible-env.js';
 import { privileged } from './node-commands.js';
@@ -27,7 +27,7 @@ export interface RootCommandResult {
  * otherwise only the ops host's Ansible, which holds the become password through the vault.
  */
 export async function rootPath(ctx: StepContext, node: NodeEntry): Promise<RootPath> {
-  return (await rootWithoutPassword(ctx, targetOf(ctx, node))) ? 'ssh' : 'ansible';
+  return (await rootWithoutPassword(ctx, nodeTarget(ctx, node))) ? 'ssh' : 'ansible';
 }
 
 /** The command line people are shown (in an approval, the log) for argv run as root on `node`. */
@@ -55,7 +55,7 @@ export async function runAsRoot(
 ): Promise<RootCommandResult> {
   const lines: string[] = [];
   if (path === 'ssh') {
-    const result = await ctx.shell.exec(targetOf(ctx, node), {
+    const result = await ctx.shell.exec(nodeTarget(ctx, node), {
       argv: privileged(ctx.cluster, argv),
       timeoutMs: ctx.cluster.timeouts.nodeCommand,
       signal: ctx.signal,
@@ -100,9 +100,4 @@ export async function runAsRoot(
     lines: parsed.lines,
     ...(parsed.failure !== undefined && { failure: parsed.failure }),
   };
-}
-
-/** The node over the bot's SSH, with the host key a person accepted if it was rebuilt in this job. */
-function targetOf(ctx: StepContext, node: NodeEntry) {
-  return nodeTarget(ctx.cluster, node, ctx.facts.get<string>(hostKeyFactKey(node.name)));
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
-import { findNode, hostKeyFactKey, nodeTarget } from '../targets.js';
+import { findNode, nodeTarget } from '../targets.js';
 import { captureRemote } from './capture-remote.js';
 
 export const VPN_UNIT = 'vpn-egress-tunnel.service';
@@ -23,11 +23,7 @@ export function vpnEgressCheckStep(id: string, node: string): Step {
     target: node,
     commandLine: `systemctl is-active ${VPN_UNIT}; ${TUN0_EXIT_ARGV.join(' ')}; ${HOME_EXIT_ARGV.join(' ')}`,
     async run(ctx) {
-      const target = nodeTarget(
-        ctx.cluster,
-        findNode(ctx.cluster, node),
-        ctx.facts.get<string>(hostKeyFactKey(node)),
-      );
+      const target = nodeTarget(ctx, findNode(ctx.cluster, node));
       // A gateway that cannot be asked is a failed gate too: the alert says so.
       const ask = (argv: readonly string[]) =>
         captureRemote(ctx, target, argv).catch(async (error: unknown) => {

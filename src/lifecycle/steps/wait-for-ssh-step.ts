@@ -18,7 +18,7 @@ export function waitForSshStep(id: string, node: string, options: { rebuilt: boo
     async run(ctx) {
       if (options.rebuilt) {
         const key = await untilAnswered(ctx, node, () =>
-          ctx.shell.probeHostKey(nodeTarget(ctx.cluster, findNode(ctx.cluster, node)), PROBE_TIMEOUT_MS),
+          ctx.shell.probeHostKey(nodeTarget(ctx, findNode(ctx.cluster, node)), PROBE_TIMEOUT_MS),
         );
         await ctx.facts.set(presentedHostKeyFactKey(node), key);
         await ctx.progress(`${node} answers with a new host key ${key.fingerprint} (${key.keyType})`);
@@ -28,7 +28,7 @@ export function waitForSshStep(id: string, node: string, options: { rebuilt: boo
         };
       }
       await untilAnswered(ctx, node, () =>
-        ctx.shell.exec(nodeTarget(ctx.cluster, findNode(ctx.cluster, node)), {
+        ctx.shell.exec(nodeTarget(ctx, findNode(ctx.cluster, node)), {
           argv: ['true'],
           timeoutMs: PROBE_TIMEOUT_MS,
           signal: ctx.signal,
