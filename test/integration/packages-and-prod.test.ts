@@ -200,16 +200,7 @@ describe('packages and up prod against the lab', () => {
       ]);
 
       // The operators' fix is a bootstrap/ change: prod's own entrypoint, named in prod's group_vars.
-      const script = await lab.repo.readFile('bootstrap/flux/bootstrap.sh');
-      await lab.repo.writeFile(
-        'bootstrap/flux/bootstrap-prod.sh',
-        script.replace('clusters/dev', 'clusters/prod'),
-      );
-      const prodVars = await lab.repo.readFile(INFRA_REPO_PATHS.prodVars);
-      await lab.repo.writeFile(
-        INFRA_REPO_PATHS.prodVars,
-        `${prodVars}flux_bootstrap_flux_cmd: bootstrap/flux/bootstrap-prod.sh\n`,
-      );
+      await lab.repo.giveProdItsOwnFluxPath();
       await lab.repo.resolveBlocked();
       await lab.repo.commit('prod: its own Flux path, disk layout decided');
       expect(await preconditions()).toEqual([unproven, unreachable]);

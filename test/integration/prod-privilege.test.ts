@@ -19,16 +19,7 @@ beforeAll(async () => {
     prodLogin: 'password-sudo',
     prod: 'formed',
   });
-  const script = await lab.repo.readFile('bootstrap/flux/bootstrap.sh');
-  await lab.repo.writeFile(
-    'bootstrap/flux/bootstrap-prod.sh',
-    script.replace('clusters/dev', 'clusters/prod'),
-  );
-  const prodVars = await lab.repo.readFile(INFRA_REPO_PATHS.prodVars);
-  await lab.repo.writeFile(
-    INFRA_REPO_PATHS.prodVars,
-    `${prodVars}flux_bootstrap_flux_cmd: bootstrap/flux/bootstrap-prod.sh\n`,
-  );
+  await lab.repo.giveProdItsOwnFluxPath();
   await lab.repo.commit('prod: racked, its own Flux path, vault encrypted');
 }, LAB_TEST_TIMEOUT_MS);
 afterAll(async () => {

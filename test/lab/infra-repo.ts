@@ -132,6 +132,11 @@ export interface InfraRepo {
   /** Replaces the BLOCKED disk placeholders with device names (not committed). */
   resolveBlocked(): Promise<void>;
   /**
+   * The operators' fix for prod's Flux path (not committed): prod's own bootstrap entrypoint for
+   * clusters/prod, named by flux_bootstrap_flux_cmd in prod's group_vars.
+   */
+  giveProdItsOwnFluxPath(): Promise<void>;
+  /**
    * Runs k3s.yml as it ran when a cluster was formed (dev by default; prod with its extra vars), with
    * every lab hook off: each server's k3s config is then in `.lab-out/<host>/k3s/`, where the lab's
    * nodes read their /etc/rancher/k3s from.
@@ -261,6 +266,17 @@ export async function createInfraRepo(options: InfraRepoOptions = {}): Promise<I
       edit(INFRA_REPO_PATHS.prodVars, (text) =>
         text.replace(BLOCKED_DEVICE, (_placeholder, disk: string) => DECIDED_DEVICE[disk]!),
       ),
+    async giveProdItsOwnFluxPath() {
+      const script = await repo.readFile('bootstrap/flux/bootstrap.sh');
+      await repo.writeFile(
+        'bootstrap/flux/bootstrap-prod.sh',
+        script.replace('clusters/dev', 'clusters/prod'),
+      );
+      await edit(
+        INFRA_REPO_PATHS.prodVars,
+        (text) => `${text}flux_bootstrap_flux_cmd: bootstrap/flux/bootstrap-prod.sh\n`,
+      );
+    },
     async installK3s(extraVars = []) {
       const hooksOff = ['-e', JSON.stringify(NO_LAB_HOOKS)];
       const run = await repo.runPlaybook(['playbooks/k3s.yml', ...extraVars, ...hooksOff]);
