@@ -5,7 +5,7 @@ import type { Logger } from '../log/create-logger.js';
 import { createSlackPacer, type SlackPacer, slackBucket } from './create-slack-pacer.js';
 
 /** How long the budget may take to answer (real time) before this call is paced locally instead. */
-const BUDGET_DEADLINE_MS = 3_000;
+const BUDGET_DEADLINE_MS = 1_000;
 /** How long after a failure the local pacer is used before Redis is asked again. */
 const LOCAL_FOR_MS = 5_000;
 
