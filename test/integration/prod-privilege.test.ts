@@ -130,13 +130,13 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
   it('reprovision k3s-prod-2 runs its root commands through the ops host’s Ansible with become, and they really run as root', async () => {
     const job = lab.startJob('reprovision k3s-prod-2');
     let result = await job.run();
-    // Up to the rebuild's first playbook: what needs root on the nodes has run by then.
+    // Up to the rebuild's first playbook (past the reinstall by hand and the host key): what needs root on the nodes has run by then.
     while (result.status === 'waiting' && !result.stepId.endsWith('node-baseline')) {
       job.approvals.approve(result.stepId);
       result = await job.run();
     }
     expect(job.reporter.planFailure()).toBeUndefined();
-    expect(result).toMatchObject({ status: 'waiting', stepId: '7-node-baseline' });
+    expect(result).toMatchObject({ status: 'waiting', stepId: '9-node-baseline' });
 
     // What the lab's stand-ins record, and they refuse anyone but root.
     const saved = await lab.nodes.readNodeState('etcd-snapshots', PROD_ADDRESSES['k3s-prod-1']);
@@ -149,7 +149,7 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     expect(texts).toContainEqual(
       expect.stringContaining(`etcd snapshot ${saved!.trim()} saved on k3s-prod-1`),
     );
-    expect(texts).toContain('6-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-prod-2');
+    expect(texts).toContain('8-k3s-uninstall succeeded: k3s and its etcd data removed from k3s-prod-2');
 
     // Each ran as the ops host's ad-hoc Ansible, with the vault, never as sudo -n over the bot's login.
     const adhoc = (host: string, argv: string[]) =>
@@ -173,7 +173,7 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
         ` ANSIBLE_VAULT_PASSWORD_FILE=${lab.repo.vaultPasswordFile} `,
       );
     }
-    const uninstall = job.approvals.requests.find((request) => request.stepId === '6-k3s-uninstall');
+    const uninstall = job.approvals.requests.find((request) => request.stepId === '8-k3s-uninstall');
     expect(uninstall?.binding.commandLine).toBe(
       `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ${adhoc('k3s-prod-2', ['k3s-uninstall.sh'])}`,
     );
