@@ -28,9 +28,10 @@ async function board(slack: FakeSlack, includes: string, status: string) {
   );
 }
 
-// Real ansible runs take seconds each; on two busy cores a bring-up takes about a minute.
+// Real ansible runs take seconds each; on two busy cores a bring-up takes minutes: before cilium.yml
+// asks, it runs the baseline, k3s.yml's preview and run, the kubeconfig proof and two previews.
 describe('approvals through Slack buttons, against the real process and lab', {
-  timeout: labMs(180_000),
+  timeout: labMs(300_000),
 }, () => {
   it('cilium dev: the request shows what will run; strangers and forged values change nothing; an approver lets it run', async () => {
     const { slack, driver } = await start();
@@ -163,7 +164,7 @@ describe('approvals through Slack buttons, against the real process and lab', {
     const { slack, driver } = await start();
     await driver.slash('up dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     for (const title of ['cilium.yml', 'flux-bootstrap.yml']) {
-      const request = await approvalMessage(slack, title);
+      const request = await approvalMessage(slack, title, 120_000);
       await driver.click({
         channel: 'C0OPS',
         where: { ts: request.ts },
