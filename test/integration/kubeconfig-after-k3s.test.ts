@@ -1,6 +1,7 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
@@ -14,9 +15,14 @@ afterAll(async () => {
 
 describe('the kubeconfig after k3s.yml, against the lab', () => {
   it(
-    'a rejected kubeconfig: up dev fetches the one the k3s role wrote on the ops host, proves it, uses it and keeps it',
+    'a cluster founded anew with a stale kubeconfig: up dev fetches the one the k3s role wrote on the ops host, proves it, uses it and keeps it',
     async () => {
-      // The cluster was founded again: the bot's configured kubeconfig (a mounted secret) holds old credentials.
+      // The servers were reinstalled to found the cluster anew: none has k3s, so with the API not
+      // answering the bot's credentials this is a proven first run. The bot's configured kubeconfig (a
+      // mounted secret) still holds the previous cluster's.
+      for (const host of ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']) {
+        await rm(join(lab.repo.root, INFRA_REPO_PATHS.labOut, host, 'k3s'), { recursive: true });
+      }
       const configured = lab.world.clusters.dev!.kubeconfigPath;
       const stale = lab.sim.kubeconfig.replace(lab.sim.token, 'token-of-the-previous-cluster');
       await writeFile(configured, stale, { mode: 0o400 });
