@@ -21,10 +21,10 @@ const threadTexts = (slack: FakeSlack, rootTs: string) => slack.replies('C0OPS',
 const hasButtons = (slack: FakeSlack, ts: string) =>
   JSON.stringify(slack.message('C0OPS', ts)?.blocks ?? []).includes('"type":"button"');
 
-async function board(slack: FakeSlack, includes: string, status: string) {
+async function board(slack: FakeSlack, includes: string, status: string, timeoutMs = 60_000) {
   return slack.waitFor(
     () => slack.messages('C0OPS').find((m) => m.text.includes(includes) && m.text.includes(status)),
-    { timeoutMs: 60_000, description: `board of ${includes} showing ${status}` },
+    { timeoutMs, description: `board of ${includes} showing ${status}` },
   );
 }
 
@@ -160,7 +160,12 @@ describe('approvals through Slack buttons, against the real process and lab', {
     expect(slack.message('C0OPS', request.ts)?.text).toMatch(/approved by <@U0BOB>, <@U0CAROL>/);
   });
 
-  it('up dev: every ⚠ step is approved from its thread and the bring-up runs through to success', async () => {
+  // After flux-bootstrap.yml is approved, up dev still runs it, kube-vip, the VPN egress gateway (each
+  // with its preview), the VPN check and verify: minutes of real ansible on two busy cores. The
+  // test's timeout covers its three waits (120 s + 120 s + 180 s on a quiet machine).
+  it('up dev: every ⚠ step is approved from its thread and the bring-up runs through to success', {
+    timeout: labMs(450_000),
+  }, async () => {
     const { slack, driver } = await start();
     await driver.slash('up dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     for (const title of ['cilium.yml', 'flux-bootstrap.yml']) {
@@ -172,7 +177,7 @@ describe('approvals through Slack buttons, against the real process and lab', {
         userId: 'U0BOB',
       });
     }
-    const done = await board(slack, 'up dev', 'succeeded');
+    const done = await board(slack, 'up dev', 'succeeded', 180_000);
     for (const step of [
       'node-baseline.yml',
       'k3s.yml',
