@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
+import type { ApprovalPolicy } from '../bot/create-slack-announcer.js';
 import { createSlackJobReporting } from '../bot/create-slack-job-reporting.js';
 import type { SlackPoster } from '../bot/slack-poster.js';
 import { createThreadOpSender } from '../bot/thread/create-thread-op-sender.js';
 import type { Env } from '../config/read-env.js';
-import type { WorldConfig } from '../config/world-config.js';
+import type { ClusterConfig, WorldConfig } from '../config/world-config.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobStores, type JobStores } from '../jobs/create-job-stores.js';
 import { createOutboxDrainer, type OutboxDrainer } from '../jobs/create-outbox-drainer.js';
@@ -115,6 +116,7 @@ function createProcessor(options: CoreOptions, stores: JobStores, drainer: Outbo
       channel: thread?.channel ?? world.slack.alertsChannel,
       threadTs: thread?.threadTs,
       jobNumber: record?.number,
+      requestedBy: record?.requestedBy,
     };
   };
   return createJobProcessor({
@@ -125,7 +127,7 @@ function createProcessor(options: CoreOptions, stores: JobStores, drainer: Outbo
       outbox: drainer.outbox,
       threadOf,
       alertsChannel: world.slack.alertsChannel,
-      approvalTimeoutMs: (cluster) => world.clusters[cluster]?.approvalTimeoutMs ?? 30 * 60_000,
+      approvalPolicyOf: (cluster) => approvalPolicy(world.clusters[cluster]),
     }),
     world,
     members: options.members,
@@ -140,4 +142,13 @@ function createProcessor(options: CoreOptions, stores: JobStores, drainer: Outbo
     retentionMs: env.JOB_RETENTION,
     logsMaxBytes: env.JOB_LOGS_MAX_MB * 1024 * 1024,
   });
+}
+
+/** A cluster the config no longer names has nobody to approve its requests. */
+function approvalPolicy(cluster: ClusterConfig | undefined): ApprovalPolicy {
+  return {
+    timeoutMs: cluster?.approvalTimeoutMs ?? 30 * 60_000,
+    approvers: cluster?.approvers ?? [],
+    allowSelfApproval: cluster?.allowSelfApproval ?? false,
+  };
 }

@@ -2,31 +2,49 @@ import { formatDuration } from '../config/parse-duration.js';
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { mention } from './mention.js';
 import { truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
 
 /** Where a job's messages go, and its number for people to refer to it. */
-export type JobThreadOf = (
-  jobId: string,
-) => Promise<{ channel: string; threadTs?: string | undefined; jobNumber?: number | undefined }>;
+export type JobThreadOf = (jobId: string) => Promise<{
+  channel: string;
+  threadTs?: string | undefined;
+  jobNumber?: number | undefined;
+  requestedBy?: string | undefined;
+}>;
+
+/** Who may decide a cluster's approvals, and how long a request stands. */
+export interface ApprovalPolicy {
+  readonly timeoutMs: number;
+  readonly approvers: readonly string[];
+  readonly allowSelfApproval: boolean;
+}
 
 export const APPROVE_ACTION = 'cluster_approve';
 export const REJECT_ACTION = 'cluster_reject';
 
-/** Posts approval requests into the job's thread with Approve / Reject buttons, and closes them. */
+/**
+ * Posts approval requests into the job's thread with Approve / Reject buttons, and closes them. A
+ * request waits on people, so it names them (the notification reaches them) and is broadcast to the
+ * channel: a reply deep in a job's thread is seen by nobody until it expires.
+ */
 export function createSlackAnnouncer(
   poster: SlackPoster,
   threadOf: JobThreadOf,
-  approvalTimeoutMs: (cluster: string) => number,
+  policyOf: (cluster: string) => ApprovalPolicy,
 ): ApprovalAnnouncer {
   return {
     async announce(jobId, approvalId, request) {
       const thread = await threadOf(jobId);
-      const text = describeRequest(request, approvalTimeoutMs(request.cluster));
+      const policy = policyOf(request.cluster);
+      const who = whoMayDecide(policy, thread.requestedBy);
+      const text = [describeRequest(request, policy.timeoutMs), who.line].join('\n');
       return poster.post({
         channel: thread.channel,
         threadTs: thread.threadTs,
-        text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})`,
+        broadcast: true,
+        text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})${who.notify}`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },
           {
@@ -74,6 +92,19 @@ export function createSlackAnnouncer(
       });
     },
   };
+}
+
+/**
+ * The approvers to notify: the requester is left out when they may not approve their own job (a
+ * group they belong to is still named; its other members can decide).
+ */
+function whoMayDecide(policy: ApprovalPolicy, requestedBy: string | undefined) {
+  const named = policy.approvers.filter((id) => policy.allowSelfApproval || id !== requestedBy);
+  if (named.length === 0) {
+    return { notify: '', line: "⚠️ *Nobody listed in this cluster's approvers can decide this request.*" };
+  }
+  const mentions = named.map(mention).join(' ');
+  return { notify: ` · ${mentions}`, line: `*Who can approve:* ${mentions}` };
 }
 
 /** Every piece of it is config, repo or remote text, escaped; only the layout is mrkdwn. */

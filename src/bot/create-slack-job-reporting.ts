@@ -2,7 +2,7 @@ import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { GateAlerts, JobReporterFactory } from '../jobs/ports/job-reporting.js';
 import type { ThreadStore } from '../jobs/ports/job-thread.js';
 import type { ThreadOutbox } from '../jobs/ports/thread-outbox.js';
-import { createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
+import { type ApprovalPolicy, createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
 import { createSlackGateAlerts } from './create-slack-gate-alerts.js';
 import { createThreadReporter } from './create-thread-reporter.js';
 import { describeAccessRefusal } from './describe-refusal.js';
@@ -15,7 +15,7 @@ export interface SlackJobReportingDeps {
   readonly outbox: ThreadOutbox;
   readonly threadOf: JobThreadOf;
   readonly alertsChannel: string;
-  readonly approvalTimeoutMs: (cluster: string) => number;
+  readonly approvalPolicyOf: (cluster: string) => ApprovalPolicy;
 }
 
 export interface SlackJobReporting {
@@ -34,7 +34,7 @@ export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobRe
       const reporter = createThreadReporter({ outbox: deps.outbox, logger, thread, appendLog: log.append });
       return { ...reporter, resumed, describeRefusal: describeAccessRefusal };
     },
-    announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalTimeoutMs),
+    announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalPolicyOf),
     alerts: createSlackGateAlerts(poster, deps.alertsChannel),
   };
 }

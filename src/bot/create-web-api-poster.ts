@@ -25,11 +25,15 @@ export function createWebApiPoster(
   return {
     async post(message) {
       await count('chat.postMessage', message.channel);
+      const thread =
+        message.threadTs === undefined
+          ? {}
+          : { thread_ts: message.threadTs, reply_broadcast: message.broadcast === true };
       const result = await client.chat.postMessage({
         channel: message.channel,
         text: redact(message.text),
-        blocks: message.blocks ? scrub(message.blocks as never[]) : undefined,
-        thread_ts: message.threadTs,
+        ...(message.blocks && { blocks: scrub(message.blocks as never[]) }),
+        ...thread,
         unfurl_links: false,
       });
       return result.ts as string;

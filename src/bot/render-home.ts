@@ -3,6 +3,7 @@ import { describeJob } from './describe-job.js';
 import { describeRefusal } from './describe-refusal.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { type JobPageUrl, pageLinkMrkdwn } from './job-page-url.js';
+import { mention } from './mention.js';
 import { OUTCOME, truncate } from './render-board.js';
 
 export const HOME_VERIFY_ACTION = 'home_verify';
@@ -119,10 +120,6 @@ function describeLastVerify(last: LastVerify | undefined): string {
 function when(at: number): string {
   const utc = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${utc}>`;
-}
-
-function mention(id: string): string {
-  return id.startsWith('S') ? `<!subteam^${id}>` : `<@${id}>`;
 }
 
 function pageLink(summary: JobSummary, jobPageUrl: JobPageUrl): string {

@@ -4,6 +4,8 @@ export interface SlackMessage {
   readonly text: string;
   readonly blocks?: readonly unknown[] | undefined;
   readonly threadTs?: string | undefined;
+  /** A thread reply also shown in the channel (Slack's `reply_broadcast`), for what people must see. */
+  readonly broadcast?: boolean | undefined;
 }
 
 export interface SlackPoster {

@@ -42,4 +42,15 @@ describe('the Slack Web API poster', () => {
       },
     ]);
   });
+
+  it('broadcasts a thread reply to the channel only when asked, and never a message outside a thread', async () => {
+    const { client, calls } = recordingClient();
+    const poster = createWebApiPoster(client, createRedactor(), 'https://lab.slack.com/', {
+      take: async () => undefined,
+    });
+    await poster.post({ channel: 'C0OPS', threadTs: '1.0001', text: 'approval needed', broadcast: true });
+    await poster.post({ channel: 'C0OPS', threadTs: '1.0001', text: 'progress' });
+    await poster.post({ channel: 'C0OPS', text: 'a board', broadcast: true });
+    expect(calls.map((call) => call.args.reply_broadcast)).toEqual([true, false, undefined]);
+  });
 });

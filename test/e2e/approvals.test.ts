@@ -37,6 +37,10 @@ describe('approvals through Slack buttons, against the real process and lab', {
     const { slack, driver } = await start();
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const request = await approvalMessage(slack, 'cilium.yml');
+    // It notifies the approvers (the lab's dev allows self-approval, so Alice too) and shows in the
+    // channel, not only deep in the job's thread.
+    expect(request.subtype).toBe('thread_broadcast');
+    expect(request.text).toContain('· <@U0ALICE> <@U0BOB>');
     const requestText = JSON.stringify(slack.message('C0OPS', request.ts)?.blocks);
     expect(requestText).toContain('ansible-playbook playbooks/cilium.yml');
     expect(requestText).toMatch(/Infra repo commit:\* `[0-9a-f]{12}`/);
@@ -131,6 +135,9 @@ describe('approvals through Slack buttons, against the real process and lab', {
     const { slack, driver } = await start({ repo: racked, prod: 'formed' });
     await driver.slash('cilium prod', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const request = await approvalMessage(slack, 'cilium.yml');
+    // Alice asked and may not approve her own prod job: the request names only the others.
+    expect(request.text).toContain('· <@U0BOB> <@U0CAROL>');
+    expect(request.text).not.toContain('<@U0ALICE>');
     const click = (userId: string) =>
       driver.click({ channel: 'C0OPS', where: { ts: request.ts }, button: { text: 'Approve' }, userId });
     await click('U0ALICE');

@@ -77,7 +77,11 @@ export function createInProcessProcessor(parts: InProcessParts) {
       outbox: drainer.outbox,
       threadOf: async () => ({ channel: 'C0OPS' }),
       alertsChannel: parts.world.slack.alertsChannel,
-      approvalTimeoutMs: () => 60_000,
+      approvalPolicyOf: (cluster) => ({
+        timeoutMs: 60_000,
+        approvers: parts.world.clusters[cluster]?.approvers ?? [],
+        allowSelfApproval: parts.world.clusters[cluster]?.allowSelfApproval ?? false,
+      }),
     }),
     metrics: createMetrics(),
     kubeFor: () => kube,

@@ -1,6 +1,7 @@
 import type { Block } from './fake-slack-types.js';
 import {
   fail,
+  flagArg,
   type MethodContext,
   type MethodHandler,
   type MethodResult,
@@ -39,11 +40,14 @@ const postMessage: MethodHandler = (ctx) => {
   if (content.text === undefined && content.blocks === undefined && ctx.args.attachments === undefined) {
     return fail('no_text');
   }
+  const threadTs = stringArg(ctx.args, 'thread_ts');
   const { channel: _stored, ...message } = ctx.state.post({
     channel,
     text: content.text ?? '',
     blocks: content.blocks,
-    threadTs: stringArg(ctx.args, 'thread_ts'),
+    threadTs,
+    // Slack ignores reply_broadcast on a message that is not a thread reply.
+    broadcast: threadTs !== undefined && flagArg(ctx.args, 'reply_broadcast'),
     via: 'chat.postMessage',
   });
   return { ok: true, channel, ts: message.ts, message };

@@ -28,6 +28,8 @@ interface StoredMessage {
   versions: MessageVersion[];
   deleted: boolean;
   files: SlackMessage['files'];
+  /** A thread reply also shown in the channel (reply_broadcast). */
+  broadcast: boolean;
 }
 
 interface PendingUpload {
@@ -94,6 +96,7 @@ export function createSlackState(options: { identity: SlackIdentity; now: () => 
     if (current.blocks) result.blocks = structuredClone(current.blocks);
     if (message.files) result.files = structuredClone(message.files);
     if (message.threadTs !== undefined) result.thread_ts = message.threadTs;
+    if (message.broadcast) result.subtype = 'thread_broadcast';
     const replyCount = message.threadTs === undefined ? repliesOf(message.channel, message.ts).length : 0;
     if (replyCount > 0) {
       result.thread_ts = message.ts;
@@ -141,6 +144,7 @@ export function createSlackState(options: { identity: SlackIdentity; now: () => 
       threadTs: string | undefined;
       via: string;
       files?: SlackMessage['files'];
+      broadcast?: boolean;
     }): SlackMessage {
       const message: StoredMessage = {
         channel: input.channel,
@@ -149,6 +153,7 @@ export function createSlackState(options: { identity: SlackIdentity; now: () => 
         versions: [{ text: input.text, blocks: input.blocks, at: now(), via: input.via }],
         deleted: false,
         files: input.files,
+        broadcast: input.broadcast === true,
       };
       stored.set(key(message.channel, message.ts), message);
       return view(message);

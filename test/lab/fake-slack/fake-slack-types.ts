@@ -15,6 +15,8 @@ export interface SlackMessage {
   channel: string;
   ts: string;
   thread_ts?: string;
+  /** `thread_broadcast`: a thread reply Slack also shows in the channel (posted with reply_broadcast). */
+  subtype?: 'thread_broadcast';
   text: string;
   blocks?: Block[];
   user: string;

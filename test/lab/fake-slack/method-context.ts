@@ -25,3 +25,9 @@ export function stringArg(args: Record<string, unknown>, name: string): string |
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/** A boolean argument as WebClient sends it: `true` in JSON, `"true"` in a form. */
+export function flagArg(args: Record<string, unknown>, name: string): boolean {
+  const value = args[name];
+  return value === true || value === 'true' || value === '1';
+}
