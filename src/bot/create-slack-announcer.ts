@@ -70,6 +70,20 @@ export function createSlackAnnouncer(
         ],
       });
     },
+    async remind(jobId, stored, { expiresAt, at: sentAt }) {
+      if (!stored.request || !stored.messageTs) return;
+      const thread = await threadOf(jobId);
+      const who = whoMayDecide(policyOf(stored.request.cluster), thread.requestedBy);
+      const left = formatDuration(Math.max(0, expiresAt - sentAt));
+      const at = new Date(expiresAt).toISOString().slice(11, 16);
+      const link = `<${poster.permalink(thread.channel, stored.messageTs)}|the request>`;
+      await poster.post({
+        channel: thread.channel,
+        threadTs: thread.threadTs,
+        broadcast: true,
+        text: `⏰ job #${thread.jobNumber ?? '?'} still waits for approval of ${escapeMrkdwn(stored.request.stepTitle)}: it expires at ${at} UTC (in ${left}); see ${link}${who.notify}`,
+      });
+    },
     async close(jobId, stored, reason) {
       if (!stored.messageTs || !stored.request) return;
       const thread = await threadOf(jobId);

@@ -1,5 +1,6 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApprovalDesk, ApprovalState } from '../lifecycle/ports/approval-desk.js';
+import { approvalReminderTimes } from './approval-reminder-times.js';
 import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { ApprovalAnnouncer, StoredApproval } from './ports/approval-announcer.js';
 import { readStoredApprovals, type StoredApprovalEntry } from './read-stored-approvals.js';
@@ -24,6 +25,12 @@ export interface RedisApprovalDesk extends ApprovalDesk {
    * decided in the meantime.
    */
   queueClosePending(multi: ChainableCommander, reason: string): Promise<(lost: unknown) => Promise<void>>;
+  /**
+   * Sends the reminders of a step's pending request that are due, each at most once (the count is
+   * written before the message goes: a crash in between loses a reminder rather than repeating
+   * one), and answers when the job should wake next: the next reminder, or the expiry.
+   */
+  remind(stepId: string): Promise<number | undefined>;
 }
 
 /**
@@ -82,14 +89,32 @@ export function createRedisApprovalDesk(
         fingerprint: request.binding.fingerprint,
         expiresAt,
       };
-      await redis.hset(key, request.stepId, JSON.stringify({ state: pending, request, approvals: [] }));
+      const stored: StoredApproval = { state: pending, request, approvals: [], requestedAt: now() };
+      await redis.hset(key, request.stepId, JSON.stringify(stored));
       const messageTs = await announcer.announce(jobId, id, request, expiresAt);
-      await redis.hset(
-        key,
-        request.stepId,
-        JSON.stringify({ state: pending, request, approvals: [], messageTs }),
-      );
+      await redis.hset(key, request.stepId, JSON.stringify({ ...stored, messageTs }));
       return { id, expiresAt };
+    },
+    async remind(stepId) {
+      for (;;) {
+        const raw = await redis.hget(key, stepId);
+        const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
+        if (!raw || stored?.state.status !== 'pending') return undefined;
+        const { expiresAt } = stored.state;
+        const times = approvalReminderTimes(stored.requestedAt ?? expiresAt - timeoutMs, expiresAt);
+        const due = times.filter((at) => at <= now()).length;
+        const reminded = stored.reminded ?? 0;
+        const next = times.find((at) => at > now()) ?? expiresAt;
+        if (due <= reminded || stored.messageTs === undefined) return next;
+        // Lost to a click or another run: read again.
+        if (
+          !(await replaceHashField(redis, key, stepId, raw, JSON.stringify({ ...stored, reminded: due })))
+        ) {
+          continue;
+        }
+        await announcer.remind(jobId, stored, { expiresAt, at: now() });
+        return next;
+      }
     },
     async queueClosePending(multi, reason) {
       const [all] = (await batch.send((pipeline) => pipeline.hgetall(key))) as [Record<string, string>];

@@ -25,7 +25,7 @@ async function announce(policy: Partial<ApprovalPolicy>) {
     allowSelfApproval: false,
     ...policy,
   }));
-  await announcer.announce('job-4', 'approval-1', REQUEST);
+  await announcer.announce('job-4', 'approval-1', REQUEST, Date.UTC(2026, 11, 2, 6, 0));
   const [message] = posts;
   return { message: message!, body: JSON.stringify(message!.blocks) };
 }
@@ -48,5 +48,42 @@ describe('an approval request reaches the people who can decide it', () => {
     const { message, body } = await announce({ approvers: ['U0ALICE'] });
     expect(message.text).toBe('⏸ approval needed for cilium.yml (job #4)');
     expect(body).toContain("Nobody listed in this cluster's approvers can decide this request.");
+  });
+
+  it('a reminder is broadcast from the thread, says when the request expires and links it', async () => {
+    const { poster, posts } = createRecordingPoster();
+    const threadOf = async () => ({
+      channel: 'C0OPS',
+      threadTs: '1.0001',
+      jobNumber: 4,
+      requestedBy: 'U0ALICE',
+    });
+    const announcer = createSlackAnnouncer(
+      { ...poster, permalink: (c, ts) => `https://lab/${c}/${ts}` },
+      threadOf,
+      () => ({
+        timeoutMs: 30 * 60_000,
+        approvers: ['U0ALICE', 'U0BOB'],
+        allowSelfApproval: false,
+      }),
+    );
+    const expiresAt = Date.UTC(2026, 11, 2, 6, 30);
+    await announcer.remind(
+      'job-4',
+      {
+        state: { status: 'pending', id: 'a', fingerprint: 'f', expiresAt },
+        request: REQUEST,
+        messageTs: '1.0002',
+      },
+      { expiresAt, at: expiresAt - 15 * 60_000 },
+    );
+    expect(posts).toEqual([
+      {
+        channel: 'C0OPS',
+        threadTs: '1.0001',
+        broadcast: true,
+        text: '⏰ job #4 still waits for approval of cilium.yml: it expires at 06:30 UTC (in 15m); see <https://lab/C0OPS/1.0002|the request> · <@U0BOB>',
+      },
+    ]);
   });
 });

@@ -120,13 +120,21 @@ describe('approvals through Slack buttons, against the real process and lab', {
     );
   });
 
-  it('an unanswered approval expires and its buttons go away', async () => {
-    const { slack, driver } = await start({ dev: { approvalTimeout: '4s' } });
+  it('an unanswered approval reminds its approvers once at half its time, then expires and its buttons go away', async () => {
+    const { slack, driver } = await start({ dev: { approvalTimeout: '20s' } });
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const request = await approvalMessage(slack, 'cilium.yml');
-    await board(slack, 'cilium dev', 'approval expired');
+    const root = await board(slack, 'cilium dev', 'approval expired');
     await slack.waitFor(() => !hasButtons(slack, request.ts) || undefined, { timeoutMs: 10_000 });
     expect(slack.message('C0OPS', request.ts)?.text).toContain('approval expired');
+    // Twenty seconds leave no room for the five-minutes-before one: one reminder, broadcast, naming
+    // the approvers and linking the request.
+    const reminders = slack.replies('C0OPS', root.ts).filter((m) => m.text.startsWith('⏰'));
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]!.subtype).toBe('thread_broadcast');
+    expect(reminders[0]!.text).toMatch(
+      /^⏰ job #1 still waits for approval of cilium\.yml: it expires at \d\d:\d\d UTC \(in \d+s\); see <[^|]+\|the request> · <@U0ALICE> <@U0BOB>$/,
+    );
   });
 
   it('prod needs two distinct approvers and refuses the requester', async () => {

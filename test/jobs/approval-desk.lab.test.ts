@@ -33,6 +33,7 @@ function deskShowingIn(shown: string[]) {
       posts += 1;
       return `1700000000.00000${posts}`;
     },
+    async remind() {},
     async close() {},
   };
   return createRedisApprovalDesk(redis, redisKeys(prefix.prefix), 'job-7', 60_000, Date.now, announcer);
@@ -71,5 +72,52 @@ describe('the Redis approval desk', () => {
 
     expect(await desk.state('2-cilium')).toMatchObject({ status: 'pending', id });
     expect(shown).toEqual([id]);
+  });
+
+  it('reminds the approvers of a pending request at most twice, each reminder once, and says when to wake next', async () => {
+    let at = Date.UTC(2026, 11, 2, 6, 0);
+    const reminders: { stepTitle: string; at: number; expiresAt: number }[] = [];
+    const announcer: ApprovalAnnouncer = {
+      announce: async () => '1700000000.000001',
+      async remind(_jobId, stored, when) {
+        reminders.push({ stepTitle: stored.request!.stepTitle, ...when });
+      },
+      async close() {},
+    };
+    const desk = createRedisApprovalDesk(
+      redis,
+      redisKeys(prefix.prefix),
+      'job-7',
+      30 * 60_000,
+      () => at,
+      announcer,
+    );
+    const start = at;
+    const { expiresAt } = await desk.request(REQUEST);
+
+    expect(await desk.remind('2-cilium')).toBe(start + 15 * 60_000);
+    expect(reminders).toEqual([]);
+    at = start + 15 * 60_000;
+    expect(await desk.remind('2-cilium')).toBe(start + 25 * 60_000);
+    expect(await desk.remind('2-cilium')).toBe(start + 25 * 60_000);
+    expect(reminders).toEqual([{ stepTitle: 'cilium.yml', at, expiresAt }]);
+    // A worker that wakes late, past both, sends one reminder, not two.
+    at = start + 28 * 60_000;
+    expect(await desk.remind('2-cilium')).toBe(expiresAt);
+    expect(await desk.remind('2-cilium')).toBe(expiresAt);
+    expect(reminders).toHaveLength(2);
+  });
+
+  it('sends no reminder for a request already decided', async () => {
+    const reminders: string[] = [];
+    const desk = createRedisApprovalDesk(redis, redisKeys(prefix.prefix), 'job-7', 60_000, Date.now, {
+      announce: async () => '1700000000.000001',
+      remind: async (jobId) => void reminders.push(jobId),
+      close: async () => undefined,
+    });
+    const { id } = await desk.request(REQUEST);
+    await desk.expire(id);
+    expect(await desk.remind('2-cilium')).toBeUndefined();
+    expect(reminders).toEqual([]);
   });
 });

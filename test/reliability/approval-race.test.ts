@@ -121,6 +121,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
         announced.set(jobId, { approvalId, messageTs });
         return messageTs;
       },
+      async remind() {},
       async close(_jobId, stored) {
         closed.push(`${jobId} ${stored.state.status}`);
       },

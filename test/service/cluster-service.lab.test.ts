@@ -35,6 +35,7 @@ async function endJob(jobId: string, outcome: string) {
 async function pendingApproval(jobId: string, cluster: string) {
   const desk = createRedisApprovalDesk(t.redis, t.keys, jobId, 60_000, Date.now, {
     announce: async () => `msg-${jobId}`,
+    remind: async () => undefined,
     close: async () => undefined,
   });
   const { id } = await desk.request({
@@ -232,6 +233,11 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       stored: { state: { status: 'approved', by: ['U0ALICE', 'U0CAROL'] } },
     });
     expect(shown.map((d) => d.kind)).toEqual(['counted', 'decided']);
+    // How long people took to decide is measured from the request to the deciding click.
+    const waited = await t.metrics.approvalWait.get();
+    expect(waited.values).toContainEqual(
+      expect.objectContaining({ metricName: 'cluster_bot_approval_wait_seconds_count', value: 1 }),
+    );
     const trail = (await t.audit.recent(10)).map((e) => [e.who, e.action, e.what]);
     expect(trail.slice(0, 5)).toEqual([
       ['U0CAROL', 'approve', 'Cilium rollout: approved (2/2)'],

@@ -8,6 +8,8 @@ export interface StoredApproval {
   readonly approvals?: readonly string[] | undefined;
   readonly decidedAt?: number | undefined;
   readonly requestedAt?: number | undefined;
+  /** How many reminders its approvers were sent (approval-reminder-times.ts). */
+  readonly reminded?: number | undefined;
 }
 
 export interface ApprovalAnnouncer {
@@ -18,6 +20,12 @@ export interface ApprovalAnnouncer {
     request: ApprovalRequest,
     expiresAt: number,
   ): Promise<string | undefined>;
+  /** Reminds the approvers, `at` a time before `expiresAt`, that a request still waits, pointing at its message. */
+  remind(
+    jobId: string,
+    stored: StoredApproval,
+    when: { readonly expiresAt: number; readonly at: number },
+  ): Promise<void>;
   /** Marks an approval message as no longer actionable (expired / voided). */
   close(jobId: string, stored: StoredApproval, reason: string): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { JobRun } from './open-run.js';
 
 /**
  * Waiting for people holds no worker slot: the job parks as a delayed job until its approval
- * expires, and its lease covers the wait, so the cluster stays its own. A decision or a cancel
+ * expires (waking for the reminders on the way), and its lease covers the wait, so the cluster stays its own. A decision or a cancel
  * promotes it early; one that landed before the job parked found nothing to promote, so it looks
  * once more after parking. Always ends in BullMQ's DelayedError (the job is not finished).
  */
@@ -21,7 +21,9 @@ export async function parkForApproval(
   run.logger.info({ stepId: waiting.stepId, until: waiting.until }, 'waiting for approval');
   if (run.mutating)
     await deps.lock.renew(cluster.name, record.id, waiting.until - deps.clock.now() + LEASE_MS);
-  await job.moveToDelayed(waiting.until, token);
+  // It wakes for each reminder too; the approval gate then finds the request pending and parks again.
+  const wakeAt = Math.min(waiting.until, (await run.approvals.remind(waiting.stepId)) ?? waiting.until);
+  await job.moveToDelayed(wakeAt, token);
   run.parked = true;
   const decided = (await run.approvals.state(waiting.stepId)).status !== 'pending';
   if (decided || (await cancelledBy(deps.redis, deps.keys, record.id))) await job.promote();
