@@ -11,7 +11,8 @@ const REQUEST: ApprovalRequest = {
   binding: { commandLine: 'ansible-playbook playbooks/cilium.yml', targets: 'k3s_dev', fingerprint: 'f00d' },
 };
 
-async function announce(policy: Partial<ApprovalPolicy>) {
+/** Job #4, asked for by Alice, its thread in #ops; the requests link to their message. */
+function announcerWith(policy: Partial<ApprovalPolicy>) {
   const { poster, posts } = createRecordingPoster();
   const threadOf = async () => ({
     channel: 'C0OPS',
@@ -19,12 +20,18 @@ async function announce(policy: Partial<ApprovalPolicy>) {
     jobNumber: 4,
     requestedBy: 'U0ALICE',
   });
-  const announcer = createSlackAnnouncer(poster, threadOf, () => ({
+  const linked = { ...poster, permalink: (channel: string, ts: string) => `https://lab/${channel}/${ts}` };
+  const announcer = createSlackAnnouncer(linked, threadOf, () => ({
     timeoutMs: 30 * 60_000,
     approvers: ['U0ALICE', 'U0BOB', 'S0SRE'],
     allowSelfApproval: false,
     ...policy,
   }));
+  return { announcer, posts };
+}
+
+async function announce(policy: Partial<ApprovalPolicy>) {
+  const { announcer, posts } = announcerWith(policy);
   await announcer.announce('job-4', 'approval-1', REQUEST, Date.UTC(2026, 11, 2, 6, 0));
   const [message] = posts;
   return { message: message!, body: JSON.stringify(message!.blocks) };
@@ -51,22 +58,7 @@ describe('an approval request reaches the people who can decide it', () => {
   });
 
   it('a reminder is broadcast from the thread, says when the request expires and links it', async () => {
-    const { poster, posts } = createRecordingPoster();
-    const threadOf = async () => ({
-      channel: 'C0OPS',
-      threadTs: '1.0001',
-      jobNumber: 4,
-      requestedBy: 'U0ALICE',
-    });
-    const announcer = createSlackAnnouncer(
-      { ...poster, permalink: (c, ts) => `https://lab/${c}/${ts}` },
-      threadOf,
-      () => ({
-        timeoutMs: 30 * 60_000,
-        approvers: ['U0ALICE', 'U0BOB'],
-        allowSelfApproval: false,
-      }),
-    );
+    const { announcer, posts } = announcerWith({ approvers: ['U0ALICE', 'U0BOB'] });
     const expiresAt = Date.UTC(2026, 11, 2, 6, 30);
     await announcer.remind(
       'job-4',
