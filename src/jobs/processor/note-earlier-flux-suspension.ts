@@ -3,8 +3,11 @@ import { FLUX_SUSPENDED_EARLIER_FACT } from '../../lifecycle/steps/flux-steps.js
 import type { JobRecord } from '../job-record.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 
+/** The verbs whose plans suspend Flux's cilium HelmRelease around cilium.yml. */
+const SUSPENDS_FLUX: ReadonlySet<string> = new Set(['cilium', 'up']);
+
 /**
- * Before a cilium job runs: tells its steps which earlier bot job left Flux suspended (the Redis
+ * Before a cilium or up job runs: tells its steps which earlier bot job left Flux suspended (the Redis
  * record settle keeps), so a suspension the bot made is taken over and resumed while one a person
  * made is left alone. Noted once: a resumed job keeps what it saw first.
  */
@@ -13,7 +16,7 @@ export async function noteEarlierFluxSuspension(
   record: JobRecord,
   facts: JobFacts,
 ): Promise<void> {
-  if (record.command.verb !== 'cilium' || facts.get(FLUX_SUSPENDED_EARLIER_FACT) !== undefined) return;
+  if (!SUSPENDS_FLUX.has(record.command.verb) || facts.get(FLUX_SUSPENDED_EARLIER_FACT) !== undefined) return;
   const raw = await deps.redis.get(deps.keys.fluxSuspended(record.command.cluster));
   if (!raw) return;
   await facts.set(FLUX_SUSPENDED_EARLIER_FACT, (JSON.parse(raw) as { jobNumber: number }).jobNumber);

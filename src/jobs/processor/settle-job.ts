@@ -1,8 +1,7 @@
 import { loadJobFacts } from '../../lifecycle/engine/job-facts.js';
-import type { JobFacts } from '../../lifecycle/plan/step.js';
-import { FLUX_KEPT_REASON_FACT, FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
 import { GATES_READ_FACT, type GatesRead } from '../../lifecycle/steps/verify-gates-step.js';
 import { queueRetireJob } from '../retire-job.js';
+import { fluxSuspensionAfter } from './flux-suspension-after.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import type { JobRun } from './open-run.js';
 
@@ -23,7 +22,7 @@ export async function settleJob(
   const { record, cluster } = run;
   const now = deps.clock.now();
   const facts = run.record.command.verb === 'verify' ? undefined : await loadJobFacts(run.checkpoints);
-  const fluxSuspended = readFluxSuspended(run, facts);
+  const fluxSuspended = fluxSuspensionAfter(facts);
   const gatesRead = facts?.get<GatesRead>(GATES_READ_FACT);
   const multi = deps.redis.multi();
   // Queued first: the function it returns reads this command's result.
@@ -74,19 +73,4 @@ export async function settleJob(
   const failed = results.find(([error]) => error);
   if (failed) throw failed[0];
   await approvalsClosed(results[0]?.[1]);
-}
-
-/**
- * What the job's steps recorded about Flux's HelmRelease: suspended, resumed, or (undefined)
- * untouched; and why a job that went well keeps it suspended (a rollback), when it does.
- */
-function readFluxSuspended(
-  run: JobRun,
-  facts: JobFacts | undefined,
-): { suspended?: boolean | undefined; reason?: string | undefined } {
-  if (run.record.command.verb !== 'cilium' || !facts) return {};
-  return {
-    suspended: facts.get<boolean>(FLUX_SUSPENDED_FACT),
-    reason: facts.get<string>(FLUX_KEPT_REASON_FACT),
-  };
 }
