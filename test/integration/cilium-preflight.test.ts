@@ -92,4 +92,27 @@ describe('the Cilium preflight on the lab infra repo', { timeout: LAB_TEST_TIMEO
     );
     expect(asked).toEqual([]);
   });
+
+  it('refuses, and asks nothing, when the API will not show the live DaemonSet or HelmRelease (never a silent pass)', async () => {
+    lab.sim.forbid(['daemonsets', 'helmreleases']);
+    try {
+      const { result, failure, asked } = await preflightWith({});
+      expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(failure?.message).toContain(
+        'cannot read the live DaemonSet kube-system/cilium (read DaemonSet kube-system/cilium: ',
+      );
+      expect(failure?.message).toContain(
+        'its maxUnavailable is unchecked and the rollout could not be watched',
+      );
+      expect(failure?.message).toContain(
+        'cannot read the live HelmRelease kube-system/cilium (read HelmRelease kube-system/cilium: ',
+      );
+      expect(failure?.message).toContain(
+        'is forbidden: User "system:serviceaccount:cluster-bot:cluster-bot"',
+      );
+      expect(asked).toEqual([]);
+    } finally {
+      lab.sim.forbid([]);
+    }
+  });
 });

@@ -41,13 +41,26 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         ...(await checkVersions(ctx, texts.helmrelease)),
       ];
       const notChecked = found.flatMap((findings) => findings.notChecked);
-      const live = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).catch(() => undefined);
-      if (live && live.maxUnavailable !== 1) {
+      // Absent (404) is a first install; any other answer leaves the gate unchecked, and the rollout
+      // watch would be as blind: a refusal, never a pass.
+      const live = await ctx.kube.readDaemonSet(CILIUM.namespace, CILIUM.name).then(
+        (daemonSet) => ({ daemonSet }),
+        (error: unknown) => ({ unreadable: (error as Error).message }),
+      );
+      if ('unreadable' in live) {
         problems.push(
-          `the live DaemonSet kube-system/cilium has maxUnavailable ${live.maxUnavailable ?? 'unset'}: ` +
+          `cannot read the live DaemonSet kube-system/cilium (${live.unreadable}): its maxUnavailable is unchecked and the rollout could not be watched`,
+        );
+      } else if (live.daemonSet && live.daemonSet.maxUnavailable !== 1) {
+        problems.push(
+          `the live DaemonSet kube-system/cilium has maxUnavailable ${live.daemonSet.maxUnavailable ?? 'unset'}: ` +
             'apply the updateStrategy-only change first (it recreates no pod), then roll out',
         );
       }
+      const liveStrategy =
+        'daemonSet' in live && live.daemonSet
+          ? 'maxUnavailable 1'
+          : 'no live DaemonSet yet (a first install starts every agent at once)';
       for (const problem of problems) await ctx.progress(`✗ ${problem}`);
       for (const part of notChecked) await ctx.progress(`? not checked: ${part}`);
       if (problems.length > 0) {
@@ -61,7 +74,7 @@ export function ciliumPreflightStep(id: string, cluster: string): Step {
         summary:
           `k8sServiceHost renders ${render.rendered?.value} (${render.rendered?.file}), the same in Flux's substitution; ` +
           `${parity.fields.length} parity fields agree across the three files ` +
-          `(from ${parity.source}), chart version matches cilium_version, maxUnavailable 1` +
+          `(from ${parity.source}), chart version matches cilium_version, ${liveStrategy}` +
           (notChecked.length > 0 ? `; not checked: ${notChecked.join('; ')}` : ''),
       };
     },
@@ -75,9 +88,15 @@ async function checkVersions(ctx: StepContext, helmrelease: string): Promise<str
   const ansible = { name: CILIUM_DEFAULTS, text: defaults };
   const problems = checkCiliumVersion(ansible, { name: SOURCE_NAMES.helmrelease, text: helmrelease });
   // The repo's file may not be what Flux runs: the live HelmRelease, when Flux has one, is compared too.
+  // Absent (404) means Flux does not manage Cilium; an unreadable one is a refusal, not a match.
   const live = await ctx.kube
     .readHelmRelease(CILIUM_RELEASE.namespace, CILIUM_RELEASE.name)
-    .catch(() => undefined);
+    .catch((error: unknown) => {
+      problems.push(
+        `cannot read the live HelmRelease ${CILIUM_RELEASE.namespace}/${CILIUM_RELEASE.name} (${(error as Error).message}): its chart version is unchecked`,
+      );
+      return undefined;
+    });
   if (live?.chartVersion !== undefined) {
     problems.push(
       ...checkLiveChartVersion(ansible, {

@@ -77,3 +77,15 @@ export function invalid(
 }
 
 export const UNAUTHORIZED: Status = failure(401, 'Unauthorized', 'Unauthorized');
+
+/** What RBAC answers a request its subject may not make (the API server's wording). */
+export function forbidden(verb: string, resource: ResourceInfo, namespace?: string, name?: string): Status {
+  const what = resource.group === '' ? resource.plural : `${resource.plural}.${resource.group}`;
+  const where = namespace === undefined ? 'at the cluster scope' : `in the namespace "${namespace}"`;
+  return failure(
+    403,
+    'Forbidden',
+    `${what}${name === undefined ? '' : ` "${name}"`} is forbidden: User "system:serviceaccount:cluster-bot:cluster-bot" cannot ${verb} resource "${resource.plural}" in API group "${resource.group}" ${where}`,
+    { ...(name !== undefined && { name }), group: resource.group, kind: resource.plural },
+  );
+}

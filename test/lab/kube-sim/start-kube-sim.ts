@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { writeReply } from './api-reply.js';
-import { failure, KubeApiError, UNAUTHORIZED } from './api-status.js';
+import { failure, forbidden, KubeApiError, UNAUTHORIZED } from './api-status.js';
 import { buildKubeconfig } from './build-kubeconfig.js';
 import { ClusterSim, type KubeSimState } from './cluster-sim.js';
 import type { HelmRelease } from './flux-helm-release.js';
@@ -13,6 +13,7 @@ import { handleApiRequest } from './handle-api-request.js';
 import { handleSimRequest } from './handle-sim-request.js';
 import type { HelmHistoryEntry } from './helm-history.js';
 import { type KubeSimOptions, resolveKubeSimOptions } from './kube-sim-options.js';
+import { parseApiPath } from './parse-api-path.js';
 import { serveWatch } from './serve-watch.js';
 
 export type { KubeSimState } from './cluster-sim.js';
@@ -61,6 +62,8 @@ export interface KubeSimHandle {
   cutWatches(): number;
   /** While true every connection, open or new, is destroyed at once (the API looks unreachable). */
   setUnreachable(unreachable: boolean): void;
+  /** Every request for these resources (plurals, e.g. "daemonsets") is refused 403, as RBAC would. */
+  forbid(plurals: readonly string[]): void;
   state(): KubeSimState;
   close(): Promise<void>;
 }
@@ -74,6 +77,7 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
   const sockets = new Set<Socket>();
   const requests: KubeSimRequest[] = [];
   let unreachable = false;
+  let forbiddenPlurals: readonly string[] = [];
   let connectionCount = 0;
 
   const server = createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
@@ -85,6 +89,14 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
         if (url.pathname.startsWith('/_sim/'))
           return writeReply(res, handleSimRequest(method, url.pathname, sim, kubeconfig, body));
         if (!authorised(req, resolved.token)) return writeReply(res, { code: 401, json: UNAUTHORIZED });
+        const target = parseApiPath(url.pathname);
+        if (target && forbiddenPlurals.includes(target.resource.plural)) {
+          const verb = method === 'GET' ? (target.name === undefined ? 'list' : 'get') : method.toLowerCase();
+          return writeReply(res, {
+            code: 403,
+            json: forbidden(verb, target.resource, target.namespace, target.name),
+          });
+        }
         const reply = handleApiRequest(
           { method, url, contentType: req.headers['content-type'] ?? '', body },
           sim.store,
@@ -134,6 +146,9 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
       const open = [...watches];
       for (const res of open) res.destroy();
       return open.length;
+    },
+    forbid: (plurals) => {
+      forbiddenPlurals = plurals;
     },
     setUnreachable: (value) => {
       unreachable = value;
