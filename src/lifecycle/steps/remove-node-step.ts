@@ -4,6 +4,9 @@ import { quorumProblems } from '../preconditions/quorum-problems.js';
 import { findNode } from '../targets.js';
 import { rootPath, runAsRoot } from './run-as-root.js';
 
+/** systemctl's exit status for a unit it does not know: no k3s is installed, none runs. */
+const UNIT_NOT_LOADED = 5;
+
 /**
  * Stops k3s on the node first (a running k3s would re-register the Node), then deletes the Node
  * object: k3s then removes the node's etcd member, so the rebuilt node can join again.
@@ -26,10 +29,26 @@ export function removeNodeStep(id: string, node: string): Step {
       let stopped = 'k3s stopped';
       try {
         const result = await runAsRoot(ctx, entry, ['systemctl', 'stop', 'k3s'], await rootPath(ctx, entry));
-        if (result.failure !== undefined) stopped = `systemctl stop k3s did not run (${result.failure})`;
-        else if (result.exitCode !== 0) stopped = `systemctl stop k3s exited ${result.exitCode}`;
+        // A node that answers and still runs k3s would re-register the Node and contend for its etcd
+        // member: its Node is not deleted, and it stays cordoned.
+        const notStopped =
+          result.failure !== undefined
+            ? `systemctl stop k3s did not run (${result.failure})`
+            : result.exitCode === 0 || result.exitCode === UNIT_NOT_LOADED
+              ? undefined
+              : `systemctl stop k3s exited ${result.exitCode}`;
+        if (notStopped !== undefined) {
+          throw new ClusterBotError(
+            'COMMAND_FAILED',
+            `${node} answered but ${notStopped}: its Node was not deleted (a running k3s would register it again); it stays cordoned. Stop k3s on it, then run the reprovision again`,
+            { details: { node } },
+          );
+        }
+        if (result.exitCode === UNIT_NOT_LOADED) stopped = 'no k3s unit on it (nothing to stop)';
       } catch (error) {
-        if (isClusterBotError(error, 'CANCELLED')) throw error;
+        // Only a node that does not answer at all is deleted without the stop (it is down).
+        if (!isClusterBotError(error, 'SSH_UNREACHABLE') && !isClusterBotError(error, 'SSH_CONNECTION_LOST'))
+          throw error;
         stopped = `${node} did not answer (${(error as Error).message}); deleting its Node anyway`;
       }
       await ctx.progress(stopped);
