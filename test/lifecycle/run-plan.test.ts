@@ -365,6 +365,21 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.playbookRuns()).toBe(0);
   });
 
+  it("refuses with every reason at once: a dirty checkout and hosts that are not the step's", async () => {
+    const t = setup({
+      dirty: [' M infra/ansible/inventory/hosts.ini'],
+      listed: ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-4'],
+    });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(t.approvals.requests).toHaveLength(0);
+    const failure = t.reporter.planFailure();
+    expect(failure?.code).toBe('PRECONDITION_FAILED');
+    expect(failure?.message).toMatch(/^cilium\.yml was not put up for approval, for 2 reasons: /);
+    expect(failure?.message).toContain('uncommitted changes (infra/ansible/inventory/hosts.ini)');
+    expect(failure?.message).toContain('cilium.yml would not run on exactly k3s-dev-1, k3s-dev-2, k3s-dev-3');
+    expect(t.playbookRuns()).toBe(0);
+  });
+
   it('refuses to run an approved step when the checkout became dirty after the approval', async () => {
     const dirty: string[] = [];
     const t = setup({ dirty });

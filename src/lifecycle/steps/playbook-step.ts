@@ -1,4 +1,5 @@
 import type { WorldConfig } from '../../config/world-config.js';
+import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import type { Precondition } from '../preconditions/precondition.js';
 import { ansibleToolchain } from './ansible-toolchain.js';
@@ -10,7 +11,7 @@ import { requirePreconditions } from './preconditions-step.js';
 import { previewPlaybook } from './preview-playbook.js';
 import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
-import { refusalsOf } from './refusals-of.js';
+import { collectRefusals, reasonsOf, refusalsOf } from './refusals-of.js';
 import { repoPaths } from './repo-paths.js';
 import { requireCleanCheckout } from './require-clean-checkout.js';
 import { type PlaybookReport, runPlaybook } from './run-playbook.js';
@@ -139,13 +140,39 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
     required: approval.required ?? (async () => true),
     current,
     async bind(ctx) {
-      const identity = await current(ctx);
-      await checkSyntax(ctx, spec.invocation);
-      if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay);
-      await requirePreconditions(ctx, spec.recheck ?? []);
-      const preflight = await approval.preflight?.(ctx);
+      // Every reason to refuse at once: fixing one only to meet the next is what a refusal must spare.
+      let identity: Awaited<ReturnType<typeof current>> | undefined;
+      let preflight: string | undefined;
+      let syntaxOk = false;
+      const refusals = await collectRefusals([
+        async () => {
+          identity = await current(ctx);
+        },
+        async () => {
+          await checkSyntax(ctx, spec.invocation);
+          syntaxOk = true;
+        },
+        // --list-hosts of a playbook that does not parse says the same again.
+        async () =>
+          syntaxOk && spec.hosts !== 'read-only'
+            ? proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay)
+            : undefined,
+        () => requirePreconditions(ctx, spec.recheck ?? []),
+        async () => {
+          preflight = await approval.preflight?.(ctx);
+        },
+      ]);
+      if (refusals.length === 1) throw refusals[0];
+      if (refusals.length > 1) {
+        const failures = refusals.flatMap(reasonsOf);
+        throw new ClusterBotError(
+          'PRECONDITION_FAILED',
+          `${spec.invocation.playbook} was not put up for approval, for ${failures.length} reasons: ${failures.join('; ')}`,
+          { details: { failures } },
+        );
+      }
       const preview = await previewPlaybook(ctx, spec.invocation);
-      return { ...identity, targets: spec.target, preview, ...(preflight ? { preflight } : {}) };
+      return { ...identity!, targets: spec.target, preview, ...(preflight ? { preflight } : {}) };
     },
   };
 }
