@@ -6,6 +6,7 @@ import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { HostKeyPins } from '../lifecycle/ports/host-key-pins.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
+import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { StepFailure } from '../lifecycle/ports/reporter.js';
 import type { Metrics } from '../metrics/create-metrics.js';
@@ -16,6 +17,11 @@ export interface QuietPlanDeps {
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kubeFor: (cluster: string) => KubeGateway;
+  /**
+   * Keeps a kubeconfig fetched from the ops host once proved, for the cluster's gateway to use from
+   * then on: after k3s.yml, or when this worker's kubeconfig in use does not reach the cluster.
+   */
+  readonly kubeconfigs: KubeconfigKeeper;
   /** The host keys kept for rebuilt nodes: a scheduled check reaches them as a job does. */
   readonly hostKeyPins: HostKeyPins;
   readonly clock: Clock;
@@ -49,6 +55,7 @@ export async function runQuietPlan(
     world: deps.world,
     shell: deps.shell,
     kube: deps.kubeFor(command.cluster),
+    kubeconfigs: deps.kubeconfigs,
     hostKeyPins: deps.hostKeyPins,
     clock: deps.clock,
     checkpoints: createMemoryCheckpointStore(),

@@ -43,6 +43,7 @@ beforeAll(async () => {
     alerts: createSlackGateAlerts(recording.poster, 'C0ALERTS'),
     shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
     hostKeyPins: createMemoryHostKeyPins().pins,
+    kubeconfigs: kubes,
     // The DaemonSet made unreadable for a run, as when the API answers nothing for it.
     kubeFor: (cluster: string) => {
       const kube = kubes.kubeFor(cluster);

@@ -15,6 +15,7 @@ import { answerK3sServer } from '../support/k3s-server-replies.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createMemoryKube } from '../support/memory-kube.js';
+import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { createScriptedShell } from '../support/scripted-shell.js';
 
@@ -50,6 +51,7 @@ function setup(kube: () => KubeGateway) {
       ),
       shell: createScriptedShell((call) => answerK3sServer(call)),
       kubeFor: kube,
+      kubeconfigs: createMemoryKubeconfigs().keeper,
       hostKeyPins: createMemoryHostKeyPins().pins,
       clock: createInstantClock(),
       logger: createLogger({ level: 'silent', redact: createRedactor() }),

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
@@ -58,6 +61,11 @@ export interface LifecycleLab extends LabWorld {
   readonly devKube: KubeGateway;
   /** A job for command text, parsed as the bot would (unknown names are refused here). */
   startJob(text: string, options?: JobOptions): LabJob;
+  /**
+   * The worker restarts (or another pod takes the next job): jobs started from now on get a fresh
+   * DATA_DIR and cluster gateways that have adopted nothing. Returns the new DATA_DIR.
+   */
+  restartWorker(): Promise<string>;
 }
 
 const MAX_PASSES = 20;
@@ -71,7 +79,8 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
   const lab = await startLabWorld(options);
   const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
   // As the worker has them: one gateway per cluster, switching to a kubeconfig adopted under DATA_DIR.
-  const kubes = createClusterKubes(lab.world, lab.dataDir, { rewatchDelayMs: 200 });
+  const workerKubes = (dataDir: string) => createClusterKubes(lab.world, dataDir, { rewatchDelayMs: 200 });
+  let kubes = workerKubes(lab.dataDir);
   const hostKeyPins = createMemoryHostKeyPins();
   const devKubeConfig = new KubeConfig();
   devKubeConfig.loadFromFile(lab.devKubeconfigPath);
@@ -102,14 +111,16 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
         : loadJobFacts(checkpoints).then((facts) =>
             facts.set(FLUX_SUSPENDED_EARLIER_FACT, jobOptions.fluxSuspendedByJob),
           );
+    // A job runs on the worker that took it, whatever restarts after.
+    const worker = kubes;
     const run = async (runOptions: RunOptions = {}) => {
       await seeded;
       return runPlan(plan, {
         jobId: `job-${plan.command.verb}`,
         world: jobWorld,
         shell,
-        kube: kubes.kubeFor(cluster.name),
-        kubeconfigs: kubes,
+        kube: worker.kubeFor(cluster.name),
+        kubeconfigs: worker,
         hostKeyPins: hostKeyPins.pins,
         clock: systemClock,
         checkpoints,
@@ -142,5 +153,11 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     hostKeyPins,
     devKube: createKubeGateway(devKubeConfig, { rewatchDelayMs: 200 }),
     startJob,
+    async restartWorker() {
+      const dataDir = await mkdtemp(join(tmpdir(), 'cb-restarted-worker-'));
+      lab.onStop(() => rm(dataDir, { recursive: true, force: true }));
+      kubes = workerKubes(dataDir);
+      return dataDir;
+    },
   };
 }

@@ -1,5 +1,4 @@
 import type { GroupMembers } from '../../access/access-policy.js';
-import type { KubeconfigKeeper } from '../../lifecycle/ports/kubeconfig-keeper.js';
 import type { AuditLog } from '../audit-log.js';
 import type { ClusterLock } from '../cluster-lock.js';
 import type { CommandBatch } from '../command-batch.js';
@@ -18,8 +17,6 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly announcer: ApprovalAnnouncer;
   /** Shows one job to people (its Slack thread); built by the edge, so this layer knows no Slack. */
   readonly reporterFor: JobReporterFactory;
-  /** Keeps a kubeconfig fetched after k3s.yml, for the cluster's gateway to use from then on. */
-  readonly kubeconfigs: KubeconfigKeeper;
   /** Resolves user groups, to check the requester again when the job starts. */
   readonly members: GroupMembers;
   readonly dataDir: string;

@@ -7,6 +7,8 @@ import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { Reporter } from '../ports/reporter.js';
+import { kubeWithFallback } from './kube-with-fallback.js';
+import { reachThroughOpsHost } from './reach-through-ops-host.js';
 
 /** What the engine hands on to every step (part of its EngineDeps). */
 export interface StepContextSources {
@@ -56,12 +58,19 @@ export function createStepContext(
   approvedBy: readonly string[] = [],
 ): StepContext {
   const { reporter } = deps;
-  return {
+  // Once a step: a worker that proved no kubeconfig of its own (new, restarted) fetches the ops host's.
+  let reached: Promise<boolean> | undefined;
+  const ctx: StepContext = {
     jobId: deps.jobId,
     world: deps.world,
     cluster,
     shell: deps.shell,
-    kube: deps.kube,
+    kube: step.fetchesKubeconfig
+      ? deps.kube
+      : kubeWithFallback(deps.kube, (failure) => {
+          reached ??= reachThroughOpsHost(ctx, failure);
+          return reached;
+        }),
     kubeconfigs: deps.kubeconfigs ?? NO_KUBECONFIGS,
     clock: deps.clock,
     signal: deps.signal,
@@ -76,4 +85,5 @@ export function createStepContext(
     gateFailed: (gate, observed) =>
       reporter.emit({ type: 'gate-failed', stepId: step.id, cluster: cluster.name, gate, observed }),
   };
+  return ctx;
 }

@@ -70,6 +70,11 @@ export interface Step {
   /** The exact command line, for `plan` and the approval request; absent for API-only steps. */
   readonly commandLine?: string | undefined;
   readonly approval?: ApprovalPolicy | undefined;
+  /**
+   * The step fetches the ops host's kubeconfig itself (the cluster kubeconfig step): its ctx.kube is
+   * the cluster's gateway as is, without the engine's fallback to that kubeconfig.
+   */
+  readonly fetchesKubeconfig?: boolean | undefined;
   run(ctx: StepContext): Promise<StepResult>;
   /**
    * What would refuse this step, read without changing anything (preconditions, --list-hosts,
