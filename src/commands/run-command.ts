@@ -1,11 +1,11 @@
 import { closestMatch } from '../lifecycle/command/closest-match.js';
 import { type Admission, isRightsRefusal } from '../service/index.js';
 import { operatorsOnly } from './operators-only.js';
-import type { CommandContext, CommandReply, VerbHandler } from './verb-handler.js';
+import type { CommandContext, CommandReply, HandleWords, VerbHandler } from './verb-handler.js';
 import { isVerb, VERBS } from './verbs.js';
 
 /** A word no verb answers to: refused with the nearest verb, the rest of the line kept. */
-function unknownVerb(verb: string): VerbHandler {
+function unknownVerb(verb: string): HandleWords {
   return operatorsOnly(async (words) => {
     const suggestion = closestMatch(verb, Object.keys(VERBS));
     return {
@@ -32,7 +32,9 @@ export async function runCommand(
 ): Promise<CommandReply> {
   const [first, ...words] = text.trim().split(/[ \t]+/);
   const verb = first || 'help';
-  const handler = isVerb(verb) ? VERBS[verb] : unknownVerb(verb);
+  const handler: HandleWords & Pick<VerbHandler, 'submitsJob'> = isVerb(verb)
+    ? VERBS[verb]
+    : unknownVerb(verb);
   const admission = pendingAdmission({ userId: context.actor.userId, deliveryKey });
   const admit = async () => {
     const unclaimed = admission.claim();
