@@ -29,8 +29,8 @@ type CommandOfSpec<Spec> = Spec extends VerbSpec<infer Command extends VerbComma
 export type PlannedCommand = { [Verb in keyof Specs]: CommandOfSpec<Specs[Verb]> }[keyof Specs];
 export type PlannedVerb = keyof Specs;
 
-/** Each verb's spec, for its own command: a spec filed under another verb's name does not compile. */
 export type CommandOf<Verb extends PlannedVerb> = Extract<PlannedCommand, { readonly verb: Verb }>;
+/** Each verb's spec, for its own command: a spec filed under another verb's name does not compile. */
 type SpecsByVerb = { readonly [Verb in PlannedVerb]: VerbSpec<CommandOf<Verb>> };
 const SPECS: SpecsByVerb = LIFECYCLE_VERB_SPECS;
 

@@ -47,25 +47,16 @@ interface VerbBasics<Command extends VerbCommand> {
  */
 export type VerbSpec<Command extends VerbCommand> = VerbBasics<Command> &
   (
-    | {
-        readonly target: 'cluster';
-        read(
-          flags: readonly string[],
-          words: readonly string[],
-        ): VerbReading<ClusterTarget, Command> | string;
-      }
-    | {
-        readonly target: 'node';
-        read(flags: readonly string[], words: readonly string[]): VerbReading<NodeTarget, Command> | string;
-      }
-    | {
-        readonly target: 'node or cluster';
-        read(
-          flags: readonly string[],
-          words: readonly string[],
-        ): VerbReading<ClusterTarget | NodeTarget, Command> | string;
-      }
+    | { readonly target: 'cluster'; readonly read: ReadOptions<ClusterTarget, Command> }
+    | { readonly target: 'node'; readonly read: ReadOptions<NodeTarget, Command> }
+    | { readonly target: 'node or cluster'; readonly read: ReadOptions<ClusterTarget | NodeTarget, Command> }
   );
+
+/** Reads the verb's own options from its flags and words: the reading, or why they are refused. */
+type ReadOptions<Target, Command> = (
+  flags: readonly string[],
+  words: readonly string[],
+) => VerbReading<Target, Command> | string;
 
 export type VerbTarget = VerbSpec<VerbCommand>['target'];
 
