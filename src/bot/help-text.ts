@@ -1,19 +1,34 @@
+import { VERBS, type Verb } from '../commands/verbs.js';
+
+/** The order the help reads in (not the registry's, which settles a typo's ties): every verb once. */
+const READING_ORDER = inReadingOrder([
+  'up',
+  'reprovision',
+  'cilium',
+  'drift',
+  'verify',
+  'packages',
+  'health',
+  'plan',
+  'status',
+  'jobs',
+  'cancel',
+  'audit',
+  'help',
+]);
+
 export const HELP_TEXT = [
   '*/cluster* runs the life of the k3s clusters. Commands:',
-  '• `up <cluster>`: bring-up (baseline → k3s → cilium → verify → flux, then kube-vip and the VPN gateway)',
-  '• `reprovision <node>`: take a node out (etcd snapshot first), rebuild it, re-join it; never the founder',
-  '• `cilium <cluster>`: preflight, approved Cilium rollout watched agent by agent, verify (Flux suspended meanwhile)',
-  '• `cilium <cluster> --rollback [revision]`: approved helm rollback to the last good (or that) revision, watched agent by agent, verify',
-  '• `cilium <cluster> --resume-flux`: hand Cilium back to Flux after a failed job left its HelmRelease suspended',
-  '• `drift <cluster>`: compare the Cilium parity fields across the repo files, the live release and DaemonSet; changes nothing',
-  '• `verify <cluster>`: one read of the verify gates, reported at once (no waiting)',
-  '• `packages <node>`: packages-only node baseline',
-  "• `health <node|cluster>`: the repo's node-health.yml diagnostic, one line per host; changes nothing",
-  '• `plan <command…>`: print the steps of any command above, then check them against the repo (read-only job)',
-  '• `status [cluster]`: who holds each cluster, queued and running jobs, last verify',
-  '• `jobs`: recent jobs with outcome and duration',
-  '• `cancel <job>`: stop a job (its requester or an approver)',
-  '• `audit [n]`: the last n entries of the audit trail',
-  '• `help`: this text',
+  ...READING_ORDER.flatMap((verb) => VERBS[verb].help.map((line) => `• ${line}`)),
   'Mutating commands take `--queue` to wait behind a busy cluster. Steps marked ⚠ stop for approval first.',
 ].join('\n');
+
+/** A verb left out of the order does not compile: the error names it as `missing`. */
+function inReadingOrder<const Order extends readonly Verb[]>(
+  order: Order &
+    ([Exclude<Verb, Order[number]>] extends [never]
+      ? unknown
+      : { readonly missing: Exclude<Verb, Order[number]> }),
+): Order {
+  return order;
+}

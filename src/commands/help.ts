@@ -1,4 +1,4 @@
-import type { VerbHandler } from './verb-handler.js';
+import { verbHandler } from './verb-handler.js';
 
 /** Anyone may read the help, anywhere: it names no cluster. */
-export const help: VerbHandler = async () => ({ kind: 'help' });
+export const help = verbHandler(async () => ({ kind: 'help' }), { help: ['`help`: this text'] });

@@ -1,9 +1,9 @@
 import { parseLifecycleCommand } from '../lifecycle/command/parse-lifecycle-command.js';
 import { operatorsOnly } from './operators-only.js';
-import type { VerbHandler } from './verb-handler.js';
+import { verbHandler } from './verb-handler.js';
 
 /** `plan <command…>`: the command's steps, then a read-only job checking them. */
-export const plan: VerbHandler = Object.assign(
+export const plan = verbHandler(
   operatorsOnly(async (words, { actor, service, world, admission }) => {
     const parsed = parseLifecycleCommand(words.join(' '), world);
     if (!parsed.ok) {
@@ -12,5 +12,10 @@ export const plan: VerbHandler = Object.assign(
     }
     return service.plan(actor, parsed.command, admission?.claim());
   }),
-  { submitsJob: true as const },
+  {
+    help: [
+      '`plan <command…>`: print the steps of any command above, then check them against the repo (read-only job)',
+    ],
+    submitsJob: true,
+  },
 );

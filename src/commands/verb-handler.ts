@@ -28,10 +28,22 @@ export type CommandReply =
   | ResultOf<'audit'>
   | Refusal;
 
+/** What a verb does with the words typed after it, and who typed them where. */
+export type HandleWords = (words: readonly string[], context: CommandContext) => Promise<CommandReply>;
+
 /**
- * One verb of `/cluster`: the words typed after it, and who typed them where. `submitsJob`: it
- * claims the command's admission for its job's write; every other verb runs once it is admitted.
+ * One verb of `/cluster`: its handler, its lines of the help (each `` `usage`: what it does ``), and
+ * `submitsJob`: it claims the command's admission for its job's write; every other verb runs once
+ * it is admitted.
  */
-export type VerbHandler = ((words: readonly string[], context: CommandContext) => Promise<CommandReply>) & {
+export type VerbHandler = HandleWords & {
+  readonly help: readonly string[];
   readonly submitsJob?: true;
 };
+
+export function verbHandler(
+  handle: HandleWords,
+  about: { readonly help: readonly string[]; readonly submitsJob?: true },
+): VerbHandler {
+  return Object.assign(handle, about);
+}

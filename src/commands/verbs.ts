@@ -1,30 +1,24 @@
+import { LIFECYCLE_VERB_SPECS, type PlannedVerb } from '../lifecycle/verbs/lifecycle-verbs.js';
 import { audit } from './audit.js';
 import { cancel } from './cancel.js';
-import { cilium } from './cilium.js';
-import { drift } from './drift.js';
-import { health } from './health.js';
 import { help } from './help.js';
 import { jobs } from './jobs.js';
-import { packages } from './packages.js';
 import { plan } from './plan.js';
-import { reprovision } from './reprovision.js';
 import { status } from './status.js';
-import { up } from './up.js';
+import { submitLifecycle } from './submit-lifecycle.js';
 import type { VerbHandler } from './verb-handler.js';
-import { verify } from './verify.js';
+
+/** Every verb that runs a plan (its spec in src/lifecycle/verbs/) is submitted as a job. */
+const LIFECYCLE_HANDLERS = Object.fromEntries(
+  Object.entries(LIFECYCLE_VERB_SPECS).map(([verb, spec]) => [verb, submitLifecycle(spec)]),
+) as Readonly<Record<PlannedVerb, VerbHandler>>;
 
 /**
- * Every `/cluster` verb and what runs it: a new verb is one line here. The order is the one a typo's
- * suggestion prefers on a tie: the lifecycle verbs first.
+ * Every `/cluster` verb and what runs it: a verb that runs a plan comes with its spec; any other is
+ * one line here. The order is the one a typo's suggestion prefers on a tie: the lifecycle verbs first.
  */
 export const VERBS = {
-  up,
-  reprovision,
-  cilium,
-  verify,
-  packages,
-  health,
-  drift,
+  ...LIFECYCLE_HANDLERS,
   help,
   plan,
   status,

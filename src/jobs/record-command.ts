@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { describeCommand, isMutating } from '../lifecycle/command/lifecycle-command.js';
+import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
+import { isMutating } from '../lifecycle/verbs/lifecycle-verbs.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { ADMIT_LUA, type AdmissionVerdict, type CommandRateLimit } from './command-rate-limit.js';
 import type { EnqueueRequest } from './create-job-queue.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { cilium } from '../../src/commands/cilium.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { cilium } = VERBS;
 
 describe('cilium', () => {
   it('submits `cilium <cluster>` for the actor', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { drift } from '../../src/commands/drift.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { drift } = VERBS;
 
 describe('drift', () => {
   it('submits the read-only drift check of a cluster', async () => {

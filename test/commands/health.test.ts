@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { health } from '../../src/commands/health.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { health } = VERBS;
 
 describe('health', () => {
   it('submits the diagnostic for a node or a whole cluster', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { packages } from '../../src/commands/packages.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { packages } = VERBS;
 
 describe('packages', () => {
   it("submits `packages <node>` with the node's cluster", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { reprovision } from '../../src/commands/reprovision.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { reprovision } = VERBS;
 
 describe('reprovision', () => {
   it("submits `reprovision <node>` with the node's cluster", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { up } from '../../src/commands/up.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { up } = VERBS;
 
 describe('up', () => {
   it('submits `up <cluster>` for the actor', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HELP_TEXT } from '../../src/bot/help-text.js';
 import { isVerb, VERBS } from '../../src/commands/verbs.js';
-import { LIFECYCLE_VERBS } from '../../src/lifecycle/command/lifecycle-command.js';
+import { LIFECYCLE_VERBS } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
 
 describe('the verb registry', () => {
   it('has every lifecycle verb, and the help names every verb', () => {

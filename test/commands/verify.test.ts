@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { verify } from '../../src/commands/verify.js';
+import { VERBS } from '../../src/commands/verbs.js';
 import { ACTOR, commandContext } from '../support/command-context.js';
+
+const { verify } = VERBS;
 
 describe('verify', () => {
   it('submits `verify <cluster>` for the actor', async () => {

@@ -1,6 +1,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import type { ClusterConfig } from '../../config/world-config.js';
-import { describeCommand, isMutating } from '../../lifecycle/command/lifecycle-command.js';
+import { describeCommand } from '../../lifecycle/command/lifecycle-command.js';
+import { isMutating } from '../../lifecycle/verbs/lifecycle-verbs.js';
 import type { JobData } from '../create-job-queue.js';
 import type { JobRecord } from '../job-record.js';
 import { type JobProcessorDeps, LEASE_MS } from './job-processor-deps.js';

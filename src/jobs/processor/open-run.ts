@@ -1,7 +1,7 @@
 import { checkAccess } from '../../access/access-policy.js';
 import type { ClusterConfig } from '../../config/world-config.js';
-import { isMutating } from '../../lifecycle/command/lifecycle-command.js';
 import type { CheckpointStore } from '../../lifecycle/ports/checkpoint-store.js';
+import { isMutating } from '../../lifecycle/verbs/lifecycle-verbs.js';
 import type { Logger } from '../../log/create-logger.js';
 import { meterEvent } from '../../metrics/meter-event.js';
 import type { CommandBatch } from '../command-batch.js';

@@ -1,3 +1,0 @@
-import { submitLifecycle } from './submit-lifecycle.js';
-
-export const drift = submitLifecycle('drift');
