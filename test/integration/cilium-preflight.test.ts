@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorldConfig } from '../../src/config/world-config.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
@@ -25,11 +26,14 @@ afterEach(async () => {
 });
 
 /** Commits edited files (the preflight reads the checkout the approval is bound to), then runs `cilium dev` up to its approval. */
-async function preflightWith(edits: Readonly<Record<string, (text: string) => string>>) {
+async function preflightWith(
+  edits: Readonly<Record<string, (text: string) => string>>,
+  world: WorldConfig = lab.world,
+) {
   for (const [path, edit] of Object.entries(edits))
     await lab.repo.writeFile(path, edit(originals.get(path)!));
   await lab.repo.commit('lab: edit the Cilium files');
-  const job = lab.startJob('cilium dev');
+  const job = lab.startJob('cilium dev', { world });
   const result = await job.run();
   return {
     result,
@@ -114,5 +118,24 @@ describe('the Cilium preflight on the lab infra repo', { timeout: LAB_TEST_TIMEO
     } finally {
       lab.sim.forbid([]);
     }
+  });
+
+  it("refuses when the API it reaches has Nodes the cluster does not have (another cluster's kubeconfig)", async () => {
+    // As if dev's kubeconfig reached a cluster with a node dev does not name: k3s-dev-3 here.
+    const dev = lab.world.clusters.dev!;
+    const world = {
+      ...lab.world,
+      clusters: {
+        ...lab.world.clusters,
+        dev: { ...dev, nodes: dev.nodes.filter((n) => n.name !== 'k3s-dev-3') },
+      },
+    };
+    const { result, failure, asked } = await preflightWith({}, world);
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    expect(failure?.message).toContain(
+      'the API the bot reaches for dev has Nodes the config does not name for it (k3s-dev-3): ' +
+        "its kubeconfig (clusters.dev.kubeconfigPath) may be another cluster's",
+    );
+    expect(asked).toEqual([]);
   });
 });

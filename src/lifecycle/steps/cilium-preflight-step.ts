@@ -11,6 +11,7 @@ import { checkFluxSource } from './check-flux-source.js';
 import { chooseParityFields } from './choose-parity-fields.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { clusterIdentityProblems } from './cluster-identity-problems.js';
+import { foreignNodesProblems } from './foreign-nodes.js';
 import { readCiliumFiles } from './read-cilium-files.js';
 import { refusalsOf } from './refusals-of.js';
 import { CILIUM_RELEASE } from './release-tools.js';
@@ -58,6 +59,7 @@ async function preflight(ctx: StepContext, { planning }: { planning: boolean }):
   const unreadable = liveReadFailure(planning, problems, notChecked);
   problems.push(
     ...(await clusterIdentityProblems(ctx)),
+    ...(await foreignNodesProblems(ctx)),
     ...checkCiliumParity(values, parity.fields),
     ...found.flatMap((findings) => findings.problems),
     ...(await checkVersions(ctx, texts.helmrelease, unreadable)),
