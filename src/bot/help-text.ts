@@ -9,6 +9,7 @@ const READING_ORDER = inReadingOrder([
   'verify',
   'packages',
   'health',
+  'snapshots',
   'plan',
   'status',
   'jobs',

@@ -1,0 +1,89 @@
+import { ClusterBotError, isClusterBotError } from '../../errors.js';
+import type { Step, StepContext } from '../plan/step.js';
+import { rootPath, runAsRoot } from '../steps/run-as-root.js';
+import { type EtcdSnapshot, parseSnapshotList } from './parse-snapshot-list.js';
+
+/** The name the bot's snapshot before a node goes away gets (etcd-snapshot-step.ts), with k3s's suffix. */
+const BOT_SNAPSHOT = /^cluster-bot-job-(\d+)-/;
+const LISTED = 40;
+
+interface ServerSnapshot extends EtcdSnapshot {
+  readonly server: string;
+}
+
+/**
+ * Every server's etcd snapshots in one list, newest first: each snapshot lives on the disk of the
+ * server that took it, so a restore needs to know which. `k3s etcd-snapshot ls` runs as root on each
+ * (through the ops host's Ansible where sudo wants a password). A server that cannot be asked is
+ * named; the step fails only when none could.
+ */
+export function listSnapshotsStep(id: string, cluster: string): Step {
+  return {
+    id,
+    title: 'etcd snapshots',
+    target: `${cluster}: every server`,
+    commandLine: 'k3s etcd-snapshot ls (as root, on each server)',
+    async run(ctx) {
+      const servers = ctx.cluster.nodes.filter((node) => node.roles.includes('server'));
+      const found: ServerSnapshot[] = [];
+      const unasked: string[] = [];
+      for (const server of servers) {
+        const listed = await listOn(ctx, server.name).catch((error: unknown) => {
+          if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
+          return error.message;
+        });
+        if (typeof listed === 'string') unasked.push(`${server.name}: ${listed}`);
+        else found.push(...listed.map((snapshot) => ({ ...snapshot, server: server.name })));
+      }
+      if (unasked.length === servers.length) {
+        throw new ClusterBotError(
+          'COMMAND_FAILED',
+          `no server listed its etcd snapshots: ${unasked.join('; ')}`,
+          {
+            details: { failures: unasked },
+          },
+        );
+      }
+      found.sort((a, b) => b.createdAt - a.createdAt || a.name.localeCompare(b.name));
+      // One message in the thread, bounded: the list is what the operator asked for.
+      const older = found.length > LISTED ? [`… and ${found.length - LISTED} older ones`] : [];
+      const lines = [
+        ...found.slice(0, LISTED).map(describe),
+        ...older,
+        ...unasked.map((why) => `not listed: ${why}`),
+      ];
+      if (lines.length > 0)
+        await ctx.note(`etcd snapshots of ${cluster}, newest first:\n${lines.join('\n')}`);
+      const newest = found[0];
+      return {
+        status: 'succeeded',
+        summary:
+          newest === undefined
+            ? `no etcd snapshot on ${servers.length - unasked.length} of ${servers.length} servers`
+            : `${found.length} etcd snapshots on ${servers.length - unasked.length} of ${servers.length} servers; newest ${newest.name} on ${newest.server} at ${isoMinute(newest.createdAt)}`,
+      };
+    },
+  };
+}
+
+async function listOn(ctx: StepContext, serverName: string): Promise<EtcdSnapshot[]> {
+  const server = ctx.cluster.nodes.find((node) => node.name === serverName)!;
+  const result = await runAsRoot(ctx, server, ['k3s', 'etcd-snapshot', 'ls'], await rootPath(ctx, server));
+  const listed = result.exitCode === 0 ? parseSnapshotList(result.lines) : undefined;
+  if (listed) return listed;
+  const why = result.failure ?? result.lines.at(-1) ?? `exit ${result.exitCode}`;
+  throw new ClusterBotError('COMMAND_FAILED', `k3s etcd-snapshot ls failed (${why})`, {
+    details: { server: serverName, exitCode: result.exitCode },
+  });
+}
+
+function describe(snapshot: ServerSnapshot): string {
+  const job = BOT_SNAPSHOT.exec(snapshot.name);
+  const mine = job ? ` (the bot's, before job #${job[1]} took a node away)` : '';
+  const size = `${(snapshot.sizeBytes / 1_048_576).toFixed(1)} MiB`;
+  return `${snapshot.name} · ${snapshot.server} · ${isoMinute(snapshot.createdAt)} · ${size}${mine}`;
+}
+
+function isoMinute(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
