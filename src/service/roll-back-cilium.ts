@@ -33,7 +33,7 @@ export async function rollBackCilium(
     const limited = await service.admitCommand(admission);
     if (limited) return limited;
     await deps.audit.record({
-      at: deps.now(),
+      at: deps.clock.now(),
       who: actor.userId,
       action: 'click-refused',
       // A value that is no job id is not echoed: it is whatever the sender wrote.
