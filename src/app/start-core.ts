@@ -68,7 +68,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       world,
       metrics,
       members: options.members,
-      now: systemClock.now,
+      clock: systemClock,
     }),
     async stop() {
       const graceOver = systemClock.now() + env.SHUTDOWN_GRACE_SECONDS * 1_000;

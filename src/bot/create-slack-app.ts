@@ -4,6 +4,7 @@ import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
+import { answerHandlerFailure, postToResponseUrl } from './answer-handler-failure.js';
 import { ROLLBACK_ACTION } from './cilium-rollback-offer.js';
 import type { HomeTab } from './create-home-tab.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
@@ -54,11 +55,17 @@ export function createSlackApp(deps: SlackAppDeps): App {
     processBeforeResponse: false,
     // Bolt's per-request conversation-context middleware: nothing here reads it, every request paid for it.
     convoStore: false,
+    // The error handler is given the request's body, to answer the person through its response_url.
+    extendedErrorHandler: true,
   });
 
   registerHandlers(app, deps);
-  app.error(async (error) => {
+  app.error(async ({ error, body }: { error: Error; body: unknown }) => {
     deps.logger.error({ err: error }, 'slack handler failed');
+    // The ack went out first, so without this the person who clicked or typed sees nothing at all.
+    await answerHandlerFailure(body, postToResponseUrl).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'could not tell the person their request failed'),
+    );
   });
   return app;
 }

@@ -19,10 +19,6 @@ export interface JobRecord {
   readonly finishedAt?: number | undefined;
 }
 
-/** A job's id is its number behind this: `job-42`. */
-export const JOB_ID_PREFIX = 'job-';
-export const jobIdOf = (number: number) => `${JOB_ID_PREFIX}${number}`;
-
 /** How many job ids the recent list keeps: what `jobs` and `status` can look back on. */
 export const RECENT_KEPT = 200;
 

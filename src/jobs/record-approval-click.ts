@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Clock } from '../lifecycle/ports/clock.js';
 import {
   type ApprovalClick,
   type ApprovalRules,
@@ -37,10 +38,11 @@ export async function recordApprovalClick(
   target: ClickTarget,
   click: ApprovalClick,
   rules: ApprovalRules,
+  clock: Clock,
 ): Promise<{ verdict: ClickVerdict; stored?: StoredApproval }> {
   const key = keys.approvals(target.jobId);
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    const raw = await readAnnounced(redis, key, target.stepId);
+    const raw = await readAnnounced(redis, key, target.stepId, clock);
     const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
     if (!raw || !stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
       return { verdict: { kind: 'refused', reason: 'this button does not match a pending approval' } };
@@ -59,14 +61,19 @@ export async function recordApprovalClick(
 }
 
 /** The stored approval, once a pending one has its message's ts (or the wait is over). */
-async function readAnnounced(redis: Redis, key: string, stepId: string): Promise<string | null> {
-  const deadline = Date.now() + ANNOUNCE_WAIT_MS;
+async function readAnnounced(
+  redis: Redis,
+  key: string,
+  stepId: string,
+  clock: Clock,
+): Promise<string | null> {
+  const deadline = clock.now() + ANNOUNCE_WAIT_MS;
   for (;;) {
     const raw = await redis.hget(key, stepId);
     const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
     const announcing = stored?.state.status === 'pending' && stored.messageTs === undefined;
-    if (!announcing || Date.now() >= deadline) return raw;
-    await new Promise((resolve) => setTimeout(resolve, ANNOUNCE_POLL_MS));
+    if (!announcing || clock.now() >= deadline) return raw;
+    await clock.sleep(ANNOUNCE_POLL_MS);
   }
 }
 

@@ -4,7 +4,8 @@ import { isMutating } from '../lifecycle/verbs/lifecycle-verbs.js';
 import type { AuditEntry, AuditLog } from './audit-log.js';
 import { ADMIT_LUA, type AdmissionVerdict, type CommandRateLimit } from './command-rate-limit.js';
 import type { EnqueueRequest } from './create-job-queue.js';
-import { JOB_ID_PREFIX, jobIdOf, RECENT_KEPT } from './job-record.js';
+import { RECENT_KEPT } from './job-record.js';
+import { JOB_ID_PREFIX, jobIdOf } from './ports/job-id.js';
 import type { RedisKeys } from './redis-keys.js';
 
 /**

@@ -46,7 +46,7 @@ export function redactLine(line: string, known: readonly RegExp[], keys?: KeyBlo
       ),
     maskShapes,
     maskJwts,
-    (text) => text.replace(P.bearer, keepScheme).replace(P.basic, keepScheme),
+    maskAuthCredentials,
     maskUrlCredentials,
     maskNamedValues,
   ];
@@ -72,16 +72,27 @@ function maskShapes(line: string): string {
   return out;
 }
 
-// What a Bearer or Basic credential is made of, as P.bearer and P.basic read it; a blank is not.
-const CREDENTIAL_MARKS = new Set(['.', '_', '~', '+', '/', '=', '-']);
-const isCredentialChar = (c: string) =>
-  (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || CREDENTIAL_MARKS.has(c);
-
-/** `Bearer x` as `Bearer [REDACTED]`: the scheme and its blanks kept, the credential after them masked. */
-function keepScheme(match: string): string {
-  let start = match.length;
-  while (start > 0 && isCredentialChar(match[start - 1]!)) start--;
-  return `${match.slice(0, start)}${MASK}`;
+/**
+ * `Bearer x` and `Basic x` as `Bearer [REDACTED]`: the scheme and its blanks kept, a credential of
+ * at least 8 characters after them masked. Each scheme word is a match decided in code, so a line
+ * of them (`Bearer Bearer …`) costs what any other line of matches does.
+ */
+function maskAuthCredentials(line: string, budget: MatchBudget): string {
+  const scheme = new RegExp(P.authScheme);
+  const credentials = { bearer: new RegExp(P.bearerCredential), basic: new RegExp(P.basicCredential) };
+  let out = '';
+  let copied = 0;
+  for (let found = scheme.exec(line); found; found = scheme.exec(line)) {
+    budget.take(found.index);
+    const from = scheme.lastIndex;
+    const credential = credentials[found[0].slice(0, 5).toLowerCase() === 'basic' ? 'basic' : 'bearer'];
+    credential.lastIndex = from;
+    if (!credential.test(line)) continue;
+    out += `${line.slice(copied, from)}${MASK}`;
+    copied = credential.lastIndex;
+    scheme.lastIndex = copied;
+  }
+  return copied === 0 ? line : out + line.slice(copied);
 }
 
 /** Where to cut a line at `at`: after the last blank shortly before it, else at `at` itself. */

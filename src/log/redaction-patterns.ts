@@ -33,9 +33,18 @@ export const REDACTION_PATTERNS = {
   githubPat: /\bgithub_pat_[A-Za-z0-9_]+/g,
   ageKey: /\bAGE-SECRET-KEY-1[0-9A-Z]+/g,
   googleApiKey: /\bAIza[0-9A-Za-z_-]{35}/g,
-  /** `Bearer x`, `Basic x`. No group for the scheme: it made each `Bearer ` with no credential after it cost a third more. */
-  bearer: /\bbearer\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  basic: /\bbasic\s+[A-Za-z0-9+/=]{8,}/gi,
+  /**
+   * The scheme of `Bearer x` and `Basic x` with the blanks after it; whether a credential follows is
+   * read in code (sticky), so each scheme word is one match counted against the line's budget.
+   */
+  authScheme: /\b(?:bearer|basic)\s+/gi,
+  bearerCredential: /[A-Za-z0-9._~+/=-]{8,}/y,
+  basicCredential: /[A-Za-z0-9+/=]{8,}/y,
+  /**
+   * A shell word's well-formed part, read in one step (sticky): plain characters, escapes and quoted
+   * parts that close on the line. It stops at a blank or at a quote that never closes.
+   */
+  shellWord: /(?:[^ \t\n\r\f\v'"\\]|\\[\s\S]|'[^'\n]*'|"(?:[^"\\\n]|\\[\s\S])*")*/y,
   /** The `://` of a URL, whose userinfo is then read in code. */
   urlScheme: /:\/\//g,
   /** A line's diff marker and indentation. */

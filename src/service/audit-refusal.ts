@@ -38,7 +38,7 @@ export async function auditRefusal(
 ): Promise<void> {
   const what = asked.length > WHAT_MAX ? `${asked.slice(0, WHAT_MAX - 1)}…` : asked;
   await deps.audit.record({
-    at: deps.now(),
+    at: deps.clock.now(),
     who: actor.userId,
     action,
     what: `${what}: ${reasonOf(refusal, actor)}`,

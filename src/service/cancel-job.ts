@@ -23,7 +23,7 @@ export async function cancelJob(
   await requestCancel(deps.redis, deps.keys, record.id, actor.userId);
   await deps.queue.promote(record.id);
   await deps.audit.record({
-    at: deps.now(),
+    at: deps.clock.now(),
     who: actor.userId,
     action: 'cancel',
     what: describeCommand(record.command),

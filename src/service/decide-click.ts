@@ -25,7 +25,7 @@ export async function decideClick(
   // A value that is no approval id is not echoed anywhere: it is whatever the sender wrote.
   const audit = (action: AuditAction, what: string) =>
     deps.audit.record({
-      at: deps.now(),
+      at: deps.clock.now(),
       who: actor.userId,
       action,
       what,
@@ -48,9 +48,10 @@ export async function decideClick(
       decision: click.decision,
       isApprover,
       requestedBy: record.requestedBy,
-      at: deps.now(),
+      at: deps.clock.now(),
     },
     cluster,
+    deps.clock,
   );
   const step = stored?.request?.stepTitle ?? target.stepId;
   const required = cluster.requiredApprovals;
@@ -89,10 +90,10 @@ export async function decideClick(
       if (stored?.requestedAt !== undefined) {
         deps.metrics.approvalWait.observe(
           { decision: verdict.kind },
-          (deps.now() - stored.requestedAt) / 1_000,
+          (deps.clock.now() - stored.requestedAt) / 1_000,
         );
       }
-      const decided: Decision = { kind: 'decided', verdict: verdict.kind, stored, at: deps.now() };
+      const decided: Decision = { kind: 'decided', verdict: verdict.kind, stored, at: deps.clock.now() };
       await show(decided);
       await deps.queue.promote(record.id);
       return decided;

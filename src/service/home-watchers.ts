@@ -14,10 +14,10 @@ export function homeWatchers(
   const { redis, keys } = deps;
   return {
     async watchHome(userId) {
-      await redis.zadd(keys.homeWatchers, deps.now(), userId);
+      await redis.zadd(keys.homeWatchers, deps.clock.now(), userId);
     },
     async homeWatchers(withinMs) {
-      const since = deps.now() - withinMs;
+      const since = deps.clock.now() - withinMs;
       const gone = await redis.zrangebyscore(keys.homeWatchers, '-inf', `(${since}`);
       if (gone.length > 0) {
         // Forgotten together: someone who opens the Home again gets a fresh publish anyway.

@@ -51,6 +51,6 @@ export async function readJobLog(
   if (chunk.lines.length > 0 || chunk.ended) return chunk;
   const record = await deps.records.get(jobId);
   if (!record) return undefined;
-  const lapsed = record.finishedAt !== undefined && deps.now() - record.finishedAt > SETTLED_GRACE_MS;
+  const lapsed = record.finishedAt !== undefined && deps.clock.now() - record.finishedAt > SETTLED_GRACE_MS;
   return { lines: [], ended: lapsed };
 }

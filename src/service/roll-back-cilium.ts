@@ -1,10 +1,10 @@
+import { isJobId } from '../jobs/ports/job-id.js';
 import { auditRefusal, isRightsRefusal } from './audit-refusal.js';
 import type { Actor, ClusterService, Submitted } from './cluster-service.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
 
 // A job id as the queue allocates them: anything else on a button was not put there by the bot.
-const JOB_ID = /^job-[1-9][0-9]{0,9}$/;
 
 /** As long as a failed job's thread is worth clicking in. */
 const CLAIM_SECONDS = 30 * 24 * 3_600;
@@ -26,14 +26,14 @@ export async function rollBackCilium(
   jobId: string,
 ): Promise<Submitted | Refusal> {
   const admission = { userId: actor.userId };
-  const record = JOB_ID.test(jobId) ? await deps.records.get(jobId) : undefined;
+  const record = isJobId(jobId) ? await deps.records.get(jobId) : undefined;
   const what = record ? `roll back Cilium from job #${record.number}` : 'roll back Cilium';
   type Why = Extract<Refusal, { code: 'ROLLBACK_NOT_OFFERED' }>['why'];
   const notOffered = async (why: Why, number?: number): Promise<Refusal> => {
     const limited = await service.admitCommand(admission);
     if (limited) return limited;
     await deps.audit.record({
-      at: deps.now(),
+      at: deps.clock.now(),
       who: actor.userId,
       action: 'click-refused',
       // A value that is no job id is not echoed: it is whatever the sender wrote.
@@ -52,7 +52,7 @@ export async function rollBackCilium(
   if ((await deps.redis.set(key, 'claimed', 'EX', CLAIM_SECONDS, 'NX')) === null) {
     // 'claimed' while the other click's submit is still under way: no job number to name yet.
     const rollbackId = await deps.redis.get(key);
-    const rollback = rollbackId && JOB_ID.test(rollbackId) ? await deps.records.get(rollbackId) : undefined;
+    const rollback = rollbackId && isJobId(rollbackId) ? await deps.records.get(rollbackId) : undefined;
     return notOffered('already-rolled-back', rollback?.number);
   }
   const submitted = await service.submit(

@@ -9,6 +9,7 @@ import type { JobRecords } from '../jobs/job-record.js';
 import type { ThreadStore } from '../jobs/ports/job-thread.js';
 import type { JobFeedReader } from '../jobs/read-job-feed.js';
 import type { RedisKeys } from '../jobs/redis-keys.js';
+import type { Clock } from '../lifecycle/ports/clock.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 
 /** What the service is built from: the job layer's stores, the queue, and who is who. */
@@ -26,5 +27,6 @@ export interface ServiceDeps {
   readonly members: GroupMembers;
   readonly rateLimit: CommandRateLimit;
   readonly metrics: Pick<Metrics, 'approvalWait'>;
-  readonly now: () => number;
+  /** Time: what records and audits say, and how long a click waits for its approval's message. */
+  readonly clock: Clock;
 }

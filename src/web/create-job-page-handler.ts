@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JOB_ID_SOURCE } from '../jobs/ports/job-id.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
 import type { StreamSlots } from './create-stream-slots.js';
-import { JOB_ID_SOURCE, type JobLinks } from './job-links.js';
+import type { JobLinks } from './job-links.js';
 import type { PageAssets } from './read-assets.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { type LogStreamDeps, streamJobLog } from './stream-job-log.js';

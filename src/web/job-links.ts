@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isJobId } from '../jobs/ports/job-id.js';
 
 export interface JobLinks {
   /**
@@ -19,9 +20,6 @@ export interface JobLinks {
   ): 'ok' | 'expired' | 'invalid';
 }
 
-/** What a job id looks like in a link: plain ASCII, so a path is matched as it stands, never decoded. */
-export const JOB_ID_SOURCE = 'job-\\d{1,12}';
-const JOB_ID = new RegExp(`^${JOB_ID_SOURCE}$`);
 /** A page nonce: 16 random bytes, base64url (create-job-queue.ts). */
 const NONCE = /^[A-Za-z0-9_-]{22}$/;
 const EXPIRY_STEP_MS = 3_600_000;
@@ -52,7 +50,7 @@ export function createJobLinks(options: {
       return `${base}/jobs/${jobId}?n=${pageNonce}&exp=${exp}&mac=${sign(jobId, pageNonce, exp)}`;
     },
     check(jobId, nonce, exp, sig) {
-      if (!JOB_ID.test(jobId) || !nonce || !NONCE.test(nonce) || !exp || !/^\d{1,12}$/.test(exp) || !sig)
+      if (!isJobId(jobId) || !nonce || !NONCE.test(nonce) || !exp || !/^\d{1,12}$/.test(exp) || !sig)
         return 'invalid';
       const given = Buffer.from(sig, 'utf8');
       const expected = Buffer.from(sign(jobId, nonce, exp), 'utf8');

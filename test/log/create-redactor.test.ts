@@ -146,6 +146,24 @@ describe('redaction', () => {
     );
   });
 
+  it('masks a Bearer or Basic credential of 8 characters or more, keeping the scheme; each scheme word counts against the limit', () => {
+    expect(redact('Authorization: Basic   dXNlcjpwYXNz, then Bearer abc.def_ghi~jk')).toBe(
+      'Authorization: Basic   [REDACTED], then Bearer [REDACTED]',
+    );
+    expect(redact('Bearer short, basic Bearer abcdefghij, xBearer abcdefghij')).toBe(
+      'Bearer short, basic Bearer [REDACTED], xBearer abcdefghij',
+    );
+    expect(redact('Bearer '.repeat(40))).toBe(
+      `${'Bearer '.repeat(32)}[REDACTED: ${'Bearer '.length * 8} more characters not checked]`,
+    );
+  });
+
+  it('masks a quoted value whole, its escaped quotes and blanks included', () => {
+    expect(redact(`api_key="a b\\" c" d --password 'x y'z next`)).toBe(
+      'api_key=[REDACTED] d --password [REDACTED] next',
+    );
+  });
+
   it('redacts a line with a few secrets exactly, without the match limit marker', () => {
     const line =
       'cmd: helm upgrade --token abc123 --set password=hunter2 https://ops:pa55@repo.example/charts xoxb-1234-5678-abcdefgh done';

@@ -21,6 +21,7 @@ import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
+import { systemClock } from '../../src/system-clock.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { labMs } from '../support/lab-time.js';
 import { createMemoryKube } from '../support/memory-kube.js';
@@ -88,7 +89,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     members: async () => [],
     rateLimit,
     metrics: createMetrics(),
-    now,
+    clock: { now, sleep: systemClock.sleep },
   });
   const runs: string[] = [];
   const plan: Plan = {

@@ -3,6 +3,7 @@ import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
+import { systemClock } from '../../src/system-clock.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { labMs } from '../support/lab-time.js';
 import { startInProcessWorker } from '../support/start-in-process-worker.js';
@@ -38,7 +39,7 @@ async function startBot(groups: Map<string, string[]>) {
           ...lab,
           world,
           metrics: createMetrics(),
-          now: Date.now,
+          clock: systemClock,
         }),
       },
     ).then((reply) => reply.text);

@@ -6,6 +6,7 @@ import { createJobStores } from '../../src/jobs/create-job-stores.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
+import { systemClock } from '../../src/system-clock.js';
 import { REDIS_URL, uniquePrefix } from './redis-prefix.js';
 
 export interface ServiceOnRedisOptions {
@@ -51,7 +52,7 @@ export function startServiceOnRedis(world: WorldConfig, options: ServiceOnRedisO
     world,
     metrics,
     members: async (groupId) => options.groups?.get(groupId) ?? [],
-    now,
+    clock: { now, sleep: systemClock.sleep },
   });
   return {
     ...stores,

@@ -15,6 +15,7 @@ import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import { systemClock } from '../../src/system-clock.js';
 import { createInProcessProcessor } from './create-in-process-processor.js';
 import { loadExampleWorld } from './example-world.js';
 import { REDIS_URL, uniquePrefix } from './redis-prefix.js';
@@ -113,7 +114,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
         requestedBy: 'U0ALICE',
         at: Date.now(),
       } as const;
-      return (await recordApprovalClick(redis, keys, target, click, cluster)).verdict;
+      return (await recordApprovalClick(redis, keys, target, click, cluster, systemClock)).verdict;
     },
     /** A worker started now, with the config it loaded now. */
     startWorker(loaded: WorldConfig = world) {

@@ -1,0 +1,55 @@
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
+import type { Clock } from '../../src/lifecycle/ports/clock.js';
+import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
+
+let redis: Redis;
+let prefix: ReturnType<typeof uniquePrefix>;
+beforeEach(() => {
+  redis = new Redis(REDIS_URL);
+  prefix = uniquePrefix('approval-click');
+});
+afterEach(async () => {
+  redis.disconnect();
+  await prefix.cleanup();
+});
+
+/** A clock whose sleeps pass at once: only its own time moves. */
+function instantClock(start: number): Clock & { slept: number } {
+  let now = start;
+  return {
+    slept: 0,
+    now: () => now,
+    async sleep(ms) {
+      this.slept += ms;
+      now += ms;
+    },
+  };
+}
+
+describe('an approval click', () => {
+  it("waits for its approval's message on the injected clock: a message never saved is refused after 5 s of that clock", async () => {
+    const keys = redisKeys(prefix.prefix);
+    const start = Date.UTC(2026, 11, 2, 6, 0);
+    const approvalId = 'job-7.2-cilium.abc';
+    // Saved, then posted: the post never came back, so the message's ts was never saved.
+    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
+    await redis.hset(keys.approvals('job-7'), '2-cilium', JSON.stringify({ state, approvals: [] }));
+    const clock = instantClock(start);
+
+    const { verdict } = await recordApprovalClick(
+      redis,
+      keys,
+      { jobId: 'job-7', stepId: '2-cilium', approvalId, messageTs: '1700000000.000001' },
+      { userId: 'U0BOB', decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
+      { requiredApprovals: 1, allowSelfApproval: false },
+      clock,
+    );
+
+    expect(verdict).toEqual({ kind: 'refused', reason: 'this button does not belong to that approval' });
+    expect(clock.slept).toBeGreaterThanOrEqual(5_000);
+    expect(clock.now() - start).toBeLessThan(5_100);
+  });
+});
