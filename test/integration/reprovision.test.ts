@@ -399,7 +399,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect((await lab.nodes.commands())[nodeCommandsAtClick]).toBe('true');
       expect(lab.hostKeyPins.kept('dev')['k3s-dev-3']).toMatchObject({
         fingerprint: newFingerprint,
-        jobId: 'job-reprovision',
+        jobId: job.jobId,
         approvedBy: ['U0BOB'],
       });
       // Then the re-join, through the accepted key.
