@@ -1,5 +1,9 @@
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { labMs } from '../support/lab-time.js';
+import { REDIS_URL } from '../support/redis-prefix.js';
 import type { BotProcess } from '../support/start-bot-process.js';
 import { QUICK_STALL_ENV, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 import { waitFor } from '../support/wait-for.js';
@@ -22,6 +26,17 @@ const baselineRuns = async (world: SlackLab) => ({
 /** The resumed step's word in the thread: it followed the run the first worker started. */
 const FOLLOWED =
   /worker restarted; (following the running `node-baseline\.yml` from line \d+|`node-baseline\.yml` ended while no worker followed it; its output from line \d+)/;
+
+/** The events the job page shows for the job whose board says `#N`. */
+async function feedEvents(world: SlackLab, boardText: string) {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const jobId = `job-${/#(\d+)/.exec(boardText)?.[1]}`;
+    return await createJobFeedReader(redis, redisKeys(world.processEnv.REDIS_PREFIX ?? '')).events(jobId);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   lab = await startSlackLab({
@@ -74,5 +89,18 @@ describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
     });
     expect(started(other)).toBe(1);
     expect(slack.messages('C0OPS')).toHaveLength(1);
+    const thread = slack
+      .replies('C0OPS', root.ts)
+      .map((m) => m.text)
+      .join('\n');
+    expect(thread).toMatch(FOLLOWED);
+    expect(thread).not.toContain('running it again');
+    // Started once and ended once: the killed worker's playbook went on, the next worker followed it.
+    expect(await baselineRuns(lab!)).toEqual({ started: 1, ended: ['node-baseline.yml k3s-dev-1'] });
+    // The job page's data (its events feed) has the re-attach too, under its step.
+    const notes = (await feedEvents(lab!, root.text)).flatMap(({ event }) =>
+      event.type === 'note' ? [event.text] : [],
+    );
+    expect(notes).toContainEqual(expect.stringMatching(FOLLOWED));
   });
 });

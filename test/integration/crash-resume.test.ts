@@ -48,12 +48,12 @@ async function killWorker(job: LabJob, running: Promise<unknown>) {
  * Approves the job's cilium.yml and runs it until it sits in its report task (long enough to cut
  * something under it there; it prints more after). Returns the run and the lab events before it.
  */
-async function runCiliumToItsReport(job: LabJob, sleepSeconds: number) {
+async function runCiliumToItsReport(job: LabJob, sleepSeconds: number, signal?: AbortSignal) {
   expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
   const eventsBefore = await lab.labEvents();
   await lab.setLab({ lab_sleep_seconds: sleepSeconds, lab_output_lines: 30 });
   job.approvals.approve('2-cilium');
-  const running = job.run();
+  const running = job.run({ signal });
   await waitFor(
     'cilium.yml to reach its report task',
     async () => ((await lab.labEvents()).length > eventsBefore.length ? true : undefined),
@@ -233,6 +233,27 @@ describe('the ops host’s connection drops while the worker lives', () => {
       expect(job.texts()).toContainEqual(
         expect.stringMatching(/2-cilium.*goes on there, following it again in 1 s/),
       );
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a cancel while a detached playbook runs', () => {
+  it(
+    'ends the playbook’s whole process group on the ops host, and the job ends cancelled',
+    async () => {
+      const cancel = new AbortController();
+      const job = lab.startJob('cilium dev');
+      const { running } = await runCiliumToItsReport(job, 30, cancel.signal);
+      expect(await playbookProcesses(lab.repo.ansibleDir)).not.toEqual([]);
+      cancel.abort(new Error('cancelled by U0BOB'));
+      const result = await running;
+      await lab.setLab({});
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'cancelled' });
+      expect(await playbookProcesses(lab.repo.ansibleDir)).toEqual([]);
+      // Its runner lived to say how it ended: TERM to the group.
+      expect(await readFile(join(folderOf(job.jobId, '2-cilium'), 'rc'), 'utf8')).toBe('143\n');
     },
     LAB_TEST_TIMEOUT_MS,
   );
