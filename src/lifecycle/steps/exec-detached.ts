@@ -1,5 +1,6 @@
 import type { StepContext } from '../plan/step.js';
 import type { DetachedState, ExecRequest, ExecResult, SshTarget } from '../ports/remote-shell.js';
+import { opsTarget } from '../targets.js';
 import { detachedFolder } from './detached-folder.js';
 
 /** What a resumed step found of its detached command: nothing started, or a run to follow. */
@@ -56,4 +57,18 @@ export async function execDetached(
   await marked;
   if (markFailure) throw markFailure.error;
   return result;
+}
+
+/**
+ * A mutating command on the ops host, run detached: a resumed step follows the run it finds (to its
+ * end, or reads how it ended) instead of starting it again; otherwise it is started.
+ */
+export async function execOnOpsDetached(
+  ctx: StepContext,
+  title: string,
+  request: ExecRequest,
+  found?: FoundRun,
+): Promise<ExecResult> {
+  const target = opsTarget(ctx.world);
+  return execDetached(ctx, target, title, request, found ?? (await findDetachedRun(ctx, target)));
 }
