@@ -194,5 +194,7 @@ const nodesInMemory: RemoteShell = {
     }
     return { exitCode: 0, signal: null, durationMs: 0 };
   },
+  runDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
+  probeDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
   probeHostKey: () => Promise.reject(new Error('the throughput benchmark dials no host')),
 };

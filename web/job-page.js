@@ -80,6 +80,10 @@ function renderSteps(page) {
     const item = el('li');
     item.append(el('span', `${step.title} → ${step.target} (${step.status})`, `status-${step.status}`));
     if (step.commandLine) item.append(el('code', step.commandLine, 'argv'));
+    // What the thread said of this step beside its output: a re-attach after a worker restart, say.
+    for (const { event } of page.events) {
+      if (event.type === 'note' && event.stepId === step.id) item.append(el('p', event.text, 'note'));
+    }
     list.append(item);
   }
 }

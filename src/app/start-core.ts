@@ -76,8 +76,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       // Threads keep going out for what is left of the grace period; the rest waits for another process.
       await drainer.stop(graceOver);
       if (!jobsLetGo) {
-        // Not waiting for the steps: the process exits, its SSH connections drop (ending the
-        // remote commands) and the jobs' BullMQ locks lapse, so another worker picks them up.
+        // Not waiting for the steps: the process exits, its SSH connections drop (ending the remote
+        // commands that are not detached) and the jobs' BullMQ locks lapse, so another worker picks them up.
         redis.disconnect();
         return;
       }

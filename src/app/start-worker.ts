@@ -18,8 +18,9 @@ export function startWorker(env: Env, keys: RedisKeys, processor: Processor, log
   return {
     /**
      * Stops taking jobs and gives the running steps the grace period. A step still running then is
-     * left checkpointed as running: closing its SSH connection ends the remote command, and the job,
-     * no longer locked by this worker, is resumed by another one (asking again before a disruptive step).
+     * left checkpointed as running, and the job, no longer locked by this worker, is resumed by
+     * another one: a detached command (a mutating playbook) goes on and is followed again; any other
+     * remote command ends with its SSH connection and runs again (after a fresh approval if disruptive).
      */
     async stop(): Promise<boolean> {
       const closed = worker.close().then(() => true);

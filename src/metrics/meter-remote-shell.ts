@@ -19,6 +19,8 @@ export function meterRemoteShell(shell: RemoteShell, metrics: Metrics): RemoteSh
   };
   return {
     exec: (target, request) => shell.exec(target, request).catch(count),
+    runDetached: (target, request) => shell.runDetached(target, request).catch(count),
+    probeDetached: (target, folder, timeoutMs) => shell.probeDetached(target, folder, timeoutMs).catch(count),
     probeHostKey: (target, timeoutMs) => shell.probeHostKey(target, timeoutMs).catch(count),
   };
 }

@@ -6,6 +6,7 @@ import { connectSsh } from './connect-ssh.js';
 import { probeHostKey } from './probe-host-key.js';
 import type { ReadFile } from './read-file.js';
 import { runCommand } from './run-command.js';
+import { probeDetached, runDetached } from './run-detached.js';
 import type { SshLogger } from './ssh-logger.js';
 import { END_GRACE_SECONDS, wrapInProcessGroup } from './wrap-in-process-group.js';
 
@@ -39,7 +40,7 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
   // TERM, the remote prelude's second try and its SIGKILL, plus room for the channel to close.
   const endGraceMs = (END_GRACE_SECONDS + 4) * 1000;
 
-  return {
+  const shell: RemoteShell = {
     async exec(target: SshTarget, request: ExecRequest): Promise<ExecResult> {
       const startedAt = performance.now();
       const commandLine = wrapInProcessGroup(buildRemoteCommand(request));
@@ -76,8 +77,11 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
         client.end();
       }
     },
+    runDetached: (target, request) => runDetached(shell.exec, target, request),
+    probeDetached: (target, folder, timeoutMs) => probeDetached(shell.exec, target, folder, timeoutMs),
     probeHostKey,
   };
+  return shell;
 }
 
 const tenths = (ms: number) => Math.round(ms * 10) / 10;

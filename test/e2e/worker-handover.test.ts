@@ -1,7 +1,12 @@
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
+import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { labMs } from '../support/lab-time.js';
+import { REDIS_URL } from '../support/redis-prefix.js';
 import type { BotProcess } from '../support/start-bot-process.js';
 import { QUICK_STALL_ENV, type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+import { waitFor } from '../support/wait-for.js';
 
 let lab: SlackLab | undefined;
 afterEach(async () => {
@@ -10,6 +15,28 @@ afterEach(async () => {
 });
 
 const started = (worker: BotProcess) => (worker.output().match(/"msg":"job started"/g) ?? []).length;
+
+/** Real node-baseline.yml runs: the argv log of the ops host, and the playbook's own log of finished hosts. */
+const baselineRuns = async (world: SlackLab) => ({
+  started: (await world.playbookRuns()).filter((line) =>
+    line.startsWith('ansible-playbook playbooks/node-baseline.yml'),
+  ).length,
+  ended: (await world.labEvents()).filter((line) => line.startsWith('node-baseline.yml ')),
+});
+/** The resumed step's word in the thread: it followed the run the first worker started. */
+const FOLLOWED =
+  /worker restarted; (following the running `node-baseline\.yml` from line \d+|`node-baseline\.yml` ended while no worker followed it; its output from line \d+)/;
+
+/** The events the job page shows for the job whose board says `#N`. */
+async function feedEvents(world: SlackLab, boardText: string) {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const jobId = `job-${/#(\d+)/.exec(boardText)?.[1]}`;
+    return await createJobFeedReader(redis, redisKeys(world.processEnv.REDIS_PREFIX ?? '')).events(jobId);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   lab = await startSlackLab({
@@ -24,6 +51,11 @@ async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   const root = await slack.waitFor(() => slack.messages('C0OPS').find((m) => m.text.includes('⏳')), {
     timeoutMs: 30_000,
   });
+  // Mid-playbook: its run was started (the ops host's argv log has it), and it sleeps in its report task.
+  const world = lab;
+  await waitFor('node-baseline.yml to start', async () => (await baselineRuns(world)).started === 1, {
+    timeoutMs: 30_000,
+  });
   first.child.kill(signal);
   const code = await first.exited;
   return { slack, first, other, root, code };
@@ -31,7 +63,7 @@ async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
 
 // A stalled job is noticed by BullMQ within lockDuration + stalledInterval (QUICK_STALL_ENV: 15 s).
 describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
-  it('SIGTERM mid-playbook: the worker exits 0 after its grace period and another worker finishes the job', async () => {
+  it('SIGTERM mid-playbook: the worker exits 0 after its grace period, the playbook finishes, another worker completes the job', async () => {
     const { slack, other, root, code } = await startLongJob('SIGTERM');
     expect(code).toBe(0);
     await slack.waitFor(() => slack.message('C0OPS', root.ts)?.text.includes('✅ succeeded') || undefined, {
@@ -43,7 +75,10 @@ describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
       .replies('C0OPS', root.ts)
       .map((m) => m.text)
       .join('\n');
-    expect(thread).toContain('was interrupted (the worker stopped); running it again');
+    expect(thread).toMatch(FOLLOWED);
+    expect(thread).not.toContain('running it again');
+    // Started once and ended once: the worker's exit did not end it, and the next one did not redo it.
+    expect(await baselineRuns(lab!)).toEqual({ started: 1, ended: ['node-baseline.yml k3s-dev-1'] });
   });
 
   it('SIGKILL mid-playbook: the job goes stalled, another worker resumes it, no job runs twice at once', async () => {
@@ -54,5 +89,18 @@ describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
     });
     expect(started(other)).toBe(1);
     expect(slack.messages('C0OPS')).toHaveLength(1);
+    const thread = slack
+      .replies('C0OPS', root.ts)
+      .map((m) => m.text)
+      .join('\n');
+    expect(thread).toMatch(FOLLOWED);
+    expect(thread).not.toContain('running it again');
+    // Started once and ended once: the killed worker's playbook went on, the next worker followed it.
+    expect(await baselineRuns(lab!)).toEqual({ started: 1, ended: ['node-baseline.yml k3s-dev-1'] });
+    // The job page's data (its events feed) has the re-attach too, under its step.
+    const notes = (await feedEvents(lab!, root.text)).flatMap(({ event }) =>
+      event.type === 'note' ? [event.text] : [],
+    );
+    expect(notes).toContainEqual(expect.stringMatching(FOLLOWED));
   });
 });

@@ -2,6 +2,7 @@ import { CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions } from '@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * One world, told in order: Flux has adopted Cilium; `cilium dev` ships a template whose agent
@@ -66,11 +67,42 @@ describe('Cilium: Flux kept out, a halted rollout rolled back', () => {
   );
 
   it(
-    '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux left suspended',
+    '--rollback goes back to the last good revision, approved with both revisions shown, watched agent by agent, verified, Flux left suspended; its worker killed mid rollback, the next one reads how it ended',
     async () => {
       // The halted job (#1 here) left Flux suspended: the rollback takes that suspension over.
       const job = lab.startJob('cilium dev --rollback', { fluxSuspendedByJob: 1 });
-      const result = await job.runUntilDone({ approve: true });
+      await lab.ops.setNodeState('helm-rollback-hold', '1');
+      expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-helm-rollback' });
+      job.approvals.approve('2-helm-rollback');
+      const running = job.run();
+      await waitFor(
+        'helm rollback to be running',
+        async () => (await opsCalls('helm')).some((call) => call.startsWith('rollback')),
+        { timeoutMs: 30_000 },
+      );
+      // The worker is SIGKILLed: its writes, its following and its connection are gone; the rollback is not.
+      job.checkpoints.crash();
+      await lab.ops.killSessions();
+      await running;
+      // It ends while nobody follows it: the history moves on to revision 4.
+      await lab.ops.setNodeState('helm-rollback-hold', null);
+      await waitFor('the rollback to land', () => lab.sim.helmHistory().at(-1)?.revision === 4, {
+        timeoutMs: 30_000,
+      });
+      job.checkpoints.revive();
+      const resumed = job.run();
+      let result = await resumed;
+      if (result.status === 'waiting') result = await job.runUntilDone({ approve: true });
+      expect(job.texts()).toContainEqual(
+        expect.stringMatching(
+          /worker restarted; `helm rollback cilium` ended while no worker followed it; its output from line \d+$/,
+        ),
+      );
+      // The revision picked before it started, though the history has moved since.
+      expect(job.texts()).toContain(
+        '2-helm-rollback succeeded: rolled back from revision 3 (cilium-1.20.1, deployed) to revision 2 (cilium-1.20.1, superseded)',
+      );
+      expect(job.approvals.voided).toEqual([]);
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       const [request] = job.approvals.requests;

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
@@ -26,70 +28,91 @@ const sinceLastStart = (job: LabJob) => {
   return events.slice(lastStart);
 };
 
-// One file, in order: both tests roll Cilium in the same kube-sim.
+/** The lab's ops host is this machine: a step's detached folder, as the bot lays it out in the repo. */
+const folderOf = (job: string, step: string) => join(lab.world.ops.repoPath, '.cache/cluster-bot', job, step);
+const outLines = async (job: string, step: string) =>
+  (await readFile(join(folderOf(job, step), 'out'), 'utf8')).split('\n').slice(0, -1);
+
+/**
+ * The worker dies as a SIGKILL kills it: nothing it would still write reaches the job's store or its
+ * thread, it follows nothing any more, and its SSH connection drops without a word (the ops host's
+ * sessions are killed under it).
+ */
+async function killWorker(job: LabJob, running: Promise<unknown>) {
+  job.checkpoints.crash();
+  await lab.ops.killSessions();
+  await running;
+}
+
+/**
+ * Approves the job's cilium.yml and runs it until it sits in its report task (long enough to cut
+ * something under it there; it prints more after). Returns the run and the lab events before it.
+ */
+async function runCiliumToItsReport(job: LabJob, sleepSeconds: number, signal?: AbortSignal) {
+  expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+  const eventsBefore = await lab.labEvents();
+  await lab.setLab({ lab_sleep_seconds: sleepSeconds, lab_output_lines: 30 });
+  job.approvals.approve('2-cilium');
+  const running = job.run({ signal });
+  await waitFor(
+    'cilium.yml to reach its report task',
+    async () => ((await lab.labEvents()).length > eventsBefore.length ? true : undefined),
+    { timeoutMs: 30_000 },
+  );
+  return { running, eventsBefore };
+}
+
+// One file, in order: the tests roll Cilium in the same kube-sim.
 describe('a worker dies and another resumes the job', () => {
   it(
-    'during a disruptive playbook: the interrupted step is not run again without a fresh approval',
+    'during a disruptive playbook: the resumed job follows the playbook still running; it runs once, each line shown once',
     async () => {
       const job = lab.startJob('cilium dev');
-      expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
-      const eventsBefore = await lab.labEvents();
-      // The approved run will sit in its report task long enough to be killed mid-playbook.
-      await lab.setLab({ lab_sleep_seconds: 60 });
-      job.approvals.approve('2-cilium');
-      const worker = new AbortController();
-      const running = job.run({ signal: worker.signal });
-      await waitFor(
-        'cilium.yml to reach its report task',
-        async () => ((await lab.labEvents()).length > eventsBefore.length ? true : undefined),
-        { timeoutMs: 30_000 },
-      );
+      const { running, eventsBefore } = await runCiliumToItsReport(job, 8);
+      await killWorker(job, running);
+      const shownBefore = job.reporter.linesOf('2-cilium').length;
+      // The playbook outlived the worker.
       expect(await playbookProcesses(lab.repo.ansibleDir)).not.toEqual([]);
-
-      // The worker dies: nothing it would still write reaches the store, and its connection drops.
-      job.checkpoints.crash();
-      worker.abort(new Error('worker killed'));
-      await running;
-      await waitFor(
-        'the orphaned ansible-playbook to end',
-        async () => ((await playbookProcesses(lab.repo.ansibleDir)).length === 0 ? true : undefined),
-        { timeoutMs: 20_000 },
-      );
       expect(job.checkpoints.records.get('2-cilium')).toMatchObject({
         status: 'running',
         data: { approvalId: 'approval-1' },
       });
-      expect(await ciliumRuns()).toBe(1);
 
-      // A new worker picks the job up.
+      // A new worker picks the job up while the playbook still runs.
       job.checkpoints.revive();
-      await lab.setLab({});
       const resumed = await job.run();
+      await lab.setLab({});
 
-      expect(resumed).toMatchObject({ status: 'waiting', stepId: '2-cilium', approvalId: 'approval-2' });
-      expect(await ciliumRuns()).toBe(1);
-      expect(job.approvals.voided).toEqual([
-        { id: 'approval-1', reason: 'cilium.yml was interrupted while running' },
-      ]);
-      expect(job.approvals.requests[1]).toMatchObject({
-        stepId: '2-cilium',
-        warning: expect.stringContaining(
-          'This step was interrupted while running (its approval was used). Approve only if running it again is safe.',
-        ),
-        binding: { commit: await lab.repo.head(), preview: { ran: true } },
+      expect(resumed).toMatchObject({
+        status: 'finished',
+        outcome: 'succeeded',
+        summary: 'all 8 steps done',
       });
+      // One start, one end: the argv log has one run, the playbook's own log one report per host.
+      expect(await ciliumRuns()).toBe(1);
+      const reported = (await lab.labEvents()).slice(eventsBefore.length);
+      expect(reported.filter((line) => line.startsWith('cilium.yml '))).toEqual([
+        'cilium.yml k3s-dev-1',
+        'cilium.yml k3s-dev-2',
+        'cilium.yml k3s-dev-3',
+      ]);
+      expect(job.approvals.requests).toHaveLength(1);
+      expect(job.approvals.voided).toEqual([]);
       const resumedTexts = sinceLastStart(job).map((event) =>
         event.type === 'note' ? event.text : event.type,
       );
       expect(resumedTexts).toContain(
-        'cilium.yml was interrupted while running; it will not run again without a fresh approval.',
+        `worker restarted; following the running \`cilium.yml\` from line ${shownBefore + 1}`,
       );
-      expect(sinceLastStart(job)[0]).toMatchObject({ type: 'plan-started', resumed: true });
-
-      // With the fresh approval it runs once more and the job completes.
-      job.approvals.approve('2-cilium');
-      expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-      expect(await ciliumRuns()).toBe(2);
+      // Every line the playbook printed, once, in order: the dead worker's share and then the rest.
+      const printed = await outLines(job.jobId, '2-cilium');
+      expect(printed).toContain(
+        'PLAY RECAP *********************************************************************',
+      );
+      expect(job.reporter.linesOf('2-cilium')).toEqual(printed);
+      expect(shownBefore).toBeGreaterThan(0);
+      expect(shownBefore).toBeLessThan(printed.length);
+      expect(job.texts()).toContainEqual(expect.stringMatching(/^2-cilium succeeded: cilium\.yml ok \(/));
     },
     LAB_TEST_TIMEOUT_MS,
   );
@@ -144,6 +167,93 @@ describe('a worker dies and another resumes the job', () => {
           /^3-cilium-rollout succeeded: 3\/3 agents rolled to revision \w+ one at a time, all Ready$/,
         ),
       );
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+  it(
+    'a playbook that fails after its worker died: the resumed job reports its real exit code and output',
+    async () => {
+      const runsBefore = await ciliumRuns();
+      const job = lab.startJob('cilium dev');
+      expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+      await lab.setLab({
+        lab_rollout_wait_seconds: 6,
+        lab_fail: [{ task: 'Report Cilium', msg: 'agents did not report after the rollout' }],
+      });
+      job.approvals.approve('2-cilium');
+      const running = job.run();
+      await waitFor(
+        'cilium.yml to wait on its rollout',
+        () =>
+          job.reporter.linesOf('2-cilium').some((line) => line.startsWith('TASK [cilium : Wait for Cilium')),
+        { timeoutMs: 30_000 },
+      );
+      await killWorker(job, running);
+
+      job.checkpoints.revive();
+      const resumed = await job.run();
+      await lab.setLab({});
+
+      expect(resumed).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(job.reporter.planFailure()).toMatchObject({
+        code: 'PLAYBOOK_FAILED',
+        message:
+          'cilium.yml failed: k3s-dev-1: cilium : Report Cilium: agents did not report after the rollout',
+        details: { exitCode: 2 },
+      });
+      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines(job.jobId, '2-cilium'));
+      expect(await ciliumRuns()).toBe(runsBefore + 1);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('the ops host’s connection drops while the worker lives', () => {
+  it(
+    'the step follows the playbook again and waits for its end: no failure, one run, each line shown once',
+    async () => {
+      const runsBefore = await ciliumRuns();
+      // Until the playbook ends the step holds on (the job, and with it the cluster's lease).
+      let playbooksAtStepEnd: Promise<unknown[]> | undefined;
+      const job = lab.startJob('cilium dev', {
+        onEvent: (event) => {
+          if (event.type === 'step-finished' && event.stepId === '2-cilium')
+            playbooksAtStepEnd = playbookProcesses(lab.repo.ansibleDir);
+        },
+      });
+      const { running } = await runCiliumToItsReport(job, 6);
+      await lab.ops.killSessions();
+      const result = await running;
+      await lab.setLab({});
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded', summary: 'all 8 steps done' });
+      expect(await playbooksAtStepEnd).toEqual([]);
+      expect(await ciliumRuns()).toBe(runsBefore + 1);
+      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines(job.jobId, '2-cilium'));
+      expect(job.texts()).toContainEqual(
+        expect.stringMatching(/2-cilium.*goes on there, following it again in 1 s/),
+      );
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a cancel while a detached playbook runs', () => {
+  it(
+    'ends the playbook’s whole process group on the ops host, and the job ends cancelled',
+    async () => {
+      const cancel = new AbortController();
+      const job = lab.startJob('cilium dev');
+      const { running } = await runCiliumToItsReport(job, 30, cancel.signal);
+      expect(await playbookProcesses(lab.repo.ansibleDir)).not.toEqual([]);
+      cancel.abort(new Error('cancelled by U0BOB'));
+      const result = await running;
+      await lab.setLab({});
+
+      expect(result).toMatchObject({ status: 'finished', outcome: 'cancelled' });
+      expect(await playbookProcesses(lab.repo.ansibleDir)).toEqual([]);
+      // Its runner lived to say how it ended: TERM to the group.
+      expect(await readFile(join(folderOf(job.jobId, '2-cilium'), 'rc'), 'utf8')).toBe('143\n');
     },
     LAB_TEST_TIMEOUT_MS,
   );

@@ -140,7 +140,7 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
 
     // What the lab's stand-ins record, and they refuse anyone but root.
     const saved = await lab.nodes.readNodeState('etcd-snapshots', PROD_ADDRESSES['k3s-prod-1']);
-    expect(saved).toMatch(/^cluster-bot-job-reprovision-k3s-prod-1-\d+\n$/);
+    expect(saved).toMatch(new RegExp(`^cluster-bot-${job.jobId}-k3s-prod-1-\\d+\\n$`));
     expect(await lab.nodes.readNodeState('stopped-units', PROD_ADDRESSES['k3s-prod-2'])).toBe(
       'k3s.service\n',
     );
@@ -164,7 +164,7 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
       ]);
     const opsLines = await lab.ops.commands();
     for (const [host, argv] of [
-      ['k3s-prod-1', ['k3s', 'etcd-snapshot', 'save', '--name', 'cluster-bot-job-reprovision']],
+      ['k3s-prod-1', ['k3s', 'etcd-snapshot', 'save', '--name', `cluster-bot-${job.jobId}`]],
       ['k3s-prod-2', ['systemctl', 'stop', 'k3s']],
       ['k3s-prod-2', ['k3s-uninstall.sh']],
     ] as const) {

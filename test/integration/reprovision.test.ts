@@ -165,12 +165,14 @@ describe('reprovision k3s-dev-3 against the lab', () => {
 
       // An etcd snapshot was taken on a surviving server, never on the node about to be wiped.
       expect(await lab.nodes.readNodeState('k3s-calls', DEV_ADDRESSES['k3s-dev-1'])).toMatch(
-        /etcd-snapshot save --name cluster-bot-job-reprovision\n$/,
+        new RegExp(`etcd-snapshot save --name cluster-bot-${job.jobId}\n$`),
       );
       expect(await lab.nodes.readNodeState('k3s-calls', DEV_ADDRESSES['k3s-dev-3'])).toBeUndefined();
       expect(texts).toContainEqual(
         expect.stringMatching(
-          /^3-etcd-snapshot etcd snapshot cluster-bot-job-reprovision-k3s-dev-1-\d+ saved on k3s-dev-1 \(\/var\/lib\/rancher\/k3s\/server\/db\/snapshots\/\)$/,
+          new RegExp(
+            `^3-etcd-snapshot etcd snapshot cluster-bot-${job.jobId}-k3s-dev-1-\\d+ saved on k3s-dev-1 \\(/var/lib/rancher/k3s/server/db/snapshots/\\)$`,
+          ),
         ),
       );
 
@@ -187,7 +189,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect(node('k3s-dev-3')?.metadata.uid).not.toBe(oldNodeUid);
 
       // tofu: a plan saved for this job, its summary and addresses in the approval, then exactly that plan applied.
-      const planFile = '.terraform/cluster-bot-job-reprovision.tfplan';
+      const planFile = `.terraform/cluster-bot-${job.jobId}.tfplan`;
       const rebuild = job.approvals.requests[1]!.binding;
       expect(rebuild.commit).toBe(commit);
       expect(rebuild.commandLine).toBe(
@@ -318,8 +320,8 @@ describe('reprovision k3s-dev-3 against the lab', () => {
     'a saved plan changed after its approval is refused right before applying, and nothing is applied',
     async () => {
       await lab.ops.setNodeState('tofu-calls', null, '127.0.0.1');
-      const planFile = `${lab.repo.root}/infra/tofu/.terraform/cluster-bot-job-reprovision.tfplan`;
       const job = lab.startJob('reprovision k3s-dev-3');
+      const planFile = `${lab.repo.root}/infra/tofu/.terraform/cluster-bot-${job.jobId}.tfplan`;
       const result = await job.runUntilDone({
         approve: true,
         onWaiting: async (stepId) => {
@@ -399,7 +401,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect((await lab.nodes.commands())[nodeCommandsAtClick]).toBe('true');
       expect(lab.hostKeyPins.kept('dev')['k3s-dev-3']).toMatchObject({
         fingerprint: newFingerprint,
-        jobId: 'job-reprovision',
+        jobId: job.jobId,
         approvedBy: ['U0BOB'],
       });
       // Then the re-join, through the accepted key.
@@ -431,6 +433,58 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         // systemctl stop k3s ran on the node itself, over SSH through the kept pin.
         expect(job.texts()).toContain('4-remove-node k3s stopped');
       } finally {
+        lab.sim.joinNode('k3s-dev-3');
+        await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
+        await lab.devKube.setUnschedulable('k3s-dev-3', false);
+      }
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a worker killed mid tofu apply: the resumed job follows the apply still running and never applies twice',
+    async () => {
+      const ops = '127.0.0.1';
+      await lab.ops.setNodeState('tofu-calls', null, ops);
+      await lab.ops.setNodeState('tofu-apply-hold', '1', ops);
+      const job = lab.startJob('reprovision k3s-dev-3');
+      try {
+        let result = await job.run();
+        while (result.status === 'waiting' && result.stepId !== '5-rebuild') {
+          job.approvals.approve(result.stepId);
+          result = await job.run();
+        }
+        expect(result).toMatchObject({ status: 'waiting', stepId: '5-rebuild' });
+        job.approvals.approve('5-rebuild');
+        const running = job.run();
+        await waitFor(
+          'tofu apply to be destroying the VM',
+          () => job.reporter.linesOf('5-rebuild').includes('proxmox_vm_qemu: Destroying...'),
+          { timeoutMs: 30_000 },
+        );
+        // The worker is SIGKILLed: its writes, its following and its connection are gone; the apply is not.
+        job.checkpoints.crash();
+        await lab.ops.killSessions();
+        await running;
+
+        job.checkpoints.revive();
+        const resumed = job.run();
+        const note = await waitFor('the re-attach', () =>
+          job.texts().find((text) => text.includes('worker restarted; following the running `tofu apply`')),
+        );
+        await lab.ops.setNodeState('tofu-apply-hold', null, ops);
+        expect(await resumed).toMatchObject({ status: 'waiting', stepId: '7-accept-host-key' });
+
+        expect(note).toMatch(/from line \d+$/);
+        expect(job.approvals.voided).toEqual([]);
+        expect(job.checkpoints.records.get('5-rebuild')?.status).toBe('succeeded');
+        const calls = (await lab.ops.readNodeState('tofu-calls', ops))?.split('\n') ?? [];
+        expect(calls.filter((call) => call.startsWith('apply'))).toHaveLength(1);
+        const lines = job.reporter.linesOf('5-rebuild');
+        expect(lines.filter((line) => line.startsWith('Apply complete!'))).toHaveLength(1);
+        expect(lines.filter((line) => line === 'proxmox_vm_qemu: Destroying...')).toHaveLength(1);
+      } finally {
+        await lab.ops.setNodeState('tofu-apply-hold', null, ops);
         lab.sim.joinNode('k3s-dev-3');
         await waitFor('k3s-dev-3 Ready again', async () => (isReady('k3s-dev-3') ? true : undefined));
         await lab.devKube.setUnschedulable('k3s-dev-3', false);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
+import { DETACH_SCRIPT_NAME, RUNNER_SCRIPT, START_SCRIPT } from '../../src/ssh/detach-scripts.js';
 import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
 import { labMs } from '../support/lab-time.js';
@@ -54,7 +55,7 @@ export interface SshdLab {
   readonly stateDir: string;
   /**
    * Commands clients ran, in order. A line built by src/ssh is shown as the command it wraps
-   * (`cd -- '/x' && 'prog' 'arg'`); anything else as received.
+   * (`cd -- '/x' && 'prog' 'arg'`), a detached start as the command it starts; anything else as received.
    */
   commands(): Promise<string[]>;
   /** Sets a state key for every node, or only for `address`; null removes it. */
@@ -77,6 +78,8 @@ export interface SshdLab {
   killSessions(): Promise<void>;
   /** SIGKILLs the listeners (sessions live on, as with a crashed sshd). */
   kill(): Promise<void>;
+  /** Starts the listeners kill() ended again, on the same port with the same keys (sshd restarted). */
+  revive(): Promise<void>;
   /** Ends the listeners gracefully, every session and command they started, and removes the temp dir. */
   stop(): Promise<void>;
 }
@@ -206,7 +209,10 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     },
     async commands() {
       const log = await readFile(paths.commandLog, 'utf8').catch(() => '');
-      return log.split('\0').slice(0, -1).map(unwrapCommand);
+      return log
+        .split('\0')
+        .slice(0, -1)
+        .map((line) => unwrapDetachedStart(unwrapCommand(line)));
     },
     async setNodeState(key, value, address) {
       const folder = address === undefined ? stateDir : join(stateDir, address);
@@ -250,6 +256,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     },
     kill: async () => {
       await endListeners('SIGKILL');
+    },
+    async revive() {
+      for (const address of listening) if (!listeners.has(address)) await launch(address);
     },
     async stop() {
       const running = await sessions();
@@ -338,6 +347,16 @@ function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly
 }
 
 const WRAPPED_PREFIX = "exec sh -c '";
+/** What a detached start puts between the command's environment and its argv (then the folder). */
+const DETACHED_START = ` sh -c ${quoteShellArgument(START_SCRIPT)} ${DETACH_SCRIPT_NAME} ${quoteShellArgument(RUNNER_SCRIPT)} `;
+
+/** `... env X=y sh -c '<start>' cluster-bot-detached '<runner>' <folder> prog args` → `... env X=y prog args`. */
+function unwrapDetachedStart(command: string): string {
+  const at = command.indexOf(DETACHED_START);
+  if (at === -1) return command;
+  const rest = command.slice(at + DETACHED_START.length);
+  return `${command.slice(0, at)} ${rest.slice(rest.indexOf(' ') + 1)}`;
+}
 const WRAPPED_MARKER = `' ${WRAPPED_COMMAND_NAME} `;
 
 /** `exec sh -c '<prelude>' cluster-bot-exec '<command>'` (or a bare word such as `true`) → `<command>`. */

@@ -58,12 +58,14 @@ describe('a playbook watched alongside', () => {
       throw new ClusterBotError('GATE_FAILED', 'rollout stopped at a broken agent');
     });
     // The playbook runs until it is stopped, then ends as a killed ansible-playbook does.
+    const untilStopped: RemoteShell['exec'] = async (_target, request) => {
+      await new Promise((resolve) => request.signal?.addEventListener('abort', resolve, { once: true }));
+      return { exitCode: 143, signal: null, durationMs: 1 };
+    };
     const shell: RemoteShell = {
-      async exec(_target, request) {
-        await new Promise((resolve) => request.signal?.addEventListener('abort', resolve, { once: true }));
-        return { exitCode: 143, signal: null, durationMs: 1 };
-      },
-      probeHostKey: createScriptedShell(() => undefined).probeHostKey,
+      ...createScriptedShell(() => undefined),
+      exec: untilStopped,
+      runDetached: untilStopped,
     };
     const { result, reporter } = await runSteps({ world, steps: [step], shell });
     expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });

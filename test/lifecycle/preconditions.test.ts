@@ -72,6 +72,9 @@ function contextFor(
   );
   return {
     jobId: 'job-7',
+    stepId: '1-preconditions',
+    interrupted: false,
+    shown: { read: async () => 0, write: async () => undefined },
     world,
     cluster: world.clusters[cluster]!,
     shell,

@@ -5,6 +5,7 @@ import { ClusterBotError } from '../../src/errors.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
+import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -113,8 +114,9 @@ function setup(
     command: LifecycleCommand = { verb: 'cilium', cluster: 'dev' },
     signal = new AbortController().signal,
     runWorld = world,
+    change: (plan: Plan) => Plan = (plan) => plan,
   ) =>
-    runPlan(buildPlan(command, runWorld), {
+    runPlan(change(buildPlan(command, runWorld)), {
       jobId: 'job-1',
       world: runWorld,
       shell,
@@ -130,6 +132,7 @@ function setup(
     shell.calls.filter(
       (c) =>
         c.argv[0] === 'ansible-playbook' &&
+        !c.attach &&
         !['--check', '--list-tasks', '--list-hosts', '--syntax-check'].some((flag) => c.argv.includes(flag)),
     ).length;
   return { files, shell, clock, kube, approvals, checkpoints, reporter, run, playbookRuns };
@@ -405,25 +408,65 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(t.playbookRuns()).toBe(0);
   });
 
-  it('a disruptive step interrupted by a crash is not re-run without a fresh approval', async () => {
-    const t = setup();
-    await t.run();
+  /** The worker died while 2-cilium ran: its checkpoint says "running" with the used approval. */
+  async function interruptCilium(t: ReturnType<typeof setup>, change?: (plan: Plan) => Plan) {
+    await t.run(undefined, undefined, undefined, change);
     t.approvals.approve('2-cilium');
     const approved = await t.approvals.desk.state('2-cilium');
-    // The worker died while the playbook ran: the checkpoint says "running" with the used approval.
     await t.checkpoints.set('2-cilium', {
       status: 'running',
       startedAt: 1,
       data: { approvalId: (approved as { id: string }).id },
     });
-    expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+  }
+  const CILIUM_FOLDER = '/home/ops/homelab/.cache/cluster-bot/job-1/2-cilium';
+
+  it('a detached disruptive step interrupted while running is followed under its approval, never started again', async () => {
+    const t = setup();
+    await interruptCilium(t);
+    t.shell.detached.set(CILIUM_FOLDER, 'running');
+    await t.checkpoints.set('_shown:2-cilium', { status: 'running', data: { lines: 41 } });
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(t.playbookRuns()).toBe(0);
+    expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
+      { argv: ['ansible-playbook', 'playbooks/cilium.yml'] },
+    ]);
+    expect(t.approvals.requests).toHaveLength(1);
+    expect(t.approvals.voided).toEqual([]);
+    expect(t.reporter.texts()).toContain(
+      '2-cilium worker restarted; following the running `cilium.yml` from line 42',
+    );
+  });
+
+  it('a detached disruptive step interrupted before its command started runs it under its approval', async () => {
+    const t = setup();
+    await interruptCilium(t);
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(t.playbookRuns()).toBe(1);
+    expect(t.approvals.requests).toHaveLength(1);
+  });
+
+  it('a disruptive step that does not run detached, interrupted, is not re-run without a fresh approval', async () => {
+    const t = setup();
+    const undetached = (plan: Plan): Plan => ({
+      ...plan,
+      steps: plan.steps.map((step) => ({ ...step, detached: false })),
+    });
+    await interruptCilium(t, undetached);
+    expect(await t.run(undefined, undefined, undefined, undetached)).toMatchObject({
+      status: 'waiting',
+      stepId: '2-cilium',
+    });
     expect(t.playbookRuns()).toBe(0);
     expect(t.approvals.requests[1]!.warning).toMatch(/was interrupted while running/);
     expect(t.reporter.texts()).toContain(
       '2-cilium cilium.yml was interrupted while running; it will not run again without a fresh approval.',
     );
     t.approvals.approve('2-cilium');
-    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(await t.run(undefined, undefined, undefined, undetached)).toMatchObject({
+      status: 'finished',
+      outcome: 'succeeded',
+    });
     expect(t.playbookRuns()).toBe(1);
   });
 

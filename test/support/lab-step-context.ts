@@ -16,6 +16,9 @@ export function labStepContext(lab: LabWorld, cluster: string): StepContext & { 
   const progressed: string[] = [];
   return {
     jobId: 'job-check',
+    stepId: '1-check',
+    interrupted: false,
+    shown: { read: async () => 0, write: async () => undefined },
     world: lab.world,
     cluster: lab.world.clusters[cluster]!,
     shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),

@@ -7,6 +7,8 @@ type PlanFinished = Extract<LifecycleEvent, { type: 'plan-finished' }>;
 export function createRecordingReporter(): Reporter & {
   events: LifecycleEvent[];
   lines: string[];
+  /** The output lines of one step, in order. */
+  linesOf(stepId: string): string[];
   texts(): string[];
   /** Every step-finished event, in order. */
   finishedSteps(): StepFinished[];
@@ -17,6 +19,7 @@ export function createRecordingReporter(): Reporter & {
 } {
   const events: LifecycleEvent[] = [];
   const lines: string[] = [];
+  const stepOfLine: string[] = [];
   const finishedSteps = () => events.filter((event): event is StepFinished => event.type === 'step-finished');
   return {
     events,
@@ -24,9 +27,11 @@ export function createRecordingReporter(): Reporter & {
     async emit(event) {
       events.push(event);
     },
-    output(_stepId, line) {
+    output(stepId, line) {
       lines.push(line);
+      stepOfLine.push(stepId);
     },
+    linesOf: (stepId) => lines.filter((_line, index) => stepOfLine[index] === stepId),
     texts: () => events.map(describeEvent),
     finishedSteps,
     failedStep: () => finishedSteps().find((event) => event.status === 'failed'),

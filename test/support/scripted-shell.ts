@@ -1,4 +1,6 @@
 import type {
+  DetachedRequest,
+  DetachedState,
   ExecRequest,
   PresentedHostKey,
   RemoteShell,
@@ -17,9 +19,15 @@ export interface ShellCall {
   readonly hostKey: SshTarget['hostKey'];
   readonly argv: readonly string[];
   readonly cwd?: string | undefined;
+  /** Set on a detached command's re-attach (a follow that starts nothing). */
+  readonly attach?: true;
 }
 
-/** A RemoteShell for unit tests: each exec is answered by the test's handler and recorded. */
+/**
+ * A RemoteShell for unit tests: each exec is answered by the test's handler and recorded. A detached
+ * command is answered as an exec of its argv (the detach protocol is the ssh adapter's, tested on the
+ * lab); a detached run is found only where the test put one in `detached` (folder → state).
+ */
 export function createScriptedShell(
   handler: (call: ShellCall) => ScriptedReply | undefined,
   hostKey: PresentedHostKey = {
@@ -27,14 +35,22 @@ export function createScriptedShell(
     keyType: 'ssh-ed25519',
     publicKey: 'AAAAC3NzaC1lZDI1NTE5AAAAIG5ldy1ob3N0LWtleQ',
   },
-): RemoteShell & { calls: ShellCall[]; probes: string[] } {
+): RemoteShell & { calls: ShellCall[]; probes: string[]; detached: Map<string, DetachedState> } {
   const calls: ShellCall[] = [];
   const probes: string[] = [];
-  return {
+  const detached = new Map<string, DetachedState>();
+  const shell = {
     calls,
     probes,
-    async exec(target: SshTarget, request: ExecRequest) {
-      const call = { target: target.label, hostKey: target.hostKey, argv: request.argv, cwd: request.cwd };
+    detached,
+    async exec(target: SshTarget, request: ExecRequest & { attach?: boolean }) {
+      const call: ShellCall = {
+        target: target.label,
+        hostKey: target.hostKey,
+        argv: request.argv,
+        cwd: request.cwd,
+        ...(request.attach ? { attach: true as const } : {}),
+      };
       calls.push(call);
       const reply = handler(call) ?? {};
       if (reply.error) throw reply.error;
@@ -42,9 +58,12 @@ export function createScriptedShell(
       for (const line of reply.stderr ?? []) await request.onLine?.(line, 'stderr');
       return { exitCode: reply.exitCode ?? 0, signal: null, durationMs: 1 };
     },
-    async probeHostKey(target) {
+    runDetached: (target: SshTarget, request: DetachedRequest) => shell.exec(target, request),
+    probeDetached: async (_target: SshTarget, folder: string) => detached.get(folder) ?? 'none',
+    async probeHostKey(target: Pick<SshTarget, 'host' | 'port'>) {
       probes.push(`${target.host}:${target.port}`);
       return hostKey;
     },
   };
+  return shell;
 }

@@ -19,6 +19,7 @@ import { type CrashableCheckpoints, createCrashableCheckpoints } from './crashab
 import { type LabWorld, type LabWorldOptions, startLabWorld } from './lab-world.js';
 import { createMemoryApprovalDesk } from './memory-approval-desk.js';
 import { createMemoryHostKeyPins } from './memory-host-key-pins.js';
+import { createMortalShell } from './mortal-shell.js';
 import { createRecordingReporter } from './recording-reporter.js';
 
 export interface JobOptions {
@@ -42,6 +43,8 @@ export interface RunUntilDoneOptions extends RunOptions {
 
 /** One job of the job layer, faked: its approvals, checkpoints and thread are in memory. */
 export interface LabJob {
+  /** Its id, as the engine and the ops host's folders see it. */
+  readonly jobId: string;
   readonly plan: Plan;
   readonly approvals: ReturnType<typeof createMemoryApprovalDesk>;
   readonly checkpoints: CrashableCheckpoints;
@@ -85,6 +88,15 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
   const devKubeConfig = new KubeConfig();
   devKubeConfig.loadFromFile(lab.devKubeconfigPath);
 
+  // Each job its own id, as the bot numbers them (a detached command's folder on the ops host is per
+  // job): the first of a verb is `job-<verb>`, the next ones `job-<verb>-2`, ...
+  const jobsOfVerb = new Map<string, number>();
+  const nextJobId = (verb: string) => {
+    const count = (jobsOfVerb.get(verb) ?? 0) + 1;
+    jobsOfVerb.set(verb, count);
+    return count === 1 ? `job-${verb}` : `job-${verb}-${count}`;
+  };
+
   function startJob(text: string, jobOptions: JobOptions = {}): LabJob {
     const jobWorld = jobOptions.world ?? lab.world;
     // `plan <command>` wraps the command as the bot does: a read-only job that checks it.
@@ -98,13 +110,18 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     );
     const cluster = jobWorld.clusters[plan.cluster]!;
     const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
+    const jobId = nextJobId(plan.command.verb);
     const checkpoints = createCrashableCheckpoints();
     const reporter = createRecordingReporter();
+    // The thread is the job's store too: what a dead worker would still say reaches nobody.
     const record = reporter.emit.bind(reporter);
     reporter.emit = async (event) => {
+      if (checkpoints.crashed) return;
       await record(event);
       jobOptions.onEvent?.(event);
     };
+    const recordOutput = reporter.output.bind(reporter);
+    reporter.output = (stepId, line) => (checkpoints.crashed ? undefined : recordOutput(stepId, line));
     const seeded =
       jobOptions.fluxSuspendedByJob === undefined
         ? Promise.resolve()
@@ -116,9 +133,9 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     const run = async (runOptions: RunOptions = {}) => {
       await seeded;
       return runPlan(plan, {
-        jobId: `job-${plan.command.verb}`,
+        jobId,
         world: jobWorld,
-        shell,
+        shell: createMortalShell(shell, checkpoints.death()),
         kube: worker.kubeFor(cluster.name),
         kubeconfigs: worker,
         hostKeyPins: hostKeyPins.pins,
@@ -130,6 +147,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
       });
     };
     return {
+      jobId,
       plan,
       approvals,
       checkpoints,

@@ -19,7 +19,8 @@ const requiredKey = (stepId: string) => `approvalRequired:${stepId}`;
 /**
  * Decides whether a disruptive step may run now. An approval covers one run of one binding
  * (commit + argv): once a run starts it is used up, so an interrupted or failed disruptive step
- * never runs again without a fresh approval, and a moved repo voids it.
+ * never runs again without a fresh approval (a detached one interrupted while running is only
+ * followed again), and a moved repo voids it.
  */
 export async function passApproval(
   step: Step,
@@ -71,6 +72,9 @@ export async function passApproval(
     case 'expired':
       return end('expired', `approval for ${step.title} expired`);
     case 'approved': {
+      // Its detached command outlived the worker: the step follows that run, the one approved.
+      if (record?.data?.approvalId === state.id && record.status === 'running' && step.detached)
+        return { kind: 'go', approvalId: state.id };
       if (record?.data?.approvalId === state.id) {
         const what = record.status === 'running' ? 'was interrupted while running' : `ended ${record.status}`;
         await desk.void(state.id, `${step.title} ${what}`);

@@ -1,6 +1,7 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
+import type { CheckpointStore } from '../ports/checkpoint-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { HostKeyPins } from '../ports/host-key-pins.js';
 import type { KubeGateway } from '../ports/kube-gateway.js';
@@ -49,19 +50,36 @@ export function hostKeyPinsOf(deps: StepContextSources): HostKeyPins {
   return deps.hostKeyPins ?? NO_HOST_KEY_PINS;
 }
 
+/** Where a step's shown lines are kept: beside the steps' own records, one small record each. */
+const shownKey = (stepId: string) => `_shown:${stepId}`;
+
+/** How this step stands in its job: interrupted by a stopped worker, and where its records are. */
+export interface StepResume {
+  readonly interrupted: boolean;
+  readonly checkpoints: CheckpointStore;
+}
+
 /** One step's context: the ports, and reporting bound to this step. */
 export function createStepContext(
   deps: StepContextSources,
   cluster: ClusterConfig,
   run: RunSources,
   step: Step,
+  resume: StepResume,
   approvedBy: readonly string[] = [],
 ): StepContext {
   const { reporter } = deps;
+  const { checkpoints } = resume;
   // Once a step: a worker that proved no kubeconfig of its own (new, restarted) fetches the ops host's.
   let reached: Promise<boolean> | undefined;
   const ctx: StepContext = {
     jobId: deps.jobId,
+    stepId: step.id,
+    interrupted: resume.interrupted,
+    shown: {
+      read: async () => Number((await checkpoints.get(shownKey(step.id)))?.data?.lines ?? 0),
+      write: (lines) => checkpoints.set(shownKey(step.id), { status: 'running', data: { lines } }),
+    },
     world: deps.world,
     cluster,
     shell: deps.shell,

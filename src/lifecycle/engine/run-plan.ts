@@ -55,7 +55,9 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
     // Cancelled while parked or queued: end here, before asking for or running anything.
     if (deps.signal.aborted) return finish(deps, plan, index, 'cancelled', 'cancelled before this step');
-    let ctx = createStepContext(deps, cluster, { facts, keptHostKeys }, step);
+    const run = { facts, keptHostKeys };
+    const resume = { interrupted: record?.status === 'running', checkpoints };
+    let ctx = createStepContext(deps, cluster, run, step, resume);
 
     let approvalId: string | undefined;
     try {
@@ -67,11 +69,11 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       }
       if (verdict.kind === 'end') return finish(deps, plan, index, verdict.outcome, verdict.summary);
       approvalId = verdict.approvalId;
-      if (verdict.by) ctx = createStepContext(deps, cluster, { facts, keptHostKeys }, step, verdict.by);
+      if (verdict.by) ctx = createStepContext(deps, cluster, run, step, resume, verdict.by);
     } catch (error) {
       return fail(deps, plan, index, clock.now(), error);
     }
-    if (record?.status === 'running' && !step.approval) {
+    if (resume.interrupted && !step.approval && !step.detached) {
       await ctx.note(
         `${step.title} was interrupted (the worker stopped); running it again, it is safe to repeat.`,
       );

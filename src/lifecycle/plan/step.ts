@@ -13,9 +13,19 @@ export interface JobFacts {
   set(key: string, value: unknown): Promise<void>;
 }
 
+/** How many lines of a step's output were shown, kept across resumes (one small record per step). */
+export interface ShownLines {
+  read(): Promise<number>;
+  write(lines: number): Promise<void>;
+}
+
 /** Everything a step may touch: the outside world only through these. */
 export interface StepContext {
   readonly jobId: string;
+  readonly stepId: string;
+  /** The step was running when its worker stopped: this run resumes it (a detached command is followed again). */
+  readonly interrupted: boolean;
+  readonly shown: ShownLines;
   readonly world: WorldConfig;
   readonly cluster: ClusterConfig;
   readonly shell: RemoteShell;
@@ -75,6 +85,11 @@ export interface Step {
    * the cluster's gateway as is, without the engine's fallback to that kubeconfig.
    */
   readonly fetchesKubeconfig?: boolean | undefined;
+  /**
+   * Its remote command runs detached and outlives the worker: interrupted while running, the step is
+   * resumed (following the command) under the approval it ran with, never run again.
+   */
+  readonly detached?: boolean | undefined;
   run(ctx: StepContext): Promise<StepResult>;
   /**
    * What would refuse this step, read without changing anything (preconditions, --list-hosts,

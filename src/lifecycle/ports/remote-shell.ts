@@ -39,6 +39,27 @@ export interface ExecResult {
   readonly durationMs: number;
 }
 
+/**
+ * A command that outlives the worker: it runs on the host in its own session, its output, pid and
+ * exit code kept in `folder` (out, pid, rc), and the worker follows it there instead of holding it.
+ */
+export interface DetachedRequest extends ExecRequest {
+  /** Absolute path of the command's own folder on the host; it exists once the command was started. */
+  readonly folder: string;
+  /** Lines of its output already shown: following starts with the next one. */
+  readonly fromLine: number;
+  /** Follow a command started earlier (never start it); otherwise start it, refusing if its folder exists. */
+  readonly attach: boolean;
+  /**
+   * The connection was lost while the command goes on: it is reached again in `retryInMs`, and so on
+   * (with backoff) until its exit code is read or its timeout passes.
+   */
+  readonly onLost?: ((error: Error, retryInMs: number) => void | Promise<void>) | undefined;
+}
+
+/** Where a detached command stands: never started (no folder), still running, or ended. */
+export type DetachedState = 'none' | 'running' | 'ended';
+
 /** A host key as a server presented it, before anyone trusts it. */
 export interface PresentedHostKey {
   /** OpenSSH's `SHA256:` fingerprint, as `ssh-keygen -lf` prints it. */
@@ -52,6 +73,14 @@ export interface PresentedHostKey {
 export interface RemoteShell {
   /** Runs argv on the target. Rejects with a ClusterBotError for connection, host key, timeout, cancel. */
   exec(target: SshTarget, request: ExecRequest): Promise<ExecResult>;
+  /**
+   * Starts (or re-attaches to) a detached command and follows its output to its end, resolving with its
+   * exit code. Aborting `signal` (a cancel) or running past `timeoutMs` ends the command on purpose,
+   * its whole process group; a lost connection or a dead worker only stops the following.
+   */
+  runDetached(target: SshTarget, request: DetachedRequest): Promise<ExecResult>;
+  /** Looks at a detached command's folder without touching it. */
+  probeDetached(target: SshTarget, folder: string, timeoutMs: number): Promise<DetachedState>;
   /**
    * Reads the host key a server presents and hangs up before authenticating: nothing can run there
    * through a probe, and the key is only shown, never trusted.

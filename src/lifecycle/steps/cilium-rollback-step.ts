@@ -3,11 +3,13 @@ import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import { inventoryHostAddresses } from '../repo/inventory-host-addresses.js';
 import { INVENTORY_FILE } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
+import { opsTarget } from '../targets.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { checkValueRules } from './cilium-value-rules.js';
 import { valueAt } from './cilium-values.js';
 import { clusterIdentityProblems, ownApiHosts } from './cluster-identity-problems.js';
+import { findDetachedRun } from './exec-detached.js';
 import {
   describeRevision,
   parseHelmHistory,
@@ -130,11 +132,18 @@ export function ciliumRollbackStep(id: string, cluster: string, requested: numbe
     title: 'helm rollback cilium',
     target: `${cluster}: release kube-system/cilium`,
     approval: rollbackApproval(requested),
+    // A rollback cut off halfway leaves the release pending: it outlives the worker and is followed.
+    detached: true,
     async run(ctx) {
-      const target = await readRollbackTarget(ctx, requested);
+      const startedFact = `rollbackStarted:${id}`;
+      const found = await findDetachedRun(ctx, opsTarget(ctx.world));
+      // A rollback already started goes to the revision picked then: the history has moved since.
+      const picked = found ? ctx.facts.get<RollbackTarget>(startedFact) : undefined;
+      const target = picked ?? (await readRollbackTarget(ctx, requested));
+      if (!found) await ctx.facts.set(startedFact, target);
       await ctx.progress(`rolling back ${describeRollback(target)}`);
       const argv = helmRollbackArgv(target.to.revision);
-      await runReleaseTool(ctx, argv);
+      await runReleaseTool(ctx, argv, { title: 'helm rollback cilium', found });
       return { status: 'succeeded', summary: `rolled back ${describeRollback(target)}` };
     },
   };

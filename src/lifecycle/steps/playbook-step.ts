@@ -2,9 +2,11 @@ import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import type { Precondition } from '../preconditions/precondition.js';
+import { opsTarget } from '../targets.js';
 import { ansibleToolchain } from './ansible-toolchain.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { checkSyntax } from './check-syntax.js';
+import { findDetachedRun } from './exec-detached.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { requirePreconditions } from './preconditions-step.js';
@@ -14,7 +16,7 @@ import { readRepoCommit } from './read-repo-commit.js';
 import { collectRefusals, reasonsOf, refusalsOf } from './refusals-of.js';
 import { repoPaths } from './repo-paths.js';
 import { requireCleanCheckout } from './require-clean-checkout.js';
-import { type PlaybookReport, runPlaybook } from './run-playbook.js';
+import { type PlaybookReport, type RunPlaybookOptions, runPlaybook } from './run-playbook.js';
 
 export interface PlaybookApproval {
   readonly reason: string;
@@ -68,6 +70,8 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     title: spec.invocation.playbook,
     target: spec.target,
     commandLine: opsCommandLine(world, cwd, argv),
+    // A playbook that changes nodes outlives the worker; a read-only one is simply run again.
+    detached: spec.hosts !== 'read-only',
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
     check: (ctx) =>
       refusalsOf([
@@ -79,12 +83,18 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
             : undefined,
       ]),
     async run(ctx) {
-      await requirePreconditions(ctx, spec.recheck ?? []);
-      if (spec.hosts !== 'read-only')
-        await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
+      const detached =
+        spec.hosts === 'read-only' ? undefined : { found: await findDetachedRun(ctx, opsTarget(world)) };
+      // A run already started was checked before it started: what the repo says now cannot stop it.
+      if (!detached?.found) {
+        await requirePreconditions(ctx, spec.recheck ?? []);
+        if (spec.hosts !== 'read-only')
+          await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
+      }
+      const options = { report: spec.report, detached };
       const outcome = spec.alongside
-        ? await runWatched(ctx, spec.invocation, spec.alongside)
-        : await runPlaybook(ctx, spec.invocation, spec.report);
+        ? await runWatched(ctx, spec.invocation, spec.alongside, options)
+        : await runPlaybook(ctx, spec.invocation, options);
       return { status: 'succeeded', summary: outcome };
     },
   };
@@ -94,6 +104,7 @@ async function runWatched(
   ctx: StepContext,
   invocation: PlaybookInvocation,
   watch: (ctx: StepContext) => Promise<void>,
+  options: RunPlaybookOptions,
 ): Promise<string> {
   const done = new AbortController();
   const watched = { ...ctx, signal: AbortSignal.any([ctx.signal, done.signal]) };
@@ -113,7 +124,7 @@ async function runWatched(
     done.abort(error);
   });
   try {
-    return await runPlaybook(watched, invocation);
+    return await runPlaybook(watched, invocation, options);
   } catch (error) {
     if (!verdict) throw error;
     if (alert) await ctx.gateFailed(...alert);

@@ -3,6 +3,7 @@ import type { StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
 import { captureRemoteOrFail } from './capture-remote.js';
 import { clusterKubeconfigEnv } from './cluster-kubeconfig-env.js';
+import { execOnOpsDetached, type FoundRun } from './exec-detached.js';
 import { repoPaths } from './repo-paths.js';
 
 /** The Cilium release as helm and Flux name it (the role's cilium_namespace). */
@@ -63,21 +64,29 @@ export async function readReleaseTool(ctx: StepContext, argv: readonly string[])
 
 /**
  * Runs a helm/flux command that changes something, its output going to the job's log as it comes;
- * a non-zero exit fails, naming the command and its last lines.
+ * a non-zero exit fails, naming the command and its last lines. With `detached`, it runs detached on
+ * the ops host and a resumed step follows the run it found (execOnOpsDetached).
  */
-export async function runReleaseTool(ctx: StepContext, argv: readonly string[]): Promise<void> {
+export async function runReleaseTool(
+  ctx: StepContext,
+  argv: readonly string[],
+  detached?: { readonly title: string; readonly found: FoundRun },
+): Promise<void> {
   const options = await releaseToolOptions(ctx);
   const lines: string[] = [];
-  const result = await ctx.shell.exec(opsTarget(ctx.world), {
+  const request = {
     argv,
     ...options,
     timeoutMs: ctx.cluster.timeouts.nodeCommand,
     signal: ctx.signal,
-    onLine: async (line) => {
+    onLine: async (line: string) => {
       lines.push(line);
       await ctx.output(line);
     },
-  });
+  };
+  const result = detached
+    ? await execOnOpsDetached(ctx, detached.title, request, detached.found)
+    : await ctx.shell.exec(opsTarget(ctx.world), request);
   if (result.exitCode !== 0) {
     throw new ClusterBotError(
       'COMMAND_FAILED',

@@ -4,9 +4,11 @@ import { createAnsibleOutputParser } from '../ansible/create-ansible-output-pars
 import { describeProgress } from '../ansible/describe-progress.js';
 import { parseListTasks } from '../ansible/parse-list-tasks.js';
 import type { StepContext } from '../plan/step.js';
+import type { ExecRequest } from '../ports/remote-shell.js';
 import { opsTarget } from '../targets.js';
 import { ansibleEnv } from './ansible-env.js';
 import { askAnsible } from './ask-ansible.js';
+import { execDetached, type FoundRun } from './exec-detached.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { repoPaths } from './repo-paths.js';
 
@@ -14,6 +16,12 @@ const COUNT_WAIT_MS = 3_000;
 
 /** Judges a finished run: the step's summary, or a thrown ClusterBotError saying why it failed. */
 export type PlaybookReport = (outcome: PlaybookOutcome) => string;
+
+export interface RunPlaybookOptions {
+  readonly report?: PlaybookReport | undefined;
+  /** Runs it detached (a mutating playbook), following `found` when a resumed step has a run. */
+  readonly detached?: { readonly found: FoundRun } | undefined;
+}
 
 /**
  * Runs a playbook on the ops host, streaming every line to the job log and turning play/task
@@ -23,8 +31,9 @@ export type PlaybookReport = (outcome: PlaybookOutcome) => string;
 export async function runPlaybook(
   ctx: StepContext,
   invocation: PlaybookInvocation,
-  report?: PlaybookReport,
+  options: RunPlaybookOptions = {},
 ): Promise<string> {
+  const { report, detached } = options;
   const parser = createAnsibleOutputParser();
   const cwd = repoPaths(ctx.world).ansible;
   let playCount: number | undefined;
@@ -35,7 +44,12 @@ export async function runPlaybook(
   let countAwaited = false;
   let lastProgress = '';
   const unmatched = createUnmatchedPlays();
-  const result = await ctx.shell.exec(opsTarget(ctx.world), {
+  const target = opsTarget(ctx.world);
+  const exec = (request: ExecRequest) =>
+    detached
+      ? execDetached(ctx, target, invocation.playbook, request, detached.found)
+      : ctx.shell.exec(target, request);
+  const result = await exec({
     argv: playbookArgv(invocation),
     cwd,
     env: await ansibleEnv(ctx),

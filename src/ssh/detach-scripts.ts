@@ -1,0 +1,97 @@
+/*
+ * The remote half of the detach protocol: fixed POSIX sh programs, run as `sh -c <script> <name> args...`
+ * so every caller-supplied word (the folder, the command's argv) is a quoted positional argument and
+ * none is ever parsed as shell text; the command's directory and environment are the start's own. A command's folder holds
+ *   out  its stdout and stderr, appended as they come;
+ *   pid  the pid of its runner, which leads the command's own session (so also its process group id);
+ *   rc   its exit status (128+N when a signal N ended it), written once it has ended.
+ * Only setsid is outside POSIX (util-linux, everywhere we run); without it nothing starts.
+ */
+
+/** `$0` of every detach script: marks them in process lists and the lab's command log. */
+export const DETACH_SCRIPT_NAME = 'cluster-bot-detached';
+
+/**
+ * Args: folder, argv. Runs argv with its output appended to `out`, then writes
+ * `rc` (through a rename, so a reader never sees half of it). TERM, as a cancel sends it to the whole
+ * group, ends the command; the trap only keeps this runner alive to record how it ended (a trap,
+ * unlike an ignored signal, is not inherited by the command).
+ */
+export const RUNNER_SCRIPT = [
+  'folder=$1',
+  'shift',
+  'trap : TERM',
+  '"$@" </dev/null >>"$folder/out" 2>&1',
+  'status=$?',
+  'printf "%s\\n" "$status" >"$folder/rc.tmp" && mv -f -- "$folder/rc.tmp" "$folder/rc"',
+].join('\n');
+
+/**
+ * Args: runner script, folder, argv. Starts the runner in its own session, with no
+ * tie to this SSH session, unless the folder exists: making it is the one atomic claim, so a command is
+ * never started twice for one folder. Prints `started` or `exists`.
+ */
+export const START_SCRIPT = [
+  'runner=$1 folder=$2',
+  'shift 2',
+  'command -v setsid >/dev/null 2>&1 || { echo "setsid is not installed: cannot run a command detached" >&2; exit 69; }',
+  'mkdir -p -- "$(dirname -- "$folder")" || exit 73',
+  'mkdir -- "$folder" 2>/dev/null || { echo exists; exit 0; }',
+  ': >"$folder/out"',
+  `setsid sh -c "$runner" ${DETACH_SCRIPT_NAME} "$folder" "$@" </dev/null >/dev/null 2>&1 &`,
+  'printf "%s\\n" "$!" >"$folder/pid"',
+  'echo started',
+].join('\n');
+
+/** Args: folder. Prints `none` (never started), `running` or `ended`. */
+export const PROBE_SCRIPT = [
+  'cd -- "$1" 2>/dev/null || { echo none; exit 0; }',
+  'if [ -f rc ]; then echo ended; else echo running; fi',
+].join('\n');
+
+/**
+ * Args: folder, lines already shown. Prints `out` on stdout from the line after those, as it grows,
+ * until the command has ended and everything is printed; then `exit <status>` on stderr, or `lost`
+ * when its runner is gone without an `rc` (killed, or the host restarted). Ending this script (the
+ * worker stops following) leaves the command alone.
+ */
+export const FOLLOW_SCRIPT = [
+  'cd -- "$1" || exit 66',
+  'offset=$(($(head -n "$2" out | wc -c)))',
+  'while :; do',
+  '  state=running',
+  '  if [ -f rc ]; then state=ended',
+  '  elif ! kill -0 "$(cat pid)" 2>/dev/null; then',
+  '    if [ -f rc ]; then state=ended; else state=lost; fi',
+  '  fi',
+  '  size=$(($(wc -c <out)))',
+  '  if [ "$size" -gt "$offset" ]; then',
+  '    tail -c +"$((offset + 1))" out | head -c "$((size - offset))"',
+  '    offset=$size',
+  '  fi',
+  '  [ "$state" = running ] || break',
+  '  sleep 0.25 2>/dev/null || sleep 1',
+  'done',
+  'if [ "$state" = ended ]; then echo "exit $(cat rc)" >&2; else echo lost >&2; fi',
+].join('\n');
+
+/**
+ * Args: folder, grace seconds. Ends a running command on purpose (a cancel): TERM to its process
+ * group, KILL after the grace; `rc` says 137 if the runner itself had to be killed.
+ */
+export const KILL_SCRIPT = [
+  'cd -- "$1" || exit 66',
+  '[ -f rc ] && exit 0',
+  'group=$(cat pid) || exit 66',
+  'kill -s TERM -- "-$group" 2>/dev/null || exit 0',
+  'waited=0',
+  'while [ ! -f rc ] && [ "$waited" -lt "$2" ]; do sleep 1; waited=$((waited + 1)); done',
+  '[ -f rc ] && exit 0',
+  'kill -s KILL -- "-$group" 2>/dev/null',
+  'echo 137 >rc',
+].join('\n');
+
+/** argv that runs one of the scripts above with its arguments. */
+export function detachArgv(script: string, args: readonly string[]): string[] {
+  return ['sh', '-c', script, DETACH_SCRIPT_NAME, ...args];
+}

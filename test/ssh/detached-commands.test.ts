@@ -1,0 +1,206 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DetachedRequest } from '../../src/lifecycle/ports/remote-shell.js';
+import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
+import { detachArgv, RUNNER_SCRIPT, START_SCRIPT } from '../../src/ssh/detach-scripts.js';
+import { type SshdLab, startSshd } from '../lab/sshd.js';
+import { labMs } from '../support/lab-time.js';
+import { waitFor } from '../support/wait-for.js';
+import { labTarget } from './lab-target.js';
+import { processIsRunning } from './process-is-running.js';
+
+/**
+ * A detached command outlives the connection that started it: the worker only follows its folder. The
+ * command here prints a line, waits for a file the test writes, then prints the rest and exits 3.
+ */
+describe('detached remote commands', () => {
+  let lab: SshdLab;
+  const shell = createSshRemoteShell({ keepaliveIntervalMs: 1_000 });
+  let runs = 0;
+
+  beforeAll(async () => {
+    lab = await startSshd();
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  /** Runs the start script alone, as a worker SIGKILLed right after starting its command did. */
+  async function startWithoutFollowing(request: DetachedRequest): Promise<void> {
+    const result = await shell.exec(labTarget(lab), {
+      argv: detachArgv(START_SCRIPT, [RUNNER_SCRIPT, request.folder, ...request.argv]),
+      cwd: request.cwd,
+      env: request.env,
+      timeoutMs: labMs(10_000),
+    });
+    expect(result.exitCode).toBe(0);
+  }
+
+  /** Starts a gated command and follows it, noting every connection lost, until its first line is shown. */
+  async function followFromItsFirstLine() {
+    const command = gatedCommand();
+    const lost: string[] = [];
+    const following = shell.runDetached(
+      labTarget(lab),
+      command.request({ onLost: (error) => void lost.push(error.message) }),
+    );
+    await waitFor('the first line', async () => (command.lines.includes('first line') ? true : undefined));
+    return { command, lost, following };
+  }
+
+  function gatedCommand() {
+    const run = ++runs;
+    const folder = join(lab.dir, 'repo', '.cache', 'cluster-bot', `job-${run}`, 'step');
+    const gate = join(lab.dir, `gate-${run}`);
+    const script =
+      'echo "first line"; while [ ! -f "$1" ]; do sleep 0.1; done; echo "second line"; echo "to stderr" >&2; exit 3';
+    const lines: string[] = [];
+    const request = (overrides: Partial<DetachedRequest> = {}): DetachedRequest => ({
+      argv: ['sh', '-c', script, 'gated', gate],
+      cwd: lab.dir,
+      env: { LAB_WORD: 'quoted $(not run)' },
+      timeoutMs: 60_000,
+      folder,
+      fromLine: 0,
+      attach: false,
+      onLine: (line) => {
+        lines.push(line);
+      },
+      ...overrides,
+    });
+    const file = (name: string) => readFile(join(folder, name), 'utf8').catch(() => undefined);
+    return { folder, gate, lines, request, file, open: () => writeFile(gate, '') };
+  }
+
+  it('runs the command in its folder and takes its exit code from rc', async () => {
+    const command = gatedCommand();
+    const running = shell.runDetached(labTarget(lab), command.request());
+    await waitFor('the first line', async () => (command.lines.includes('first line') ? true : undefined));
+    await command.open();
+    expect(await running).toMatchObject({ exitCode: 3 });
+    expect(command.lines).toEqual(['first line', 'second line', 'to stderr']);
+    expect(await command.file('out')).toBe('first line\nsecond line\nto stderr\n');
+    expect(await command.file('rc')).toBe('3\n');
+    expect(await shell.probeDetached(labTarget(lab), command.folder, 10_000)).toBe('ended');
+  });
+
+  it('goes on when the follower’s connection dies: the follower reaches it again and shows the rest once', async () => {
+    const { command, lost, following } = await followFromItsFirstLine();
+    const runner = Number(await command.file('pid'));
+    await lab.killSessions();
+    await waitFor('the lost connection', () => lost.length > 0);
+    expect(await processIsRunning(runner)).toBe(true);
+    await command.open();
+    // Still following: no failure while the command runs, its exit code read from rc.
+    expect(await following).toMatchObject({ exitCode: 3 });
+    expect(command.lines).toEqual(['first line', 'second line', 'to stderr']);
+    expect(lost[0]).toContain('was lost while sh was running');
+    // Started once.
+    expect((await lab.commands()).filter((line) => line.includes(command.gate))).toHaveLength(1);
+  });
+
+  it('follows through an sshd restart: unreachable for a while, then reached again', async () => {
+    const { command, lost, following } = await followFromItsFirstLine();
+    await lab.kill();
+    await lab.killSessions();
+    try {
+      // The second loss is a reconnect refused: the listener is down, the follower keeps trying.
+      await waitFor('a refused reconnect', () => lost.length >= 2, { timeoutMs: 10_000 });
+      await command.open();
+      await waitFor('the command to end', async () => (await command.file('rc')) === '3\n' || undefined);
+    } finally {
+      await lab.revive();
+    }
+    expect(await following).toMatchObject({ exitCode: 3 });
+    expect(command.lines).toEqual(['first line', 'second line', 'to stderr']);
+    expect(lost[1]).toContain('unreachable');
+  });
+
+  it('fails at its timeout when the host stays unreachable, saying the command could not be ended', async () => {
+    const command = gatedCommand();
+    const following = shell
+      .runDetached(labTarget(lab), command.request({ timeoutMs: labMs(2_000) }))
+      .catch((error: unknown) => error);
+    await waitFor('the first line', async () => (command.lines.includes('first line') ? true : undefined));
+    await lab.kill();
+    await lab.killSessions();
+    try {
+      expect(await following).toMatchObject({
+        code: 'COMMAND_TIMEOUT',
+        message: expect.stringMatching(/the last of it unreachable .*; ending it failed/),
+      });
+    } finally {
+      await lab.revive();
+      await command.open();
+    }
+  });
+
+  it('re-attaches to a command whose follower died, and a second start of its folder is refused', async () => {
+    const command = gatedCommand();
+    // A worker that started it and was SIGKILLed: the start ran, nobody follows.
+    await startWithoutFollowing(command.request());
+    await waitFor('the first line', async () => (await command.file('out'))?.includes('first line\n'));
+    expect(await shell.probeDetached(labTarget(lab), command.folder, 10_000)).toBe('running');
+    const later: string[] = [];
+    const second = shell.runDetached(
+      labTarget(lab),
+      command.request({ attach: true, fromLine: 1, onLine: (line) => void later.push(line) }),
+    );
+    await command.open();
+    expect(await second).toMatchObject({ exitCode: 3 });
+    expect(later).toEqual(['second line', 'to stderr']);
+    await expect(shell.runDetached(labTarget(lab), command.request())).rejects.toMatchObject({
+      code: 'COMMAND_FAILED',
+      message: expect.stringContaining('already exists: it was started once, and is never started twice'),
+    });
+    expect(await command.file('out')).toBe('first line\nsecond line\nto stderr\n');
+  });
+
+  it('follows a command that ended while nobody followed it', async () => {
+    const command = gatedCommand();
+    await startWithoutFollowing(command.request());
+    await command.open();
+    await waitFor('the command to end', async () => (await command.file('rc')) === '3\n' || undefined);
+    const later: string[] = [];
+    const result = await shell.runDetached(
+      labTarget(lab),
+      command.request({ attach: true, fromLine: 1, onLine: (line) => void later.push(line) }),
+    );
+    expect(result.exitCode).toBe(3);
+    expect(later).toEqual(['second line', 'to stderr']);
+  });
+
+  it('ends the whole process group on a cancel', async () => {
+    const command = gatedCommand();
+    const cancel = new AbortController();
+    const running = shell
+      .runDetached(labTarget(lab), command.request({ signal: cancel.signal }))
+      .catch((error: unknown) => error);
+    await waitFor('the first line', async () => (command.lines.includes('first line') ? true : undefined));
+    const runner = Number(await command.file('pid'));
+    cancel.abort(new Error('cancelled by U0ALICE'));
+    expect(await running).toMatchObject({ code: 'CANCELLED' });
+    expect(await processIsRunning(runner)).toBe(false);
+    expect(await command.file('rc')).toBe('143\n');
+  });
+
+  it('passes every word as an argument: nothing in the folder, cwd or env is run', async () => {
+    const folder = join(lab.dir, "it's $(touch pwned) `x`", 'step');
+    await mkdir(join(lab.dir, 'work dir'), { recursive: true });
+    const lines: string[] = [];
+    const result = await shell.runDetached(labTarget(lab), {
+      argv: ['sh', '-c', 'pwd; printf "%s\\n" "$LAB_WORD" "$1"', 'show', '$(touch pwned2); echo no'],
+      cwd: join(lab.dir, 'work dir'),
+      env: { LAB_WORD: "it's `id` $(id)" },
+      timeoutMs: 30_000,
+      folder,
+      fromLine: 0,
+      attach: false,
+      onLine: (line) => void lines.push(line),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(lines).toEqual([join(lab.dir, 'work dir'), "it's `id` $(id)", '$(touch pwned2); echo no']);
+    expect(await readFile(join(lab.dir, 'work dir', 'pwned'), 'utf8').catch(() => 'absent')).toBe('absent');
+  });
+});
