@@ -63,7 +63,7 @@ export async function startClusterBot(
   // Served where Slack's requests are taken (a worker serves nothing); the page reads what workers wrote.
   const pages =
     links && env.CLUSTER_BOT_ROLE !== 'worker'
-      ? await createJobPages(links, core.service, logger, logStreamLimitsFromEnv(env))
+      ? await createJobPages(links, core.service, logger, logStreamLimitsFromEnv(env), poster.permalink)
       : undefined;
   if (pages) meterJobPages(metrics.registry, pages);
   const endpoints: OpsEndpoints = {
