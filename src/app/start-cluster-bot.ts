@@ -99,6 +99,7 @@ export async function startClusterBot(
         service: core.service,
         pages: pages?.routes,
         homeTab,
+        jobPageUrl: links?.url,
       })
     : undefined;
   await app?.start(env.PORT);

@@ -16,9 +16,15 @@ const WHAT_HAPPENED: Readonly<Record<Refusal, { readonly title: string; readonly
   },
   gone: {
     title: 'This job is no longer recorded',
-    text: 'The bot keeps a finished job for a while (JOB_RETENTION), then retires it with its page, or its Redis was reset. The thread in Slack still has the board and the log file.',
+    text: 'The bot keeps a finished job for a while (JOB_RETENTION), then retires it with its page, or its Redis was reset.',
   },
 };
+
+const NEW_LINK =
+  "Type <code>/cluster jobs</code> in Slack: it lists the recent jobs, each with a fresh link to its page. Or open the job's thread in Slack: the board at its top carries one too, as does the App Home for the jobs it lists.";
+// A new link would find nothing either: say where the record still is.
+const NO_NEW_LINK =
+  "No new link opens it again. Its thread in Slack keeps the board and the job's log file; <code>/cluster audit</code> lists who asked for and approved what.";
 
 /**
  * The short page a refused link gets instead of the job's: fixed words only, nothing of the request
@@ -39,8 +45,8 @@ export function refusalPage(refusal: Refusal): string {
 <main class="refusal" data-refusal="${refusal}">
 <h1>${title}</h1>
 <p>${text}</p>
-<h2>How to get a new link</h2>
-<p>Open the job's thread in Slack: the board at its top carries a fresh link to the page. The App Home links the jobs it lists too, and <code>/cluster jobs</code> lists the recent jobs by number.</p>
+<h2>${refusal === 'gone' ? 'Where its record is now' : 'How to get a new link'}</h2>
+<p>${refusal === 'gone' ? NO_NEW_LINK : NEW_LINK}</p>
 </main>
 </body>
 </html>

@@ -117,6 +117,24 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
       href: `https://${slack.identity.teamDomain}.slack.com/archives/C0OPS/p${board.ts.replace('.', '')}`,
       text: 'open the thread in Slack',
     });
+    // `/cluster jobs` lists the job with a link that opens the same page (a new link when the board's expired).
+    await driver.slash('jobs', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const listed = await slack.waitFor(
+      () => slack.ephemerals.find((e) => e.user === 'U0ALICE' && e.text.startsWith('Recent jobs')),
+      { timeoutMs: 10_000, description: 'the answer to /cluster jobs' },
+    );
+    const line = listed.text.split('\n').find((text) => text.includes('packages k3s-dev-1'))!;
+    const relisted = /<(https:[^|>]+)\|job page>$/.exec(line)![1]!.replaceAll('&amp;', '&');
+    expect(new URL(relisted).pathname).toBe(new URL(link).pathname);
+    const { page: again } = await chromium.open(local(relisted));
+    await again.waitForFunction(
+      () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
+      {
+        timeout: labMs(5_000),
+      },
+    );
+    expect(await again.title()).toBe(await page.title());
+    await again.close();
     // Every step of the board is a row of the timeline, with a bar once it ran.
     const steps = await page.$$eval('#steps li', (items) => items.length);
     const rows = await page.$$eval('#timeline g.step', (groups) =>
@@ -188,8 +206,14 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
         text: document.body.textContent ?? '',
       }));
       expect(shown.title, url).toBe(said);
-      expect(shown.text, url).toMatch(/How to get a new link\s+Open the job's thread in Slack/);
-      expect(shown.text, url).toContain('/cluster jobs');
+      if (said === 'This job is no longer recorded') {
+        expect(shown.text, url).toMatch(
+          /Where its record is now\s+No new link opens it again\. Its thread in Slack/,
+        );
+      } else {
+        expect(shown.text, url).toMatch(/How to get a new link\s+Type \/cluster jobs in Slack/);
+        expect(shown.text, url).toContain("Or open the job's thread in Slack");
+      }
       expect(await jobDataIn(page), url).toEqual([]);
       await page.close();
       for (const part of ['/data', '/log']) {
