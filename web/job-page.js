@@ -48,6 +48,12 @@ function clockOn(at, startedAt) {
   return day(at) === day(startedAt) ? clock(at) : `${day(at)} ${clock(at)}`;
 }
 
+/** A person as the page names them: their Slack name beside their id, or the id alone when none is known. */
+function who(id) {
+  const name = data?.names?.[id];
+  return name ? `${name} (${id})` : id;
+}
+
 function duration(ms) {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
@@ -72,7 +78,7 @@ function renderHeader(page) {
   const facts = [
     ['Command', page.title],
     ['Cluster', page.record.command.cluster],
-    ['Asked by', page.record.requestedBy],
+    ['Asked by', who(page.record.requestedBy)],
     ['Status', statusOf(page)],
     ...timesOf(page),
     ['Infra repo commit', commit || 'not recorded (no approval bound one)'],
@@ -131,7 +137,7 @@ function spansOf(page) {
       if (!span.start) span.start = at;
       const approval = page.approvals.find((a) => a.state.id === event.approvalId) || {};
       const state = approval.state || {};
-      const by = Array.isArray(state.by) ? state.by.join(', ') : state.by;
+      const by = Array.isArray(state.by) ? state.by.map(who).join(', ') : state.by && who(state.by);
       span.waits.push({ start: at, end: approval.decidedAt || 0, status: state.status || 'pending', by });
     }
     if (event.type === 'step-finished') span.end = at;
@@ -222,13 +228,13 @@ function approvalItem(approval, startedAt) {
   item.dataset.step = request.stepId;
   item.append(el('h3', `${request.stepTitle} on ${request.cluster}: ${status}`));
   const when = el('ul', undefined, 'approval-when');
-  const at = (t) => (t ? clockOn(t, startedAt) : 'at a time not recorded');
+  const at = (t) => (t ? clockOn(t, startedAt) : 'a time not recorded');
   if (approval.requestedAt) when.append(el('li', `asked at ${at(approval.requestedAt)}`));
-  for (const who of approval.approvals ?? []) {
-    when.append(el('li', `approved by ${who} at ${at(approval.approvedAt?.[who])}`));
+  for (const id of approval.approvals ?? []) {
+    when.append(el('li', `approved by ${who(id)} at ${at(approval.approvedAt?.[id])}`));
   }
   if (state.status === 'rejected')
-    when.append(el('li', `rejected by ${state.by} at ${at(approval.decidedAt)}`));
+    when.append(el('li', `rejected by ${who(state.by)} at ${at(approval.decidedAt)}`));
   if (state.status === 'expired' || state.status === 'void') {
     const ended = approval.decidedAt ? ` at ${at(approval.decidedAt)}` : '';
     when.append(el('li', `${status}${ended}, not decided`));

@@ -3,6 +3,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { ClusterService, JobPage } from '../service/index.js';
 import type { StreamSlots } from './create-stream-slots.js';
 import { JOB_ID_SOURCE, type JobLinks } from './job-links.js';
+import { namesOfPeople } from './names-of-people.js';
 import type { PageAssets } from './read-assets.js';
 import { type Refusal, refusalPage } from './refusal-page.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -22,6 +23,8 @@ export interface JobPageDeps extends LogStreamDeps {
    * Slack call); absent where there is no Slack (the console): the page then links to no thread.
    */
   readonly threadLink?: ((channel: string, ts: string) => string) | undefined;
+  /** A person's Slack name (users.info, cached); absent where there is no Slack: ids alone. */
+  readonly userName?: ((userId: string) => Promise<string | undefined>) | undefined;
 }
 
 // Matched as it stands, never decoded: a bad %-escape is no page at all.
@@ -101,12 +104,16 @@ async function serve(
   if (part === '/data') {
     response
       .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json' })
-      .end(JSON.stringify({ ...data, threadUrl: threadUrlOf(deps, data) }));
+      .end(JSON.stringify({ ...data, threadUrl: threadUrlOf(deps, data), names: await namesOf(deps, data) }));
     return;
   }
   response
     .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
     .end(deps.assets.html);
+}
+
+function namesOf(deps: JobPageDeps, data: JobPage): Promise<Record<string, string>> {
+  return deps.userName ? namesOfPeople(data, deps.userName) : Promise.resolve({});
 }
 
 function threadUrlOf(deps: JobPageDeps, data: JobPage): string | undefined {

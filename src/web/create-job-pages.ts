@@ -30,7 +30,7 @@ export async function createJobPages(
   service: Pick<ClusterService, 'jobPage' | 'jobLog'>,
   logger: Logger,
   limits: LogStreamLimits,
-  threadLink?: JobPageDeps['threadLink'],
+  slack: Pick<JobPageDeps, 'threadLink' | 'userName'> = {},
 ): Promise<JobPages> {
   const stopping = new AbortController();
   const slots = createStreamSlots(limits);
@@ -44,7 +44,7 @@ export async function createJobPages(
     pollers,
     limits,
     timing: { heartbeatMs: HEARTBEAT_MS, stop: stopping.signal },
-    threadLink,
+    ...slack,
   });
   return {
     routes,

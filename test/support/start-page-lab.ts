@@ -39,7 +39,7 @@ export async function startPageLab(
     store.service,
     silent,
     { ...logStreamLimitsFromEnv(readEnv({})), ...limits },
-    threadLink,
+    { threadLink },
   );
   const server = await startPageServer(port, pages.routes);
   return {

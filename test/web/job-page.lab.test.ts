@@ -20,6 +20,7 @@ beforeAll(async () => {
     startSlackLab({
       labVars: { lab_sleep_seconds: 3, lab_output_lines: 20, lab_print_secrets: true },
       env: { PUBLIC_URL },
+      slackUsers: { U0ALICE: { name: 'alice' }, U0BOB: { name: 'bob' } },
     }),
     startBrowser(),
   ]);
@@ -100,6 +101,8 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     );
     // The record's times: the day, when it was asked for and ended, and how long it took in all.
     const facts = await factsOf(page);
+    // People by their Slack name beside the id (users.info, once per person, cached).
+    expect(facts['Asked by']).toBe('alice (U0ALICE)');
     expect(facts.Date).toBe(new Date().toISOString().slice(0, 10));
     expect(facts.Started).toMatch(/^\d\d:\d\d:\d\d UTC$/);
     expect(facts.Ended).toMatch(/^\d\d:\d\d:\d\d UTC$/);
@@ -260,7 +263,9 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     const waits = await page.$$eval('#timeline rect.wait title', (titles) =>
       titles.map((t) => t.textContent),
     );
-    expect(waits).toEqual([expect.stringMatching(/^approval approved by U0BOB at \d\d:\d\d:\d\d UTC/)]);
+    expect(waits).toEqual([
+      expect.stringMatching(/^approval approved by bob \(U0BOB\) at \d\d:\d\d:\d\d UTC/),
+    ]);
     const decidedAt = /at (\d\d:\d\d:\d\d UTC)/.exec(waits[0]!)![1];
     // The approval in full, not only the hover: who approved when, and what they were shown.
     const approvals = await page.$$eval('#approvals > li', (items) =>
@@ -281,7 +286,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(approval!.title).toBe('cilium.yml on dev: approved');
     expect(approval!.when).toEqual([
       expect.stringMatching(/^asked at \d\d:\d\d:\d\d UTC$/),
-      `approved by U0BOB at ${decidedAt}`,
+      `approved by bob (U0BOB) at ${decidedAt}`,
       expect.stringMatching(/^waited \d+(?:ms|s|m\d\ds)$/),
     ]);
     // The same request the approver read in Slack: its command line, fingerprint and preview's hosts.
@@ -323,6 +328,12 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(revisions.every((match) => match && match[1] !== match[2])).toBe(true);
     expect(new Set(revisions.map((match) => match?.[2])).size).toBe(1);
     expect(agents.every((cells) => cells[3] === 'Ready')).toBe(true);
+
+    // Every page view and reload of this file named its people, each looked up in Slack once.
+    const looked = lab.slack.calls
+      .filter((call) => call.method === 'users.info')
+      .map((call) => call.args.user);
+    expect([...looked].sort()).toEqual(['U0ALICE', 'U0BOB']);
 
     if (process.env.JOB_PAGE_SCREENSHOT) {
       await page.screenshot({ path: process.env.JOB_PAGE_SCREENSHOT as `${string}.png`, fullPage: false });
