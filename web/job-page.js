@@ -38,10 +38,29 @@ function clock(at) {
   return `${new Date(at).toISOString().slice(11, 19)} UTC`;
 }
 
+/** The day of a time, as a postmortem writes it: `2026-12-02`. */
+function day(at) {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** A time of the job's day as a clock; of another day (a job past midnight), with its date. */
+function clockOn(at, startedAt) {
+  return day(at) === day(startedAt) ? clock(at) : `${day(at)} ${clock(at)}`;
+}
+
+/** A person as the page names them: their Slack name beside their id, or the id alone when none is known. */
+function who(id) {
+  const name = data?.names?.[id];
+  return name ? `${name} (${id})` : id;
+}
+
 function duration(ms) {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  const seconds = `${String(s % 60).padStart(2, '0')}s`;
+  return m < 60 ? `${m}m${seconds}` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m${seconds}`;
 }
 
 // --- header, steps, timeline, Cilium ------------------------------------------------------------
@@ -59,9 +78,9 @@ function renderHeader(page) {
   const facts = [
     ['Command', page.title],
     ['Cluster', page.record.command.cluster],
-    ['Asked by', page.record.requestedBy],
+    ['Asked by', who(page.record.requestedBy)],
     ['Status', statusOf(page)],
-    ['Started', clock(page.record.createdAt)],
+    ...timesOf(page),
     ['Infra repo commit', commit || 'not recorded (no approval bound one)'],
   ];
   const list = $('facts');
@@ -70,7 +89,29 @@ function renderHeader(page) {
     list.append(el('dt', name));
     list.append(el('dd', value, name === 'Status' ? `status-${value}` : undefined));
   }
+  // Only a web address is a link: the page never writes a `javascript:` or other scheme into an href.
+  if (/^https:\/\//.test(page.threadUrl || '')) {
+    const link = el('a', 'open the thread in Slack');
+    link.href = page.threadUrl;
+    link.id = 'thread-link';
+    link.rel = 'noopener noreferrer';
+    const cell = el('dd');
+    cell.append(link);
+    list.append(el('dt', 'Slack thread'), cell);
+  }
   list.dataset.status = statusOf(page);
+}
+
+/** When the job ran: its day, from the request to its end, and for how long (so far, while it runs). */
+function timesOf(page) {
+  const { createdAt, finishedAt } = page.record;
+  const end = finishedAt ?? Date.now();
+  return [
+    ['Date', day(createdAt)],
+    ['Started', clock(createdAt)],
+    ['Ended', finishedAt ? clockOn(finishedAt, createdAt) : 'not yet (running)'],
+    ['Duration', finishedAt ? duration(end - createdAt) : `${duration(end - createdAt)} so far`],
+  ];
 }
 
 function renderSteps(page) {
@@ -100,7 +141,7 @@ function spansOf(page) {
       if (!span.start) span.start = at;
       const approval = page.approvals.find((a) => a.state.id === event.approvalId) || {};
       const state = approval.state || {};
-      const by = Array.isArray(state.by) ? state.by.join(', ') : state.by;
+      const by = Array.isArray(state.by) ? state.by.map(who).join(', ') : state.by && who(state.by);
       span.waits.push({ start: at, end: approval.decidedAt || 0, status: state.status || 'pending', by });
     }
     if (event.type === 'step-finished') span.end = at;
@@ -123,6 +164,7 @@ function renderTimeline(page) {
   const labelWidth = 260;
   const scale = (width - labelWidth - 90) / (t1 - t0);
   const x = (t) => labelWidth + (t - t0) * scale;
+  const gaps = gapsOf(spans, page.record.createdAt, 0.02 * (t1 - t0));
   svg.setAttribute('viewBox', `0 0 ${width} ${spans.length * 26 + 8}`);
   svg.replaceChildren();
   spans.forEach((span, index) => {
@@ -160,6 +202,7 @@ function renderTimeline(page) {
         group.append(shade);
       }
     }
+    if (gaps[index]) group.append(gapMark(gaps[index], x, y));
     const after = document.createElementNS(SVG, 'text');
     after.setAttribute('x', String(span.start ? x(span.end) + 6 : labelWidth));
     after.setAttribute('y', String(y + 14));
@@ -168,6 +211,146 @@ function renderTimeline(page) {
     group.append(after);
     svg.append(group);
   });
+}
+
+const DECIDED = { approved: 'approved', rejected: 'rejected', expired: 'expired', void: 'withdrawn' };
+
+/** Each approval the job asked for, as its approvers saw it: what would run, the preview, who decided when. */
+function renderApprovals(page) {
+  const asked = page.approvals
+    .filter((approval) => approval.request)
+    .sort((a, b) => (a.requestedAt ?? 0) - (b.requestedAt ?? 0));
+  $('approvals-section').hidden = asked.length === 0;
+  const list = $('approvals');
+  list.replaceChildren(...asked.map((approval) => approvalItem(approval, page.record.createdAt)));
+}
+
+function approvalItem(approval, startedAt) {
+  const { request, state } = approval;
+  const status = DECIDED[state.status] || 'waiting';
+  const item = el('li', undefined, `approval status-${state.status}`);
+  item.dataset.step = request.stepId;
+  item.append(el('h3', `${request.stepTitle} on ${request.cluster}: ${status}`));
+  const when = el('ul', undefined, 'approval-when');
+  const at = (t) => (t ? clockOn(t, startedAt) : 'a time not recorded');
+  if (approval.requestedAt) when.append(el('li', `asked at ${at(approval.requestedAt)}`));
+  for (const id of approval.approvals ?? []) {
+    when.append(el('li', `approved by ${who(id)} at ${at(approval.approvedAt?.[id])}`));
+  }
+  if (state.status === 'rejected')
+    when.append(el('li', `rejected by ${who(state.by)} at ${at(approval.decidedAt)}`));
+  if (state.status === 'expired' || state.status === 'void') {
+    const ended = approval.decidedAt ? ` at ${at(approval.decidedAt)}` : '';
+    when.append(el('li', `${status}${ended}, not decided`));
+  }
+  if (approval.requestedAt && approval.decidedAt) {
+    when.append(el('li', `waited ${duration(approval.decidedAt - approval.requestedAt)}`));
+  }
+  item.append(when);
+  item.append(el('h4', 'What the approvers were shown'));
+  const shown = el('dl', undefined, 'approval-request');
+  const binding = request.binding;
+  const facts = [
+    ['Why', request.reason],
+    ['Warning', request.warning],
+    ['Runs', binding.commandLine],
+    ['Targets', binding.targets],
+    ['Preflight', binding.preflight],
+    ['Infra repo commit', binding.commit],
+    ['Repo moved from', request.previousCommit],
+    ['Fingerprint', binding.fingerprint],
+  ];
+  for (const [name, value] of facts) {
+    if (!value) continue;
+    shown.append(el('dt', name));
+    shown.append(el('dd', value, name === 'Runs' ? 'argv' : undefined));
+  }
+  item.append(shown);
+  item.append(previewOf(binding.preview));
+  return item;
+}
+
+/** The check-mode preview as the request carried it: tasks that would change per host, and the diff. */
+function previewOf(preview) {
+  const box = el('div', undefined, 'preview');
+  if (!preview) {
+    box.append(el('p', 'No check-mode preview (this step has none).'));
+    return box;
+  }
+  if (preview.failure) {
+    box.append(el('p', `Check-mode preview failed: ${preview.failure}`, 'bad'));
+    return box;
+  }
+  const hosts = Object.entries(preview.changedTasks);
+  box.append(
+    el(
+      'p',
+      hosts.length
+        ? 'Check-mode preview, tasks that would change:'
+        : 'Check-mode preview: no changes reported.',
+    ),
+  );
+  if (hosts.length) {
+    const list = el('ul');
+    for (const [host, tasks] of hosts) list.append(el('li', `${host}: ${tasks.join(', ')}`));
+    box.append(list);
+  }
+  if (preview.diffExcerpt) box.append(el('pre', preview.diffExcerpt, 'diff'));
+  return box;
+}
+
+/** Px per character of the timeline's 10 px labels, to tell whether a label fits its gap. */
+const GAP_CHAR_PX = 6;
+
+/**
+ * The time before each step's bar where the job did something no bar shows, by step index: for
+ * the first step the queue and the job's preconditions; before a step that asked for approval its
+ * check-mode preview (run to show the approvers, approval-gate.ts); otherwise the step's checks.
+ * Gaps shorter than `least` are left unmarked.
+ */
+function gapsOf(spans, createdAt, least) {
+  const gaps = [];
+  let previous = createdAt;
+  spans.forEach((span, index) => {
+    if (!span.start) return;
+    if (span.start - previous >= Math.max(least, 1000)) {
+      const what = [];
+      if (index === 0 || previous === createdAt) what.push('queued, preconditions');
+      what.push(span.waits.length ? 'check-mode preview' : 'checks');
+      gaps[index] = { start: previous, end: span.start, what: what.join(', ') };
+    }
+    previous = Math.max(previous, span.end);
+  });
+  return gaps;
+}
+
+/** A gap as a dashed line up to the step's bar, labelled with what ran then and how long it took. */
+function gapMark(gap, x, y) {
+  const mark = document.createElementNS(SVG, 'g');
+  mark.setAttribute('class', 'gap');
+  const line = document.createElementNS(SVG, 'line');
+  line.setAttribute('x1', String(x(gap.start)));
+  line.setAttribute('x2', String(x(gap.end)));
+  line.setAttribute('y1', String(y + 9));
+  line.setAttribute('y2', String(y + 9));
+  mark.append(line);
+  const took = duration(gap.end - gap.start);
+  const room = x(gap.end) - x(gap.start) - 8;
+  const full = `${gap.what} ${took}`;
+  const fits = [full, took].find((text) => text.length * GAP_CHAR_PX <= room);
+  if (fits) {
+    const label = document.createElementNS(SVG, 'text');
+    label.setAttribute('class', 'gap-label');
+    label.setAttribute('x', String(x(gap.end) - 4));
+    label.setAttribute('y', String(y + 6));
+    label.setAttribute('text-anchor', 'end');
+    label.textContent = fits;
+    mark.append(label);
+  }
+  const tip = document.createElementNS(SVG, 'title');
+  tip.textContent = `${gap.what}: ${took}, ${clock(gap.start)} to ${clock(gap.end)}`;
+  mark.append(tip);
+  return mark;
 }
 
 function renderCilium(page) {
@@ -206,6 +389,7 @@ async function loadPage() {
   renderHeader(data);
   renderSteps(data);
   renderTimeline(data);
+  renderApprovals(data);
   renderCilium(data);
 }
 

@@ -1,5 +1,7 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
 import { cacheGroupMembers } from '../bot/cache-group-members.js';
+import { cacheUserNames, type UserName } from '../bot/cache-user-names.js';
+import type { SlackPacer } from '../bot/create-slack-pacer.js';
 import { slackSdkLogger } from '../bot/slack-sdk-logger.js';
 import type { Env } from '../config/read-env.js';
 import type { Logger } from '../log/create-logger.js';
@@ -40,6 +42,23 @@ export function slackGroupMembers(client: WebClient, logger: Logger): GroupMembe
       return [];
     }
   };
+}
+
+/**
+ * People's names from Slack (users.info, paced like every call), cached: the job page shows them
+ * beside their ids. The name people see in Slack: the display name, else the full name.
+ */
+export function slackUserNames(client: WebClient, pacer: SlackPacer, logger: Logger): UserName {
+  return cacheUserNames(async (userId) => {
+    await pacer.take('users.info');
+    try {
+      const { user } = await client.users.info({ user: userId });
+      return user?.profile?.display_name || user?.real_name || user?.name || undefined;
+    } catch (error) {
+      logger.warn({ err: error, userId }, 'cannot look up a Slack user name');
+      throw error;
+    }
+  }, systemClock.now);
 }
 
 const SLACK_CHECK_MS = 60_000;

@@ -13,7 +13,7 @@ import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
 import { connectRedis } from './connect-redis.js';
 import { meterJobPages } from './meter-job-pages.js';
-import { createSlackClient, slackGroupMembers, slackReadiness } from './slack-client.js';
+import { createSlackClient, slackGroupMembers, slackReadiness, slackUserNames } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
 
@@ -63,7 +63,10 @@ export async function startClusterBot(
   // Served where Slack's requests are taken (a worker serves nothing); the page reads what workers wrote.
   const pages =
     links && env.CLUSTER_BOT_ROLE !== 'worker'
-      ? await createJobPages(links, core.service, logger, logStreamLimitsFromEnv(env))
+      ? await createJobPages(links, core.service, logger, logStreamLimitsFromEnv(env), {
+          threadLink: poster.permalink,
+          userName: slackUserNames(client, pacer, logger),
+        })
       : undefined;
   if (pages) meterJobPages(metrics.registry, pages);
   const endpoints: OpsEndpoints = {
@@ -99,6 +102,7 @@ export async function startClusterBot(
         service: core.service,
         pages: pages?.routes,
         homeTab,
+        jobPageUrl: links?.url,
       })
     : undefined;
   await app?.start(env.PORT);

@@ -1,4 +1,5 @@
 import type { GroupMembers } from '../service/index.js';
+import { cacheLookUps } from './cache-look-ups.js';
 
 /** Slack's usergroups.users.list is Tier 2 (about 20 a minute): one answer serves a minute of commands. */
 export const GROUP_MEMBERS_TTL_MS = 60_000;
@@ -13,15 +14,5 @@ export function cacheGroupMembers(
   now: () => number,
   ttlMs = GROUP_MEMBERS_TTL_MS,
 ): GroupMembers {
-  const cache = new Map<string, { readonly at: number; readonly members: Promise<readonly string[]> }>();
-  return (groupId) => {
-    const cached = cache.get(groupId);
-    if (cached && now() - cached.at < ttlMs) return cached.members;
-    const members = lookUp(groupId);
-    cache.set(groupId, { at: now(), members });
-    members.catch(() => {
-      if (cache.get(groupId)?.members === members) cache.delete(groupId);
-    });
-    return members;
-  };
+  return cacheLookUps(lookUp, now, ttlMs);
 }

@@ -11,6 +11,7 @@ import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { handleApprovalClick } from './handle-approval-click.js';
 import { handleClusterCommand } from './handle-cluster-command.js';
 import { handleRollbackClick } from './handle-rollback-click.js';
+import type { JobPageUrl } from './job-page-url.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
 import { HOME_VERIFY_ACTION } from './render-home.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -25,6 +26,8 @@ export interface SlackAppDeps {
   /** The job pages' routes (PUBLIC_URL set): served on Slack's listener in HTTP mode; true when handled. */
   readonly pages?: ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined;
   readonly homeTab: HomeTab;
+  /** Signs a job's page link (PUBLIC_URL set): `/cluster jobs` lists them. */
+  readonly jobPageUrl?: JobPageUrl | undefined;
 }
 
 /** Slack's payloads are a few kB; Bolt refuses a larger body (413) while reading it, before the signature. */

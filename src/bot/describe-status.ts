@@ -1,6 +1,7 @@
 import type { ClusterOverview, JobSummary } from '../service/index.js';
 import { describeJob, describeJobLine } from './describe-job.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { type JobPageUrl, jobPageLink } from './job-page-url.js';
 
 /** `/cluster status [cluster]`: lock holder, waiting jobs, unfinished jobs, last verify, a suspended Flux, per cluster. */
 export function describeStatus(clusters: readonly ClusterOverview[]): string {
@@ -38,7 +39,8 @@ export function describeStatus(clusters: readonly ClusterOverview[]): string {
 }
 
 /** `/cluster jobs`: the recent jobs with outcome and duration. */
-export function describeRecentJobs(jobs: readonly JobSummary[]): string {
+export function describeRecentJobs(jobs: readonly JobSummary[], jobPageUrl?: JobPageUrl): string {
   if (jobs.length === 0) return 'No jobs yet.';
-  return `Recent jobs:\n${jobs.map(describeJobLine).join('\n')}`;
+  const lines = jobs.map((job) => `${describeJobLine(job)}${jobPageLink(job, jobPageUrl)}`);
+  return `Recent jobs:\n${lines.join('\n')}`;
 }

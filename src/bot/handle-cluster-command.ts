@@ -5,6 +5,7 @@ import { describeRefusal } from './describe-refusal.js';
 import { describeRecentJobs, describeStatus } from './describe-status.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { HELP_TEXT } from './help-text.js';
+import type { JobPageUrl } from './job-page-url.js';
 
 export interface CommandRequest {
   readonly text: string;
@@ -20,15 +21,15 @@ export interface CommandRequest {
  */
 export async function handleClusterCommand(
   request: CommandRequest,
-  deps: Omit<CommandContext, 'actor'>,
+  deps: Omit<CommandContext, 'actor'> & { readonly jobPageUrl?: JobPageUrl | undefined },
 ): Promise<{ readonly text: string; readonly reply: CommandReply }> {
   const actor = { userId: request.userId, channelId: request.channelId };
   const reply = await runCommand(request.text, { ...deps, actor }, request.deliveryKey);
-  return { text: describeReply(reply), reply };
+  return { text: describeReply(reply, deps.jobPageUrl), reply };
 }
 
-/** A command's answer in Slack mrkdwn. */
-export function describeReply(reply: CommandReply): string {
+/** A command's answer in Slack mrkdwn; `jobs` links each job's page when there are pages. */
+export function describeReply(reply: CommandReply, jobPageUrl?: JobPageUrl): string {
   if ('code' in reply) return describeRefusal(reply);
   switch (reply.kind) {
     case 'help':
@@ -45,7 +46,7 @@ export function describeReply(reply: CommandReply): string {
     case 'status':
       return describeStatus(reply.clusters);
     case 'jobs':
-      return describeRecentJobs(reply.jobs);
+      return describeRecentJobs(reply.jobs, jobPageUrl);
     case 'audit':
       return describeAudit(reply.entries);
   }

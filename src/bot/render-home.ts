@@ -2,7 +2,7 @@ import type { HomeAnswer, HomeCluster, JobSummary, LastVerify } from '../service
 import { describeJob } from './describe-job.js';
 import { describeRefusal } from './describe-refusal.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { type JobPageUrl, pageLinkMrkdwn } from './job-page-url.js';
+import { type JobPageUrl, jobPageLink } from './job-page-url.js';
 import { mention } from './mention.js';
 import { OUTCOME, truncate } from './render-board.js';
 
@@ -68,7 +68,7 @@ export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
 
 /** The mrkdwn of one cluster's section (also what the console's `home` prints). */
 export function describeHomeCluster(cluster: HomeCluster, options: Pick<HomeOptions, 'jobPageUrl'>): string {
-  const job = (summary: JobSummary) => `${describeJob(summary)}${pageLink(summary, options.jobPageUrl)}`;
+  const job = (summary: JobSummary) => `${describeJob(summary)}${jobPageLink(summary, options.jobPageUrl)}`;
   const lines = [
     cluster.holder
       ? `*Lease:* ${job(cluster.holder)}${cluster.holder.record ? `, since ${when(cluster.holder.record.createdAt)}` : ''}`
@@ -120,11 +120,6 @@ function describeLastVerify(last: LastVerify | undefined): string {
 function when(at: number): string {
   const utc = `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return `<!date^${Math.floor(at / 1000)}^{date_short_pretty} {time}|${utc}>`;
-}
-
-function pageLink(summary: JobSummary, jobPageUrl: JobPageUrl): string {
-  const url = jobPageUrl(summary.id, summary.record?.pageNonce);
-  return url ? ` ${pageLinkMrkdwn(url, 'job page')}` : '';
 }
 
 function section(text: string) {

@@ -65,7 +65,7 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
     } else if (line.startsWith('/cluster')) {
       const { text, reply } = await handleClusterCommand(
         { text: line.slice('/cluster'.length), userId: user, channelId: channel },
-        { service, world },
+        { service, world, jobPageUrl: options.jobPageUrl },
       );
       say(text);
       const page =

@@ -51,7 +51,7 @@ export async function recordApprovalClick(
       return { verdict: { kind: 'refused', reason: 'this button does not belong to that approval' } };
     }
     const verdict = decideApproval(stored.state, stored.approvals ?? [], click, rules);
-    const next = nextRecord(stored, verdict, click.at);
+    const next = nextRecord(stored, verdict, click);
     if (!next) return { verdict, stored };
     if (await replaceHashField(redis, key, target.stepId, raw, JSON.stringify(next))) {
       return { verdict, stored: next };
@@ -77,16 +77,23 @@ async function readAnnounced(
   }
 }
 
-function nextRecord(stored: StoredApproval, verdict: ClickVerdict, now: number): StoredApproval | undefined {
+function nextRecord(
+  stored: StoredApproval,
+  verdict: ClickVerdict,
+  click: ApprovalClick,
+): StoredApproval | undefined {
   const state = stored.state;
   if (state.status !== 'pending') return undefined;
+  const now = click.at;
+  const approvedAt = { ...stored.approvedAt, [click.userId]: now };
   switch (verdict.kind) {
     case 'counted':
-      return { ...stored, approvals: verdict.approvals };
+      return { ...stored, approvals: verdict.approvals, approvedAt };
     case 'approved':
       return {
         ...stored,
         approvals: verdict.approvals,
+        approvedAt,
         decidedAt: now,
         state: { status: 'approved', id: state.id, fingerprint: state.fingerprint, by: verdict.approvals },
       };

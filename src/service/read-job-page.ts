@@ -13,6 +13,8 @@ export interface JobPage {
   readonly steps: readonly BoardStep[];
   readonly events: readonly FeedEvent[];
   readonly approvals: readonly StoredApproval[];
+  /** The job's Slack thread (its root message), once posted: the page links back to it. */
+  readonly thread?: { readonly channel: string; readonly ts: string } | undefined;
 }
 
 export interface JobLogChunk {
@@ -37,7 +39,14 @@ export async function readJobPage(deps: ServiceDeps, jobId: string): Promise<Job
     readStoredApprovals(deps.redis, deps.keys, jobId),
   ]);
   const approvals = stored.map((entry) => entry.stored);
-  return { record, title: thread.board.title, steps: thread.board.steps, events, approvals };
+  return {
+    record,
+    title: thread.board.title,
+    steps: thread.board.steps,
+    events,
+    approvals,
+    thread: thread.threadTs ? { channel: thread.channel, ts: thread.threadTs } : undefined,
+  };
 }
 
 /** The next lines of a job's log after the stream id `after`; undefined when there is no such job. */

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JOB_ID_SOURCE } from '../jobs/ports/job-id.js';
 import type { Logger } from '../log/create-logger.js';
-import type { ClusterService } from '../service/index.js';
+import type { ClusterService, JobPage } from '../service/index.js';
 import type { StreamSlots } from './create-stream-slots.js';
 import type { JobLinks } from './job-links.js';
+import { namesOfPeople } from './names-of-people.js';
 import type { PageAssets } from './read-assets.js';
+import { type Refusal, refusalPage } from './refusal-page.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { type LogStreamDeps, streamJobLog } from './stream-job-log.js';
 
@@ -17,6 +19,13 @@ export interface JobPageDeps extends LogStreamDeps {
   readonly assets: PageAssets;
   readonly logger: Logger;
   readonly slots: StreamSlots;
+  /**
+   * The web address of a Slack message (the poster's permalink, built from the workspace's URL, no
+   * Slack call); absent where there is no Slack (the console): the page then links to no thread.
+   */
+  readonly threadLink?: ((channel: string, ts: string) => string) | undefined;
+  /** A person's Slack name (users.info, cached); absent where there is no Slack: ids alone. */
+  readonly userName?: ((userId: string) => Promise<string | undefined>) | undefined;
 }
 
 // Matched as it stands, never decoded: a bad %-escape is no page at all.
@@ -45,16 +54,18 @@ export function createJobPageHandler(deps: JobPageDeps): PageRoutes {
       return true;
     }
     const jobId = page![1]!;
+    const part = page![2];
     const [nonce, exp, sig] = ['n', 'exp', 'mac'].map((name) => url.searchParams.get(name));
     if (!nonce && !exp && !sig) {
-      send(response, 401);
+      refuse(response, part, 'incomplete');
       return true;
     }
-    if (deps.links.check(jobId, nonce!, exp!, sig!) !== 'ok') {
-      send(response, 403);
+    const checked = deps.links.check(jobId, nonce!, exp!, sig!);
+    if (checked !== 'ok') {
+      refuse(response, part, checked === 'expired' ? 'expired' : 'altered');
       return true;
     }
-    serve(deps, jobId, nonce!, page![2], request, response).catch((error: unknown) => {
+    serve(deps, jobId, nonce!, part, request, response).catch((error: unknown) => {
       deps.logger.warn({ err: error, jobId }, 'job page: request failed');
       if (!response.headersSent) send(response, 500);
       else response.end();
@@ -72,9 +83,10 @@ async function serve(
   response: ServerResponse,
 ): Promise<void> {
   const data = await deps.service.jobPage(jobId);
-  if (!data) return send(response, 404);
-  // A link signed for another job of this id (before Redis was reset, or under a reused prefix).
-  if (data.record.pageNonce !== nonce) return send(response, 403);
+  if (!data) return refuse(response, part, 'gone');
+  // A link signed for another job of this id (before Redis was reset, or under a reused prefix):
+  // the job it was drawn for is gone, and of the one there now it says nothing.
+  if (data.record.pageNonce !== nonce) return refuse(response, part, 'gone', 403);
   if (part === '/log') {
     const slot = deps.slots.take(jobId);
     if (slot !== 'taken') return refuseStream(response, slot, deps.limits);
@@ -93,12 +105,20 @@ async function serve(
   if (part === '/data') {
     response
       .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/json' })
-      .end(JSON.stringify(data));
+      .end(JSON.stringify({ ...data, threadUrl: threadUrlOf(deps, data), names: await namesOf(deps, data) }));
     return;
   }
   response
     .writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
     .end(deps.assets.html);
+}
+
+function namesOf(deps: JobPageDeps, data: JobPage): Promise<Record<string, string>> {
+  return deps.userName ? namesOfPeople(data, deps.userName) : Promise.resolve({});
+}
+
+function threadUrlOf(deps: JobPageDeps, data: JobPage): string | undefined {
+  return data.thread && deps.threadLink?.(data.thread.channel, data.thread.ts);
 }
 
 /** 429 past a cap, in words a person reading the response can act on (no data of the job). */
@@ -114,6 +134,32 @@ function refuseStream(
   response
     .writeHead(429, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'retry-after': '30' })
     .end(text);
+}
+
+const REFUSED_STATUS: Readonly<Record<Refusal, number>> = {
+  incomplete: 401,
+  altered: 403,
+  expired: 403,
+  gone: 404,
+};
+
+/**
+ * A refused link: the page itself answers with a short page in fixed words (what happened, how to
+ * get a new link); its data and log, read by the page's script, with the status alone.
+ */
+function refuse(
+  response: ServerResponse,
+  part: string | undefined,
+  refusal: Refusal,
+  status = REFUSED_STATUS[refusal],
+): void {
+  if (part !== undefined) {
+    send(response, status);
+    return;
+  }
+  response
+    .writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' })
+    .end(refusalPage(refusal));
 }
 
 /** A status and nothing else: refusals and misses carry no data. */

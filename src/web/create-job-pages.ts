@@ -1,7 +1,7 @@
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
 import { createJobLogPollers } from './create-job-log-pollers.js';
-import { createJobPageHandler, type PageRoutes } from './create-job-page-handler.js';
+import { createJobPageHandler, type JobPageDeps, type PageRoutes } from './create-job-page-handler.js';
 import { createStreamSlots } from './create-stream-slots.js';
 import type { JobLinks } from './job-links.js';
 import { readAssets } from './read-assets.js';
@@ -30,6 +30,7 @@ export async function createJobPages(
   service: Pick<ClusterService, 'jobPage' | 'jobLog'>,
   logger: Logger,
   limits: LogStreamLimits,
+  slack: Pick<JobPageDeps, 'threadLink' | 'userName'> = {},
 ): Promise<JobPages> {
   const stopping = new AbortController();
   const slots = createStreamSlots(limits);
@@ -43,6 +44,7 @@ export async function createJobPages(
     pollers,
     limits,
     timing: { heartbeatMs: HEARTBEAT_MS, stop: stopping.signal },
+    ...slack,
   });
   return {
     routes,

@@ -39,7 +39,7 @@ describe('Slack app manifest', () => {
 
   it('asks for exactly the bot scopes the bot uses, and no user scopes', () => {
     expect([...manifest!.oauth_config.scopes.bot].sort()).toEqual(
-      ['chat:write', 'commands', 'files:write', 'usergroups:read'].sort(),
+      ['chat:write', 'commands', 'files:write', 'usergroups:read', 'users:read'].sort(),
     );
     expect(manifest!.oauth_config.scopes.user ?? []).toEqual([]);
   });

@@ -17,9 +17,14 @@ const silent = pino({ level: 'silent' });
  * The job page's server in this process over the real service and Redis, with the worker's real
  * feed writer: a test (or the benchmark) writes a job's log at whatever pace it likes and watches
  * the page, without a playbook behind it. On the test Redis unless given another key space; with
- * the log streams' limits of the environment's defaults unless told others.
+ * the log streams' limits of the environment's defaults unless told others; linking no Slack thread
+ * unless given the poster's `permalink`.
  */
-export async function startPageLab(redis?: RedisSpace, limits: Partial<LogStreamLimits> = {}) {
+export async function startPageLab(
+  redis?: RedisSpace,
+  limits: Partial<LogStreamLimits> = {},
+  threadLink?: (channel: string, ts: string) => string,
+) {
   const world = await loadExampleWorld();
   const store = startServiceOnRedis(world, redis ? { redis } : {});
   const port = await freePort();
@@ -29,10 +34,13 @@ export async function startPageLab(redis?: RedisSpace, limits: Partial<LogStream
     ttlMs: 3_600_000,
     now: Date.now,
   });
-  const pages = await createJobPages(links, store.service, silent, {
-    ...logStreamLimitsFromEnv(readEnv({})),
-    ...limits,
-  });
+  const pages = await createJobPages(
+    links,
+    store.service,
+    silent,
+    { ...logStreamLimitsFromEnv(readEnv({})), ...limits },
+    { threadLink },
+  );
   const server = await startPageServer(port, pages.routes);
   return {
     links,

@@ -32,6 +32,8 @@ export interface SlackLabOptions extends LabWorldOptions {
   readonly workers?: number;
   /** Run the compiled `dist/main.js` (after `npm run build`) instead of the sources through tsx. */
   readonly built?: boolean;
+  /** The workspace's people by id (users.info answers for them alone); without it, every id exists. */
+  readonly slackUsers?: Record<string, { name: string; realName?: string }>;
 }
 
 /** The real bot process (and workers) against the lab world and a fake Slack, driven as Slack would. */
@@ -43,6 +45,7 @@ export async function startSlackLab(options: SlackLabOptions = {}): Promise<Slac
       appToken: APP_TOKEN,
       channels: ['C0OPS', 'C0ALERTS'],
       userGroups: { S0PLATFORM: ['U0DAVE'] },
+      ...(options.slackUsers && { users: options.slackUsers }),
     });
     world.onStop(() => slack.close());
     const processEnv: Record<string, string> = {

@@ -20,6 +20,7 @@ beforeAll(async () => {
     startSlackLab({
       labVars: { lab_sleep_seconds: 3, lab_output_lines: 20, lab_print_secrets: true },
       env: { PUBLIC_URL },
+      slackUsers: { U0ALICE: { name: 'alice' }, U0BOB: { name: 'bob' } },
     }),
     startBrowser(),
   ]);
@@ -35,11 +36,25 @@ afterAll(async () => {
 const jobDataIn = (page: Awaited<ReturnType<LabBrowser['open']>>['page']) =>
   page.evaluate(() => {
     const text = document.body.textContent ?? '';
-    const words = ['packages', 'k3s-dev', 'TASK', 'U0ALICE'].filter((word) => text.includes(word));
+    const words = ['packages', 'k3s-dev', 'TASK', 'U0ALICE', 'job-'].filter((word) => text.includes(word));
     return document.getElementById('log') || document.getElementById('facts')
       ? ['the page', ...words]
       : words;
   });
+
+/** The header's facts as a reader sees them: each name with its value. */
+const factsOf = (page: Awaited<ReturnType<LabBrowser['open']>>['page']) =>
+  page.$eval('#facts', (dl) => {
+    const facts: Record<string, string> = {};
+    for (const dt of dl.querySelectorAll('dt'))
+      facts[dt.textContent ?? ''] = dt.nextElementSibling?.textContent ?? '';
+    return facts;
+  });
+
+const seconds = (clock: string) => {
+  const [h, m, s] = clock.slice(0, 8).split(':').map(Number);
+  return h! * 3600 + m! * 60 + s!;
+};
 
 describe('the job page of a real job (bot process, worker, ansible on the lab, fake Slack, Chromium)', {
   timeout: labMs(180_000),
@@ -84,6 +99,45 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
       { timeout: labMs(5_000) },
       fileLines.at(-1)!,
     );
+    // The record's times: the day, when it was asked for and ended, and how long it took in all.
+    const facts = await factsOf(page);
+    // People by their Slack name beside the id (users.info, once per person, cached).
+    expect(facts['Asked by']).toBe('alice (U0ALICE)');
+    expect(facts.Date).toBe(new Date().toISOString().slice(0, 10));
+    expect(facts.Started).toMatch(/^\d\d:\d\d:\d\d UTC$/);
+    expect(facts.Ended).toMatch(/^\d\d:\d\d:\d\d UTC$/);
+    const took = seconds(facts.Ended!) - seconds(facts.Started!);
+    expect(took).toBeGreaterThanOrEqual(3); // the report step alone sleeps 3 s
+    expect(facts.Duration).toMatch(/^(\d+)s$|^\d+m\d\ds$/);
+    const shown = /^(\d+)s$/.exec(facts.Duration!);
+    if (shown) expect(Math.abs(Number(shown[1]) - took)).toBeLessThanOrEqual(1);
+    // Back to the thread the board is the root of, at the workspace's own address (no Slack call).
+    const thread = await page.$eval('#thread-link', (a) => ({
+      href: a.getAttribute('href'),
+      text: a.textContent,
+    }));
+    expect(thread).toEqual({
+      href: `https://${slack.identity.teamDomain}.slack.com/archives/C0OPS/p${board.ts.replace('.', '')}`,
+      text: 'open the thread in Slack',
+    });
+    // `/cluster jobs` lists the job with a link that opens the same page (a new link when the board's expired).
+    await driver.slash('jobs', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    const listed = await slack.waitFor(
+      () => slack.ephemerals.find((e) => e.user === 'U0ALICE' && e.text.startsWith('Recent jobs')),
+      { timeoutMs: 10_000, description: 'the answer to /cluster jobs' },
+    );
+    const line = listed.text.split('\n').find((text) => text.includes('packages k3s-dev-1'))!;
+    const relisted = /<(https:[^|>]+)\|job page>$/.exec(line)![1]!.replaceAll('&amp;', '&');
+    expect(new URL(relisted).pathname).toBe(new URL(link).pathname);
+    const { page: again } = await chromium.open(local(relisted));
+    await again.waitForFunction(
+      () => document.querySelector('#facts')?.getAttribute('data-status') === 'succeeded',
+      {
+        timeout: labMs(5_000),
+      },
+    );
+    expect(await again.title()).toBe(await page.title());
+    await again.close();
     // Every step of the board is a row of the timeline, with a bar once it ran.
     const steps = await page.$$eval('#steps li', (items) => items.length);
     const rows = await page.$$eval('#timeline g.step', (groups) =>
@@ -113,7 +167,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     await page.close();
   });
 
-  it("a tampered, expired, another job's (or an earlier job-1's) or missing token shows nothing: 403 or 401, no data in the page", async () => {
+  it("a tampered, expired, another job's (or an earlier job-1's), a retired job's or missing token: a short page saying what happened and how to get a new link, no data of any job", async () => {
     const key = jobPageKey({ JOB_PAGE_SECRET });
     const linksAt = (now: number) =>
       createJobLinks({
@@ -134,19 +188,35 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     const tampered = valid.replace(/mac=(.)/, (_m, c: string) => `mac=${c === 'A' ? 'B' : 'A'}`);
     const otherJob = valid.replace('/jobs/job-1?', '/jobs/job-2?');
     const missing = valid.replace(/\?.*$/, '');
+    // Signed as the bot would, for a job no longer recorded (retired).
+    const retired = linksAt(Date.now()).url('job-999', nonce)!;
 
     // The test derives the key as the bot does: a fresh link of its own opens the page.
     expect((await fetch(valid)).status).toBe(200);
-    for (const [url, expected] of [
-      [tampered, 403],
-      [expired, 403],
-      [otherJob, 403],
-      [earlierJob, 403],
-      [missing, 401],
+    for (const [url, expected, said] of [
+      [tampered, 403, 'This job page link is not valid'],
+      [expired, 403, 'This job page link has expired'],
+      [otherJob, 403, 'This job page link is not valid'],
+      [earlierJob, 403, 'This job is no longer recorded'],
+      [retired, 404, 'This job is no longer recorded'],
+      [missing, 401, 'This job page link is incomplete'],
     ] as const) {
       const { page, status } = await chromium.open(url);
       expect(status, url).toBe(expected);
-      // Chromium shows its own error page for the empty answer: nothing of the job is in it.
+      // What happened and what to do, in words: nothing of the job (nor of the job-1 there now).
+      const shown = await page.evaluate(() => ({
+        title: document.querySelector('h1')?.textContent,
+        text: document.body.textContent ?? '',
+      }));
+      expect(shown.title, url).toBe(said);
+      if (said === 'This job is no longer recorded') {
+        expect(shown.text, url).toMatch(
+          /Where its record is now\s+No new link opens it again\. Its thread in Slack/,
+        );
+      } else {
+        expect(shown.text, url).toMatch(/How to get a new link\s+Type \/cluster jobs in Slack/);
+        expect(shown.text, url).toContain("Or open the job's thread in Slack");
+      }
       expect(await jobDataIn(page), url).toEqual([]);
       await page.close();
       for (const part of ['/data', '/log']) {
@@ -161,7 +231,7 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('a cilium job: the approval wait is shaded with who approved and when, each agent shows Ready', async () => {
+  it('a cilium job: the approval listed with who approved when and the preview they saw, its wait shaded, the preview gap labelled, each agent Ready', async () => {
     const { slack, driver } = lab;
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const request = await slack.waitFor(
@@ -193,7 +263,60 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     const waits = await page.$$eval('#timeline rect.wait title', (titles) =>
       titles.map((t) => t.textContent),
     );
-    expect(waits).toEqual([expect.stringMatching(/^approval approved by U0BOB at \d\d:\d\d:\d\d UTC/)]);
+    expect(waits).toEqual([
+      expect.stringMatching(/^approval approved by bob \(U0BOB\) at \d\d:\d\d:\d\d UTC/),
+    ]);
+    const decidedAt = /at (\d\d:\d\d:\d\d UTC)/.exec(waits[0]!)![1];
+    // The approval in full, not only the hover: who approved when, and what they were shown.
+    const approvals = await page.$$eval('#approvals > li', (items) =>
+      items.map((item) => ({
+        title: item.querySelector('h3')?.textContent,
+        when: [...item.querySelectorAll('.approval-when li')].map((li) => li.textContent),
+        shown: Object.fromEntries(
+          [...item.querySelectorAll('dl dt')].map((dt) => [
+            dt.textContent,
+            dt.nextElementSibling?.textContent,
+          ]),
+        ),
+        preview: item.querySelector('.preview')?.textContent ?? '',
+      })),
+    );
+    expect(approvals).toHaveLength(1);
+    const [approval] = approvals;
+    expect(approval!.title).toBe('cilium.yml on dev: approved');
+    expect(approval!.when).toEqual([
+      expect.stringMatching(/^asked at \d\d:\d\d:\d\d UTC$/),
+      `approved by bob (U0BOB) at ${decidedAt}`,
+      expect.stringMatching(/^waited \d+(?:ms|s|m\d\ds)$/),
+    ]);
+    // The same request the approver read in Slack: its command line, fingerprint and preview's hosts.
+    const asked = (request.blocks ?? [])
+      .map((block) => (block as { text?: { text?: string } }).text?.text ?? '')
+      .join('\n');
+    const runs = /\*Runs:\* `([^`]+)`/.exec(asked)![1]!;
+    const fingerprint = /Fingerprint `([^`]+)`/.exec(asked)![1]!;
+    expect(approval!.shown.Runs).toBe(
+      runs.replaceAll('&amp;', '&').replaceAll('&lt;', '<').replaceAll('&gt;', '>'),
+    );
+    expect(approval!.shown.Fingerprint).toBe(fingerprint);
+    expect(approval!.shown['Infra repo commit']).toMatch(/^[0-9a-f]{12,40}$/);
+    const previewLine = /\*Check-mode preview:\* (.*)/.exec(asked)![1]!;
+    expect(approval!.preview).toContain('Check-mode preview');
+    for (const host of previewLine.matchAll(/(k3s-dev-\d): /g))
+      expect(approval!.preview).toContain(`${host[1]}: `);
+    // Before the step's wait, the check-mode preview that the request showed ran: the gap says so.
+    const gaps = await page.$$eval('#timeline g.step', (groups) =>
+      groups.flatMap((g) =>
+        [...g.querySelectorAll('g.gap')].map((gap) => ({
+          step: g.querySelector('text')?.textContent ?? '',
+          label: gap.querySelector('text.gap-label')?.textContent,
+          title: gap.querySelector('title')?.textContent ?? '',
+        })),
+      ),
+    );
+    const preview = gaps.find((gap) => gap.step.includes('cilium.yml'));
+    expect(preview?.title).toMatch(/check-mode preview: \d+s, \d\d:\d\d:\d\d UTC to \d\d:\d\d:\d\d UTC$/);
+    expect(preview?.label).toMatch(/(?:check-mode preview )?\d+s$/);
     const facts = await page.$eval('#facts', (dl) => dl.textContent ?? '');
     expect(facts).toMatch(/Infra repo commit[0-9a-f]{12}/);
     const agents = await page.$$eval('#cilium tbody tr', (rows) =>
@@ -205,6 +328,12 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(revisions.every((match) => match && match[1] !== match[2])).toBe(true);
     expect(new Set(revisions.map((match) => match?.[2])).size).toBe(1);
     expect(agents.every((cells) => cells[3] === 'Ready')).toBe(true);
+
+    // Every page view and reload of this file named its people, each looked up in Slack once.
+    const looked = lab.slack.calls
+      .filter((call) => call.method === 'users.info')
+      .map((call) => call.args.user);
+    expect([...looked].sort()).toEqual(['U0ALICE', 'U0BOB']);
 
     if (process.env.JOB_PAGE_SCREENSHOT) {
       await page.screenshot({ path: process.env.JOB_PAGE_SCREENSHOT as `${string}.png`, fullPage: false });

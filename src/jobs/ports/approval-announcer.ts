@@ -6,6 +6,8 @@ export interface StoredApproval {
   /** Where its message with the buttons is, so a decision can replace them. */
   readonly messageTs?: string | undefined;
   readonly approvals?: readonly string[] | undefined;
+  /** When each approval in `approvals` was counted, by approver (the job page lists them). */
+  readonly approvedAt?: Readonly<Record<string, number>> | undefined;
   readonly decidedAt?: number | undefined;
   readonly requestedAt?: number | undefined;
   /** How many reminders its approvers were sent (approval-reminder-times.ts). */
