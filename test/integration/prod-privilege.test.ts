@@ -82,7 +82,7 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     });
     const run = (await lab.ops.commands()).find((line) =>
       line.endsWith(
-        `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
+        `ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       ),
     );
     expect(run).toContain(` ANSIBLE_CONFIG=${lab.repo.ansibleDir}/ansible.cfg `);

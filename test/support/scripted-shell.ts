@@ -19,7 +19,12 @@ export interface ShellCall {
   readonly cwd?: string | undefined;
 }
 
-/** A RemoteShell for unit tests: each exec is answered by the test's handler and recorded. */
+/**
+ * A RemoteShell for unit tests: each exec is answered by the test's handler and recorded; what the
+ * handler leaves unanswered succeeds printing nothing. `ansible --version` always names the
+ * ANSIBLE_CONFIG it is given as its config file, as Ansible does when the repo has its ansible.cfg
+ * (the lab's tests cover the rest).
+ */
 export function createScriptedShell(
   handler: (call: ShellCall) => ScriptedReply | undefined,
   hostKey: PresentedHostKey = {
@@ -36,7 +41,7 @@ export function createScriptedShell(
     async exec(target: SshTarget, request: ExecRequest) {
       const call = { target: target.label, hostKey: target.hostKey, argv: request.argv, cwd: request.cwd };
       calls.push(call);
-      const reply = handler(call) ?? {};
+      const reply = ansibleVersion(request) ?? handler(call) ?? {};
       if (reply.error) throw reply.error;
       for (const line of reply.stdout ?? []) await request.onLine?.(line, 'stdout');
       for (const line of reply.stderr ?? []) await request.onLine?.(line, 'stderr');
@@ -46,5 +51,12 @@ export function createScriptedShell(
       probes.push(`${target.host}:${target.port}`);
       return hostKey;
     },
+  };
+}
+
+function ansibleVersion(request: ExecRequest): ScriptedReply | undefined {
+  if (request.argv.join(' ') !== 'ansible --version') return undefined;
+  return {
+    stdout: ['ansible [core 2.14.18]', `  config file = ${request.env?.ANSIBLE_CONFIG ?? 'None'}`],
   };
 }

@@ -6,7 +6,7 @@ import { bindingFingerprint } from './approval-binding.js';
 import { checkSyntax } from './check-syntax.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
-import { requirePreconditions } from './preconditions-step.js';
+import { requirePreconditions, requireRepoAnsibleConfig } from './preconditions-step.js';
 import { previewPlaybook } from './preview-playbook.js';
 import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
@@ -70,6 +70,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
     check: (ctx) =>
       refusalsOf([
+        () => requireRepoAnsibleConfig(ctx),
         async () => (spec.approval ? requireCleanCheckout(ctx) : undefined),
         () => checkSyntax(ctx, spec.invocation),
         async () =>
@@ -78,6 +79,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
             : undefined,
       ]),
     async run(ctx) {
+      await requireRepoAnsibleConfig(ctx);
       await requirePreconditions(ctx, spec.recheck ?? []);
       if (spec.hosts !== 'read-only')
         await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
@@ -140,6 +142,7 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
     current,
     async bind(ctx) {
       const identity = await current(ctx);
+      await requireRepoAnsibleConfig(ctx);
       await checkSyntax(ctx, spec.invocation);
       if (spec.hosts !== 'read-only') await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay);
       await requirePreconditions(ctx, spec.recheck ?? []);
