@@ -210,7 +210,7 @@ describe('packages and up prod against the lab', () => {
       const job = lab.startJob('up prod');
       expect(await job.runUntilDone()).toMatchObject({ status: 'waiting', stepId: '2-node-baseline' });
       expect(job.texts()).toContain(
-        '1-preconditions succeeded: 9 checks passed: its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+        "1-preconditions succeeded: 10 checks passed: the repo's ansible.cfg, its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH",
       );
       expect(job.approvals.requests[0]).toMatchObject({
         stepId: '2-node-baseline',
