@@ -42,7 +42,7 @@ describe('approvals through Slack buttons, against the real process and lab', {
     expect(request.subtype).toBe('thread_broadcast');
     expect(request.text).toContain('· <@U0ALICE> <@U0BOB>');
     const requestText = JSON.stringify(slack.message('C0OPS', request.ts)?.blocks);
-    expect(requestText).toContain('ansible-playbook playbooks/cilium.yml');
+    expect(requestText).toContain('ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml');
     expect(requestText).toMatch(/Infra repo commit:\* `[0-9a-f]{12}`/);
     expect(requestText).toContain('Check-mode preview');
 

@@ -11,7 +11,9 @@ afterAll(async () => {
 });
 
 const ciliumRuns = async () =>
-  (await lab.playbookRuns()).filter((line) => line === 'ansible-playbook playbooks/cilium.yml').length;
+  (await lab.playbookRuns()).filter(
+    (line) => line === 'ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml',
+  ).length;
 
 describe('approvals are bound to what will run', () => {
   it(

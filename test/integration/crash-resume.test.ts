@@ -17,7 +17,8 @@ afterAll(async () => {
 
 const count = (lines: readonly string[], line: string) =>
   lines.filter((candidate) => candidate === line).length;
-const ciliumRuns = async () => count(await lab.playbookRuns(), 'ansible-playbook playbooks/cilium.yml');
+const ciliumRuns = async () =>
+  count(await lab.playbookRuns(), 'ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml');
 const startedSteps = (events: readonly LifecycleEvent[]) =>
   events.flatMap((event) => (event.type === 'step-started' ? [event.stepId] : []));
 

@@ -36,7 +36,7 @@ describe('a lab fleet beside dev and prod', () => {
       expect(await job.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(job.approvals.requests).toEqual([]);
       expect(await lab.playbookRuns()).toEqual([
-        `ansible-playbook playbooks/node-baseline.yml ${FLEET02_VARS} --limit k3s-fleet02-3 --tags packages`,
+        `ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${FLEET02_VARS} --limit k3s-fleet02-3 --tags packages`,
       ]);
     },
     LAB_TEST_TIMEOUT_MS,

@@ -30,7 +30,9 @@ describe('health <node|cluster> against the lab', () => {
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(job.approvals.requests).toEqual([]);
       // The one run: a read-only diagnostic proves its targets from its own recap, not beforehand.
-      expect(runs).toEqual(['ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_servers']);
+      expect(runs).toEqual([
+        'ansible-playbook -i inventory/hosts.ini playbooks/node-health.yml -e node_health_hosts=k3s_servers',
+      ]);
       expect(job.reporter.finishedSteps().map((step) => [step.stepId, step.status, step.summary])).toEqual([
         [
           '1-node-health',
@@ -85,8 +87,8 @@ describe('health <node|cluster> against the lab', () => {
 
       expect([node.result, prod.result]).toMatchObject([{ outcome: 'succeeded' }, { outcome: 'succeeded' }]);
       expect([...node.runs, ...prod.runs]).toEqual([
-        'ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s-dev-2',
-        'ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_prod',
+        'ansible-playbook -i inventory/hosts.ini playbooks/node-health.yml -e node_health_hosts=k3s-dev-2',
+        'ansible-playbook -i inventory/hosts.ini playbooks/node-health.yml -e node_health_hosts=k3s_prod',
       ]);
       expect([node.job, prod.job].map((job) => job.reporter.finishedSteps()[0]?.summary)).toEqual([
         'node-health.yml: 1 host healthy\n• k3s-dev-2: ok',

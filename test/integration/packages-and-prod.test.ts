@@ -52,10 +52,10 @@ describe('packages and up prod against the lab', () => {
 
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(await lab.playbookRuns()).toEqual([
-        `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
+        `ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       ]);
       expect(await lab.ops.commands()).toContain(
-        `cd -- ${lab.repo.ansibleDir} && env ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_RETRY_FILES_ENABLED=0 PYTHONUNBUFFERED=1 ANSIBLE_CONFIG=${lab.repo.ansibleDir}/ansible.cfg KUBECONFIG=${lab.repo.root}/.cache/prod.kubeconfig ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
+        `cd -- ${lab.repo.ansibleDir} && env ANSIBLE_NOCOLOR=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_RETRY_FILES_ENABLED=0 PYTHONUNBUFFERED=1 ANSIBLE_CONFIG=${lab.repo.ansibleDir}/ansible.cfg KUBECONFIG=${lab.repo.root}/.cache/prod.kubeconfig ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       );
       const tasks = job.reporter.lines.filter((line) => line.startsWith('TASK ['));
       expect(tasks.map((line) => line.replace(/\s*\**$/, ''))).toEqual([
@@ -210,7 +210,7 @@ describe('packages and up prod against the lab', () => {
       const job = lab.startJob('up prod');
       expect(await job.runUntilDone()).toMatchObject({ status: 'waiting', stepId: '2-node-baseline' });
       expect(job.texts()).toContain(
-        '1-preconditions succeeded: 9 checks passed: its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+        "1-preconditions succeeded: 10 checks passed: the repo's ansible.cfg, its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH",
       );
       expect(job.approvals.requests[0]).toMatchObject({
         stepId: '2-node-baseline',
@@ -221,7 +221,7 @@ describe('packages and up prod against the lab', () => {
       const result = await job.runUntilDone();
       expect(result).toMatchObject({ status: 'waiting', stepId: '3-k3s' });
       expect((await lab.playbookRuns()).slice(runsBefore)).toEqual([
-        `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS}`,
+        `ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${PROD_VARS}`,
       ]);
       expect(
         (await lab.labEvents()).filter((line) => /^node-baseline.yml k3s-prod-[23]/.test(line)).sort(),
@@ -240,7 +240,7 @@ describe('packages and up prod against the lab', () => {
         reason: expect.stringMatching(/^prod init on its first run: /),
         binding: {
           commit: await lab.repo.head(),
-          commandLine: `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ansible-playbook playbooks/k3s.yml ${PROD_VARS}`,
+          commandLine: `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml ${PROD_VARS}`,
           // On a first run check mode cannot go through: the founder's node-token does not exist
           // until k3s really starts there, so the joiners' fetch fails, and the approval says so.
           preview: {

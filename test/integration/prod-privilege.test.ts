@@ -74,6 +74,51 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     }
   });
 
+  it('a prod host whose host_vars take its become password away refuses plan up prod, naming that host: every host is asked, not the first', async () => {
+    const hostVars = 'infra/ansible/inventory/host_vars/k3s-prod-3.yml';
+    await lab.repo.writeFile(hostVars, 'ansible_become_password: ""\n');
+    await lab.repo.commit('prod: k3s-prod-3 without a become password');
+    try {
+      const job = lab.startJob('plan up prod');
+      expect(await job.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'failed' });
+      expect(job.reporter.planFailure()?.details?.failures).toContain(
+        `1. preconditions: ${INFRA_REPO_PATHS.prodVault} decrypts but gives k3s-prod-3 no ansible_become_password: no prod play can escalate`,
+      );
+      // One ad-hoc call asked all three.
+      const asked = (await lab.ops.commands()).filter((line) => line.includes('ansible_become_password'));
+      expect(asked.at(-1)).toContain(
+        ' ansible -i inventory/hosts.ini k3s-prod-1,k3s-prod-2,k3s-prod-3 -m debug -a ',
+      );
+    } finally {
+      await lab.repo.removeFile(hostVars);
+      await lab.repo.commit('prod: k3s-prod-3 has its become password back');
+    }
+  });
+
+  it('a repo without infra/ansible/ansible.cfg is refused naming it and hosts.ini, before any play: Ansible would fall back to settings nobody approved', async () => {
+    const config = await lab.repo.readFile('infra/ansible/ansible.cfg');
+    await lab.repo.removeFile('infra/ansible/ansible.cfg');
+    await lab.repo.commit('ansible.cfg gone');
+    try {
+      const before = (await lab.playbookRuns()).length;
+      const job = lab.startJob('packages k3s-prod-1');
+      expect(await job.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'failed',
+      });
+      expect(job.reporter.planFailure()?.details?.failures).toContainEqual(
+        expect.stringMatching(
+          /^infra\/ansible\/ansible\.cfg is missing, so Ansible on the ops host reads .+ instead: settings no approval covers, while the bot's checks read infra\/ansible\/inventory\/hosts\.ini; commit the repo's ansible\.cfg$/,
+        ),
+      );
+      expect(job.approvals.requests).toEqual([]);
+      expect((await lab.playbookRuns()).length).toBe(before);
+    } finally {
+      await lab.repo.writeFile('infra/ansible/ansible.cfg', config);
+      await lab.repo.commit('ansible.cfg back');
+    }
+  });
+
   it('a prod play runs with the vault password file, the repo’s ansible.cfg and prod’s own KUBECONFIG', async () => {
     const job = lab.startJob('packages k3s-prod-1');
     expect(await job.runUntilDone({ approve: true })).toMatchObject({
@@ -82,7 +127,7 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     });
     const run = (await lab.ops.commands()).find((line) =>
       line.endsWith(
-        `ansible-playbook playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
+        `ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${PROD_VARS} --limit k3s-prod-1 --tags packages`,
       ),
     );
     expect(run).toContain(` ANSIBLE_CONFIG=${lab.repo.ansibleDir}/ansible.cfg `);
@@ -113,7 +158,8 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
       expect(job.reporter.planFailure()?.details?.failures).toEqual([
         `\`k3s etcd-snapshot save\` (the etcd snapshot before k3s-prod-2 is taken away) cannot run as root on k3s-prod-1: ${why('k3s-prod-1')}`,
         `\`systemctl stop k3s\` (so k3s-prod-2 does not re-register its Node), \`k3s-uninstall.sh\` (clears the old k3s and etcd data of bare-metal k3s-prod-2 before it re-joins) cannot run as root on k3s-prod-2: ${why('k3s-prod-2')}`,
-        `${INFRA_REPO_PATHS.prodVault} decrypts but gives k3s-prod-1 no ansible_become_password: no prod play can escalate`,
+        // k3s.yml re-joins k3s-prod-2 with the node-token read as root on the founder.
+        `${INFRA_REPO_PATHS.prodVault} decrypts but gives k3s-prod-1, k3s-prod-2 no ansible_become_password: no prod play can escalate`,
       ]);
       expect(job.approvals.requests).toEqual([]);
       expect(job.texts()).toContain('2-cordon-drain skipped: not run');
@@ -155,6 +201,8 @@ describe('prod with an encrypted vault and password sudo', { timeout: LAB_TEST_T
     const adhoc = (host: string, argv: string[]) =>
       quoteArgv([
         'ansible',
+        '-i',
+        'inventory/hosts.ini',
         host,
         '-b',
         '-m',

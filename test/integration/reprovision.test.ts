@@ -258,10 +258,10 @@ describe('reprovision k3s-dev-3 against the lab', () => {
 
       // The node-host layers re-run on that node only; the VPN gateway checks pass through the pinned key.
       expect(await lab.playbookRuns()).toEqual([
-        'ansible-playbook playbooks/node-baseline.yml --limit k3s-dev-3',
-        'ansible-playbook playbooks/k3s.yml --limit k3s-dev-3',
-        'ansible-playbook playbooks/kube-vip.yml --limit k3s-dev-3',
-        'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
+        'ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml --limit k3s-dev-3',
+        'ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml --limit k3s-dev-3',
+        'ansible-playbook -i inventory/hosts.ini playbooks/kube-vip.yml --limit k3s-dev-3',
+        'ansible-playbook -i inventory/hosts.ini playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
       ]);
       expect(texts).toContain(
         '12-vpn-check succeeded: vpn-egress-tunnel.service active; tun0 exits from 203.0.113.7, not the home ISP (198.51.100.20)',

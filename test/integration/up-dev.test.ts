@@ -44,7 +44,7 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       ] as const) {
         expect(request.binding.commit).toBe(commit);
         expect(request.binding.commandLine).toBe(
-          `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ansible-playbook playbooks/${playbook}`,
+          `[${lab.ops.user}@127.0.0.1] cd ${lab.repo.ansibleDir} && ansible-playbook -i inventory/hosts.ini playbooks/${playbook}`,
         );
         expect(request.binding.preview?.ran).toBe(true);
       }
@@ -55,22 +55,24 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       expect(ciliumPreview.diffExcerpt).toContain('+k8sServiceHost: 127.0.1.11');
       const opsCommands = await lab.ops.commands();
       const checkAt = opsCommands.findIndex((line) =>
-        line.endsWith(' ansible-playbook playbooks/cilium.yml --check --diff'),
+        line.endsWith(' ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml --check --diff'),
       );
-      const runAt = opsCommands.findIndex((line) => line.endsWith(' ansible-playbook playbooks/cilium.yml'));
+      const runAt = opsCommands.findIndex((line) =>
+        line.endsWith(' ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml'),
+      );
       expect(checkAt).toBeGreaterThan(-1);
       expect(runAt).toBeGreaterThan(checkAt);
       expect(opsCommands).toContain(`cd -- ${lab.repo.root} && git rev-parse HEAD`);
 
       // Every playbook ran exactly once for real, in the plan's order.
       expect(await lab.playbookRuns()).toEqual([
-        'ansible-playbook playbooks/node-baseline.yml',
-        'ansible-playbook playbooks/k3s.yml',
-        'ansible-playbook playbooks/cilium.yml',
-        'ansible-playbook playbooks/verify.yml',
-        'ansible-playbook playbooks/flux-bootstrap.yml',
-        'ansible-playbook playbooks/kube-vip.yml',
-        'ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
+        'ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml',
+        'ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml',
+        'ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml',
+        'ansible-playbook -i inventory/hosts.ini playbooks/verify.yml',
+        'ansible-playbook -i inventory/hosts.ini playbooks/flux-bootstrap.yml',
+        'ansible-playbook -i inventory/hosts.ini playbooks/kube-vip.yml',
+        'ansible-playbook -i inventory/hosts.ini playbooks/vpn.egress.gateway.yml --limit k3s-dev-3',
       ]);
 
       // Ansible's banners became progress, counted from the first banner on.

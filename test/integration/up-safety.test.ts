@@ -219,7 +219,7 @@ describe('up and reprovision never re-found the cluster or cut off its API (real
         const job = lab.startJob('up dev');
         expect(await job.runUntilDone()).toMatchObject({ status: 'waiting', stepId: '3-k3s' });
         expect(job.texts()).toContainEqual(
-          expect.stringMatching(/^1-preconditions succeeded: 5 checks passed: /),
+          expect.stringMatching(/^1-preconditions succeeded: 6 checks passed: /),
         );
         expect(job.approvals.requests).toEqual([
           expect.objectContaining({

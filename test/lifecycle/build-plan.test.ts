@@ -26,7 +26,7 @@ describe('plans built from config/example.yaml', () => {
     expect(
       plan.steps.map((s) => `${s.approval ? `${s.approval.mark} ` : ''}${s.title} → ${s.target}`),
     ).toEqual([
-      'preconditions → dev: its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path',
+      "preconditions → dev: the repo's ansible.cfg, its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path",
       'node-baseline.yml → dev: all nodes',
       '⚠ first run or a change k3s.yml → dev: all nodes',
       "cluster kubeconfig → dev: the kubeconfig in use, else the k3s role's .cache/<cluster_kubeconfig_name>",
@@ -45,10 +45,14 @@ describe('plans built from config/example.yaml', () => {
       'VPN egress check → k3s-dev-3',
       'verify gates → dev (Kubernetes API, k3s config of each server)',
     ]);
-    expect(plan.steps[1]!.commandLine).toBe(`${ops}ansible-playbook playbooks/node-baseline.yml`);
-    expect(plan.steps[12]!.commandLine).toBe(`${ops}ansible-playbook playbooks/verify.yml`);
+    expect(plan.steps[1]!.commandLine).toBe(
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml`,
+    );
+    expect(plan.steps[12]!.commandLine).toBe(
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/verify.yml`,
+    );
     expect(plan.steps[15]!.commandLine).toBe(
-      `${ops}ansible-playbook playbooks/vpn.egress.gateway.yml --limit k3s-dev-3`,
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/vpn.egress.gateway.yml --limit k3s-dev-3`,
     );
     expect(new Set(plan.steps.map((s) => s.id)).size).toBe(plan.steps.length);
     // The kubeconfig check is numbered after k3s.yml, Flux's hand-back after the verify it follows,
@@ -78,7 +82,7 @@ describe('plans built from config/example.yaml', () => {
   it('up prod: every rule checked first, every mutating step approved, the prod extra vars everywhere, no VPN gateway', () => {
     const plan = planOf('up prod');
     expect(plan.steps[0]!.target).toBe(
-      'prod: its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH',
+      "prod: the repo's ansible.cfg, its kubeconfig, VIP and API host are its own, founder per hosts.ini, founder in the cluster, nodes in hosts.ini, Flux path, odd number of servers ≥ 3, vault, no BLOCKED disks, node SSH",
     );
     const marks = plan.steps
       .filter((s) => s.title.endsWith('.yml'))
@@ -117,12 +121,14 @@ describe('plans built from config/example.yaml', () => {
       'verify gates',
     ]);
     expect(plan.steps[0]!.target).toBe(
-      'dev: founder per hosts.ini, k3s-dev-3 is not the founder, k3s-dev-3 is not the API host, nodes in hosts.ini, other servers Ready, root on nodes',
+      "dev: the repo's ansible.cfg, founder per hosts.ini, k3s-dev-3 is not the founder, k3s-dev-3 is not the API host, nodes in hosts.ini, other servers Ready, root on nodes",
     );
     expect(plan.steps[4]!.commandLine).toBe(
       `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,
     );
-    expect(plan.steps[8]!.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml --limit k3s-dev-3`);
+    expect(plan.steps[8]!.commandLine).toBe(
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml --limit k3s-dev-3`,
+    );
   });
 
   it('reprovision of the founder is refused, with the procedure; --primary is refused with the same reason', () => {
@@ -150,7 +156,9 @@ describe('plans built from config/example.yaml', () => {
       /^reinstall the OS on k3s-prod-2 now, by hand, as the runbook's "Re-provisioning a node \(fresh OS\)" says/,
     );
     const k3s = plan.steps.find((s) => s.title === 'k3s.yml')!;
-    expect(k3s.commandLine).toBe(`${ops}ansible-playbook playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`);
+    expect(k3s.commandLine).toBe(
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml ${prodVars} --limit k3s-prod-2`,
+    );
     expect(k3s.approval?.reason).toMatch(/^production: /);
     expect(plan.steps[0]!.target).toContain('vault');
   });
@@ -205,9 +213,9 @@ describe('plans built from config/example.yaml', () => {
     const steps = planOf('packages k3s-prod-1').steps;
     expect(steps.map((s) => s.commandLine)).toEqual([
       undefined,
-      `${ops}ansible-playbook playbooks/node-baseline.yml ${prodVars} --limit k3s-prod-1 --tags packages`,
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml ${prodVars} --limit k3s-prod-1 --tags packages`,
     ]);
-    expect(steps[0]!.target).toBe('prod: vault');
+    expect(steps[0]!.target).toBe("prod: the repo's ansible.cfg, vault");
     expect(steps[1]!.approval?.reason).toBe('production: installs packages on k3s-prod-1');
     expect(planOf('packages k3s-dev-2').steps.map((s) => s.approval)).toEqual([undefined]);
   });
@@ -220,7 +228,7 @@ describe('plans built from config/example.yaml', () => {
     const text = describePlan(planOf('cilium dev'));
     expect(text).toContain('Plan for `cilium dev` on dev: 8 steps (⚠ = stops for approval first)');
     expect(text).toContain('2. ⚠ cilium.yml → dev: all nodes');
-    expect(text).toContain(`   ${ops}ansible-playbook playbooks/cilium.yml`);
+    expect(text).toContain(`   ${ops}ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml`);
   });
 });
 

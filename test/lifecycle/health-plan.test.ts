@@ -86,7 +86,7 @@ describe('health <node|cluster>: the plan', () => {
       [
         'node-health.yml',
         'dev: all nodes (k3s_servers)',
-        `${ops}ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_servers`,
+        `${ops}ansible-playbook -i inventory/hosts.ini playbooks/node-health.yml -e node_health_hosts=k3s_servers`,
         undefined,
       ],
     ]);
@@ -94,7 +94,7 @@ describe('health <node|cluster>: the plan', () => {
 
   it("prod: its k3s_hosts group, and only node_health_hosts (the runbook's line), not the bring-up vars", () => {
     expect(planOf('health prod').steps.map((s) => s.commandLine)).toEqual([
-      `${ops}ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s_prod`,
+      `${ops}ansible-playbook -i inventory/hosts.ini playbooks/node-health.yml -e node_health_hosts=k3s_prod`,
     ]);
   });
 
@@ -105,7 +105,7 @@ describe('health <node|cluster>: the plan', () => {
       [
         'Plan for `health k3s-prod-1` on prod: 1 steps (⚠ = stops for approval first)',
         '1. node-health.yml → k3s-prod-1',
-        `   ${ops}ansible-playbook playbooks/node-health.yml -e node_health_hosts=k3s-prod-1`,
+        `   ${ops}ansible-playbook -i inventory/hosts.ini playbooks/node-health.yml -e node_health_hosts=k3s-prod-1`,
       ].join('\n'),
     );
   });

@@ -48,6 +48,7 @@ describe('a playbook watched alongside', () => {
       steps: [step],
       shell: createScriptedShell((call) => GROUP_VARS(call) ?? { stdout: RECAP }),
     });
+    expect(reporter.planFailure()).toBeUndefined();
     expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(reporter.events.filter((event) => event.type === 'gate-failed')).toEqual([]);
   });
@@ -57,13 +58,17 @@ describe('a playbook watched alongside', () => {
       await ctx.gateFailed('Cilium rollout', 'pod cilium-x on k3s-dev-2: CrashLoopBackOff');
       throw new ClusterBotError('GATE_FAILED', 'rollout stopped at a broken agent');
     });
-    // The playbook runs until it is stopped, then ends as a killed ansible-playbook does.
-    const untilStopped: RemoteShell['exec'] = async (_target, request) => {
-      await new Promise((resolve) => request.signal?.addEventListener('abort', resolve, { once: true }));
+    // The playbook runs until it is stopped, then ends as a killed ansible-playbook does; the reads
+    // before it (the repo, which ansible.cfg Ansible reads) answer at once.
+    const reads = createScriptedShell(GROUP_VARS);
+    const untilStopped: RemoteShell['exec'] = async (target, request) => {
+      if (request.argv[0] !== 'ansible-playbook') return reads.exec(target, request);
+      if (!request.signal?.aborted)
+        await new Promise((resolve) => request.signal?.addEventListener('abort', resolve, { once: true }));
       return { exitCode: 143, signal: null, durationMs: 1 };
     };
     const shell: RemoteShell = {
-      ...createScriptedShell(() => undefined),
+      ...reads,
       exec: untilStopped,
       runDetached: untilStopped,
     };

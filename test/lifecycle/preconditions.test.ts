@@ -63,7 +63,7 @@ function contextFor(
         ? {
             exitCode: 2,
             stdout: [
-              `${call.argv[1]} | FAILED! => {`,
+              `${call.argv[3]} | FAILED! => {`,
               '    "msg": "The lookup \'env\' is not allowed here"',
               '}',
             ],

@@ -74,6 +74,8 @@ describe('runAsRoot', () => {
       cwd: `${world.ops.repoPath}/infra/ansible`,
       argv: [
         'ansible',
+        '-i',
+        'inventory/hosts.ini',
         'k3s-prod-1',
         '-b',
         '-m',

@@ -147,14 +147,17 @@ describe('engine: cilium dev with fakes of every port', () => {
     const request = t.approvals.requests[0]!;
     expect(request.binding.commit).toBe('a'.repeat(40));
     expect(request.binding.commandLine).toBe(
-      '[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml',
+      '[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml',
     );
     expect(request.binding.preview).toMatchObject({
       ran: true,
       changedTasks: { 'k3s-dev-1': ['cilium : Install Cilium with Helm'] },
     });
     expect(
-      t.shell.calls.some((c) => c.argv.join(' ') === 'ansible-playbook playbooks/cilium.yml --check --diff'),
+      t.shell.calls.some(
+        (c) =>
+          c.argv.join(' ') === 'ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml --check --diff',
+      ),
     ).toBe(true);
 
     t.approvals.approve('2-cilium');
@@ -298,8 +301,8 @@ describe('engine: cilium dev with fakes of every port', () => {
       stepId: '2-cilium',
     });
     expect(t.approvals.voided[0]!.reason).toBe(
-      'the command line was `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml`, ' +
-        'now `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook playbooks/cilium.yml -e cilium_debug=true`',
+      'the command line was `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml`, ' +
+        'now `[ops@10.73.0.5] cd /home/ops/homelab/infra/ansible && ansible-playbook -i inventory/hosts.ini playbooks/cilium.yml -e cilium_debug=true`',
     );
     expect(t.approvals.requests[1]!.warning).toMatch(
       /The approved run is not what would run now: the command line was/,

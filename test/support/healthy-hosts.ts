@@ -24,6 +24,11 @@ export const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
       ]),
     };
   if (call.argv[0] === 'ansible' && call.argv.some((word) => word.includes('ansible_become_password')))
-    return { stdout: ['k3s-prod-1 | SUCCESS => {', '    "msg": true', '}'] };
+    return { stdout: hostsAsked(call).flatMap((host) => [`${host} | SUCCESS => {`, '    "msg": true', '}']) };
   return undefined;
 };
+
+/** The hosts of `ansible -i <inventory> <host,host…> …`. */
+function hostsAsked(call: ShellCall): string[] {
+  return call.argv[call.argv.indexOf('-i') + 2]?.split(',') ?? [];
+}

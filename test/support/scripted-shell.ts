@@ -24,9 +24,12 @@ export interface ShellCall {
 }
 
 /**
- * A RemoteShell for unit tests: each exec is answered by the test's handler and recorded. A detached
- * command is answered as an exec of its argv (the detach protocol is the ssh adapter's, tested on the
- * lab); a detached run is found only where the test put one in `detached` (folder → state).
+ * A RemoteShell for unit tests: each exec is answered by the test's handler and recorded; what the
+ * handler leaves unanswered succeeds printing nothing. `ansible --version` always names the
+ * ANSIBLE_CONFIG it is given as its config file, as Ansible does when the repo has its ansible.cfg
+ * (the lab's tests cover the rest). A detached command is answered as an exec of its argv (the detach
+ * protocol is the ssh adapter's, tested on the lab); a detached run is found only where the test put
+ * one in `detached` (folder → state).
  */
 export function createScriptedShell(
   handler: (call: ShellCall) => ScriptedReply | undefined,
@@ -52,7 +55,7 @@ export function createScriptedShell(
         ...(request.attach ? { attach: true as const } : {}),
       };
       calls.push(call);
-      const reply = handler(call) ?? {};
+      const reply = ansibleVersion(request) ?? handler(call) ?? {};
       if (reply.error) throw reply.error;
       for (const line of reply.stdout ?? []) await request.onLine?.(line, 'stdout');
       for (const line of reply.stderr ?? []) await request.onLine?.(line, 'stderr');
@@ -66,4 +69,11 @@ export function createScriptedShell(
     },
   };
   return shell;
+}
+
+function ansibleVersion(request: ExecRequest): ScriptedReply | undefined {
+  if (request.argv.join(' ') !== 'ansible --version') return undefined;
+  return {
+    stdout: ['ansible [core 2.14.18]', `  config file = ${request.env?.ANSIBLE_CONFIG ?? 'None'}`],
+  };
 }

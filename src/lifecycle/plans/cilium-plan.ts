@@ -1,7 +1,7 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { productionServers } from '../preconditions/production-servers.js';
-import { vaultPresent } from '../preconditions/vault-present.js';
+import { everyNodeOf, vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { fluxHandBack } from '../steps/flux-hand-back.js';
@@ -17,7 +17,12 @@ import { createStepIds } from './step-ids.js';
 export function ciliumPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
   const id = createStepIds();
   const preconditions = cluster.production
-    ? [preconditionsStep(id('preconditions'), cluster.name, [productionServers, vaultPresent])]
+    ? [
+        preconditionsStep(id('preconditions'), cluster.name, [
+          productionServers,
+          vaultPresent(everyNodeOf(cluster)),
+        ]),
+      ]
     : [];
   const preflight = ciliumPreflightStep(id('cilium-preflight'), cluster.name);
   const ciliumSteps = [

@@ -1,7 +1,7 @@
 import type { ClusterConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
 import { productionServers } from '../preconditions/production-servers.js';
-import { vaultPresent } from '../preconditions/vault-present.js';
+import { everyNodeOf, vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumRollbackStep, ciliumRollbackTargetStep } from '../steps/cilium-rollback-step.js';
 import { ciliumRolloutStep } from '../steps/cilium-rollout-step.js';
 import { fluxKeptSuspendedStep, underSuspendedFlux } from '../steps/flux-steps.js';
@@ -18,7 +18,12 @@ import { createStepIds } from './step-ids.js';
 export function ciliumRollbackPlan(cluster: ClusterConfig, revision: number | undefined): Step[] {
   const id = createStepIds();
   const preconditions = cluster.production
-    ? [preconditionsStep(id('preconditions'), cluster.name, [productionServers, vaultPresent])]
+    ? [
+        preconditionsStep(id('preconditions'), cluster.name, [
+          productionServers,
+          vaultPresent(everyNodeOf(cluster)),
+        ]),
+      ]
     : [];
   return [
     ...preconditions,

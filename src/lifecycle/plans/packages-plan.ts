@@ -13,7 +13,9 @@ import { createStepIds } from './step-ids.js';
 export function packagesPlan(world: WorldConfig, cluster: ClusterConfig, node: NodeEntry): Step[] {
   const id = createStepIds();
   return [
-    ...(cluster.production ? [preconditionsStep(id('preconditions'), cluster.name, [vaultPresent])] : []),
+    ...(cluster.production
+      ? [preconditionsStep(id('preconditions'), cluster.name, [vaultPresent(() => [node.name])])]
+      : []),
     playbookStep(world, {
       id: id('node-baseline-packages'),
       invocation: {

@@ -46,7 +46,8 @@ export function reprovisionPlan(world: WorldConfig, cluster: ClusterConfig, node
       nodesInInventory([node.name]),
       otherServersReady(node.name),
       rootForNodeCommands(reprovisionRootCommands(node)),
-      ...(cluster.production ? [vaultPresent] : []),
+      // k3s.yml re-joins it with the node-token read as root on the founder (delegate_to).
+      ...(cluster.production ? [vaultPresent((repo) => [...(repo.primary?.members ?? []), node.name])] : []),
     ]),
     cordonDrainStep(id('cordon-drain'), node.name, {
       reason:

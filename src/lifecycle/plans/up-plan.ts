@@ -8,7 +8,7 @@ import { noBlockedPlaceholders } from '../preconditions/no-blocked-placeholders.
 import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
 import { nodesReachable } from '../preconditions/nodes-reachable.js';
 import { productionServers } from '../preconditions/production-servers.js';
-import { vaultPresent } from '../preconditions/vault-present.js';
+import { everyNodeOf, vaultPresent } from '../preconditions/vault-present.js';
 import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
 import { ciliumRolloutStep, watchForStuckAgent } from '../steps/cilium-rollout-step.js';
 import { clusterKubeconfigStep } from '../steps/cluster-kubeconfig-step.js';
@@ -46,7 +46,9 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       founderInCluster,
       nodesInInventory(cluster.nodes.map((node) => node.name)),
       fluxHandOff,
-      ...(production ? [productionServers, vaultPresent, noBlockedPlaceholders, nodesReachable] : []),
+      ...(production
+        ? [productionServers, vaultPresent(everyNodeOf(cluster)), noBlockedPlaceholders, nodesReachable]
+        : []),
     ]),
     playbookStep(world, {
       id: id('node-baseline'),

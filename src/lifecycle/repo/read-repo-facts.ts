@@ -4,7 +4,11 @@ import { groupMembers, type Inventory, parseInventory } from './parse-inventory.
 import { readRepoText } from './read-repo-text.js';
 import { layerVars, type RepoVar, type RepoVars } from './repo-vars.js';
 
-export const INVENTORY_FILE = 'infra/ansible/inventory/hosts.ini';
+/** The inventory as every ansible and ansible-playbook run is given it, from infra/ansible (their cwd). */
+export const ANSIBLE_INVENTORY = 'inventory/hosts.ini';
+export const INVENTORY_FILE = `infra/ansible/${ANSIBLE_INVENTORY}`;
+/** The repo's own Ansible settings; without it Ansible falls back to the ops user's or the machine's. */
+export const ANSIBLE_CONFIG_FILE = 'infra/ansible/ansible.cfg';
 export const ALL_VARS_FILE = 'infra/ansible/group_vars/all.yml';
 export const groupVarsFile = (group: string) => `infra/ansible/group_vars/${group}/vars.yml`;
 export const groupVaultFile = (group: string) => `infra/ansible/group_vars/${group}/vault.yml`;

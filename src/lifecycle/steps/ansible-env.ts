@@ -1,7 +1,6 @@
 import type { StepContext } from '../plan/step.js';
 import { clusterKubeconfigEnv } from './cluster-kubeconfig-env.js';
-import { ANSIBLE_ENV } from './playbook-invocation.js';
-import { repoPaths } from './repo-paths.js';
+import { repoAnsibleEnv } from './repo-ansible-env.js';
 
 /**
  * The environment of every ansible and ansible-playbook run for the cluster on the ops host: plain
@@ -12,8 +11,7 @@ import { repoPaths } from './repo-paths.js';
 export async function ansibleEnv(ctx: StepContext): Promise<Record<string, string>> {
   const vault = ctx.cluster.vaultPasswordFile;
   return {
-    ...ANSIBLE_ENV,
-    ANSIBLE_CONFIG: `${repoPaths(ctx.world).ansible}/ansible.cfg`,
+    ...repoAnsibleEnv(ctx.world),
     ...(await clusterKubeconfigEnv(ctx)),
     ...(vault !== undefined && { ANSIBLE_VAULT_PASSWORD_FILE: vault }),
   };

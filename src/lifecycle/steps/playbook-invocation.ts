@@ -1,3 +1,11 @@
+import { ANSIBLE_INVENTORY } from '../repo/read-repo-facts.js';
+
+/**
+ * Given to every ansible and ansible-playbook run: the inventory the bot's checks read (founder,
+ * servers, addresses), never whichever one an ansible.cfg names.
+ */
+export const INVENTORY_ARGS: readonly string[] = ['-i', ANSIBLE_INVENTORY];
+
 export interface PlaybookInvocation {
   /** File name under playbooks/, e.g. `k3s.yml`. */
   readonly playbook: string;
@@ -6,9 +14,9 @@ export interface PlaybookInvocation {
   readonly tags?: string | undefined;
 }
 
-/** ansible-playbook's argv: one `-e key=value` per extra var, in a stable order. */
+/** ansible-playbook's argv: the inventory, then one `-e key=value` per extra var, in a stable order. */
 export function playbookArgv(invocation: PlaybookInvocation, mode: 'run' | 'check' = 'run'): string[] {
-  const argv = ['ansible-playbook', `playbooks/${invocation.playbook}`];
+  const argv = ['ansible-playbook', ...INVENTORY_ARGS, `playbooks/${invocation.playbook}`];
   for (const [key, value] of Object.entries(invocation.extraVars)) argv.push('-e', `${key}=${value}`);
   if (invocation.limit) argv.push('--limit', invocation.limit);
   if (invocation.tags) argv.push('--tags', invocation.tags);

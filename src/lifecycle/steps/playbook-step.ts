@@ -9,7 +9,7 @@ import { checkSyntax } from './check-syntax.js';
 import { findDetachedRun } from './exec-detached.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
-import { requirePreconditions } from './preconditions-step.js';
+import { requirePreconditions, requireRepoAnsibleConfig } from './preconditions-step.js';
 import { previewPlaybook } from './preview-playbook.js';
 import { proveTargets } from './prove-targets.js';
 import { readRepoCommit } from './read-repo-commit.js';
@@ -75,6 +75,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
     check: (ctx) =>
       refusalsOf([
+        () => requireRepoAnsibleConfig(ctx),
         async () => (spec.approval ? requireCleanCheckout(ctx) : undefined),
         () => checkSyntax(ctx, spec.invocation),
         async () =>
@@ -87,6 +88,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
         spec.hosts === 'read-only' ? undefined : { found: await findDetachedRun(ctx, opsTarget(world)) };
       // A run already started was checked before it started: what the repo says now cannot stop it.
       if (!detached?.found) {
+        await requireRepoAnsibleConfig(ctx);
         await requirePreconditions(ctx, spec.recheck ?? []);
         if (spec.hosts !== 'read-only')
           await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
@@ -159,6 +161,7 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
         async () => {
           identity = await current(ctx);
         },
+        () => requireRepoAnsibleConfig(ctx),
         async () => {
           await checkSyntax(ctx, spec.invocation);
           syntaxOk = true;

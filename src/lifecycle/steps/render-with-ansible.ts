@@ -1,7 +1,8 @@
 import type { StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
 import { captureRemote } from './capture-remote.js';
-import { ANSIBLE_ENV } from './playbook-invocation.js';
+import { INVENTORY_ARGS } from './playbook-invocation.js';
+import { repoAnsibleEnv } from './repo-ansible-env.js';
 import { repoPaths } from './repo-paths.js';
 
 const MAX_REASON = 300;
@@ -21,12 +22,20 @@ export async function renderWithAnsible(
   magic: Readonly<Record<string, string>>,
 ): Promise<AnsibleRendering> {
   const { playbook_dir: playbookDir, ...others } = magic;
-  const argv = ['ansible', host, '-m', 'ansible.builtin.debug', '-a', JSON.stringify({ msg: template })];
+  const argv = [
+    'ansible',
+    ...INVENTORY_ARGS,
+    host,
+    '-m',
+    'ansible.builtin.debug',
+    '-a',
+    JSON.stringify({ msg: template }),
+  ];
   if (playbookDir) argv.push('--playbook-dir', playbookDir);
   if (Object.keys(others).length > 0) argv.push('-e', JSON.stringify(others));
   const { exitCode, stdout, stderr } = await captureRemote(ctx, opsTarget(ctx.world), argv, {
     cwd: repoPaths(ctx.world).ansible,
-    env: ANSIBLE_ENV,
+    env: repoAnsibleEnv(ctx.world),
   });
   const answer = parseAnswer(stdout);
   if (exitCode === 0 && typeof answer?.msg === 'string') return { value: answer.msg };
