@@ -20,6 +20,8 @@ export const DETACH_SCRIPT_NAME = 'cluster-bot-detached';
 export const RUNNER_SCRIPT = [
   'folder=$1',
   'shift',
+  // The runner names itself: a pid file means a runner was launched, whatever became of the start.
+  'printf "%s\\n" "$$" >"$folder/pid.tmp" && mv -f -- "$folder/pid.tmp" "$folder/pid"',
   'trap : TERM',
   '"$@" </dev/null >>"$folder/out" 2>&1',
   'status=$?',
@@ -29,24 +31,33 @@ export const RUNNER_SCRIPT = [
 /**
  * Args: runner script, folder, argv. Starts the runner in its own session, with no
  * tie to this SSH session, unless the folder exists: making it is the one atomic claim, so a command is
- * never started twice for one folder. Prints `started` or `exists`.
+ * never started twice for one folder. A folder with neither `pid` nor `rc` is a start cut off before
+ * its runner was launched (its worker died in between): it is claimed again. Waits for the runner's
+ * pid, then prints `started`, or `exists`.
  */
 export const START_SCRIPT = [
   'runner=$1 folder=$2',
   'shift 2',
   'command -v setsid >/dev/null 2>&1 || { echo "setsid is not installed: cannot run a command detached" >&2; exit 69; }',
   'mkdir -p -- "$(dirname -- "$folder")" || exit 73',
-  'mkdir -- "$folder" 2>/dev/null || { echo exists; exit 0; }',
+  'if ! mkdir -- "$folder" 2>/dev/null; then',
+  '  if [ -f "$folder/pid" ] || [ -f "$folder/rc" ]; then echo exists; exit 0; fi',
+  'fi',
   ': >"$folder/out"',
   `setsid sh -c "$runner" ${DETACH_SCRIPT_NAME} "$folder" "$@" </dev/null >/dev/null 2>&1 &`,
-  'printf "%s\\n" "$!" >"$folder/pid"',
+  'tries=0',
+  'while [ ! -f "$folder/pid" ]; do',
+  '  tries=$((tries + 1))',
+  '  [ "$tries" -le 200 ] || { echo "the runner did not start" >&2; exit 70; }',
+  '  sleep 0.05 2>/dev/null || sleep 1',
+  'done',
   'echo started',
 ].join('\n');
 
-/** Args: folder. Prints `none` (never started), `running` or `ended`. */
+/** Args: folder. Prints `none` (never started, or its start cut off before the runner), `running` or `ended`. */
 export const PROBE_SCRIPT = [
   'cd -- "$1" 2>/dev/null || { echo none; exit 0; }',
-  'if [ -f rc ]; then echo ended; else echo running; fi',
+  'if [ -f rc ]; then echo ended; elif [ -f pid ]; then echo running; else echo none; fi',
 ].join('\n');
 
 /**

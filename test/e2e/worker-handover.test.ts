@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
@@ -56,6 +58,11 @@ async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   await waitFor('node-baseline.yml to start', async () => (await baselineRuns(world)).started === 1, {
     timeoutMs: 30_000,
   });
+  // Its runner is up (it wrote its pid): the start is done, the playbook runs detached.
+  const detached = join(world.repo.root, '.cache/cluster-bot');
+  await waitFor('the detached runner', async () =>
+    (await readdir(detached, { recursive: true })).some((path) => path.endsWith('/pid')),
+  );
   first.child.kill(signal);
   const code = await first.exited;
   return { slack, first, other, root, code };

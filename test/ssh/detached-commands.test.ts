@@ -171,6 +171,18 @@ describe('detached remote commands', () => {
     expect(later).toEqual(['second line', 'to stderr']);
   });
 
+  it('claims again a folder whose start was cut off before its runner launched (no pid, no rc)', async () => {
+    const command = gatedCommand();
+    // A worker killed between the claim and the launch left the folder, and nothing running.
+    await mkdir(command.folder, { recursive: true });
+    expect(await shell.probeDetached(labTarget(lab), command.folder, 10_000)).toBe('none');
+    const running = shell.runDetached(labTarget(lab), command.request());
+    await waitFor('the first line', async () => (command.lines.includes('first line') ? true : undefined));
+    await command.open();
+    expect(await running).toMatchObject({ exitCode: 3 });
+    expect(command.lines).toEqual(['first line', 'second line', 'to stderr']);
+  });
+
   it('ends the whole process group on a cancel', async () => {
     const command = gatedCommand();
     const cancel = new AbortController();
