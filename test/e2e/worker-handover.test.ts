@@ -21,7 +21,7 @@ const started = (worker: BotProcess) => (worker.output().match(/"msg":"job start
 /** Real node-baseline.yml runs: the argv log of the ops host, and the playbook's own log of finished hosts. */
 const baselineRuns = async (world: SlackLab) => ({
   started: (await world.playbookRuns()).filter((line) =>
-    line.startsWith('ansible-playbook playbooks/node-baseline.yml'),
+    line.startsWith('ansible-playbook -i inventory/hosts.ini playbooks/node-baseline.yml'),
   ).length,
   ended: (await world.labEvents()).filter((line) => line.startsWith('node-baseline.yml ')),
 });

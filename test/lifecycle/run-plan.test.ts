@@ -432,7 +432,7 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(t.playbookRuns()).toBe(0);
     expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
-      { argv: ['ansible-playbook', 'playbooks/cilium.yml'] },
+      { argv: ['ansible-playbook', '-i', 'inventory/hosts.ini', 'playbooks/cilium.yml'] },
     ]);
     expect(t.approvals.requests).toHaveLength(1);
     expect(t.approvals.voided).toEqual([]);
