@@ -8,14 +8,18 @@ import { createMemoryHostKeyPins } from './memory-host-key-pins.js';
 /**
  * One step's context on the lab, as the engine builds it: the real SSH shell to the ops host and
  * nodes, the cluster's real Kubernetes gateway; facts and reporting kept in memory. For a test of
- * one check (a precondition, a var the repo resolves) without running a whole plan.
+ * one check (a precondition, a var the repo resolves) without running a whole plan. Each context is
+ * a job of its own.
  */
+let contexts = 0;
+
 export function labStepContext(lab: LabWorld, cluster: string): StepContext & { progressed: string[] } {
   const kubes = createClusterKubes(lab.world, lab.dataDir, { rewatchDelayMs: 200 });
   const facts = new Map<string, unknown>();
   const progressed: string[] = [];
   return {
-    jobId: 'job-check',
+    // Its own job each: a detached playbook of the same job and step is never started twice.
+    jobId: `job-check-${++contexts}`,
     stepId: '1-check',
     interrupted: false,
     shown: { read: async () => 0, write: async () => undefined },
