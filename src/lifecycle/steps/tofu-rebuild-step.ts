@@ -2,6 +2,7 @@ import type { NodeEntry, WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
 import { opsTarget } from '../targets.js';
+import { execOnOpsDetached, findDetachedRun } from './exec-detached.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { tofuRebuildApproval } from './tofu-rebuild-approval.js';
 import { tofuReplacePlan } from './tofu-replace-plan.js';
@@ -21,17 +22,26 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
     target: node.name,
     commandLine: `${opsCommandLine(world, cwd, plan.planArgv(placeholder))}; then tofu apply ${placeholder}`,
     approval: tofuRebuildApproval(world, node, plan),
+    // An apply cut off halfway leaves a VM half destroyed: it outlives the worker and is followed.
+    detached: true,
     async run(ctx: StepContext) {
       const planFile = plan.fileOf(ctx.jobId);
-      await plan.show(ctx, planFile);
+      const found = await findDetachedRun(ctx, opsTarget(world));
+      // An apply already started was checked before it started (and has consumed its plan file).
+      if (!found) await plan.show(ctx, planFile);
       try {
-        const result = await ctx.shell.exec(opsTarget(world), {
-          argv: plan.applyArgv(planFile),
-          cwd,
-          timeoutMs: ctx.cluster.timeouts.playbook,
-          signal: ctx.signal,
-          onLine: (line) => ctx.output(line),
-        });
+        const result = await execOnOpsDetached(
+          ctx,
+          'tofu apply',
+          {
+            argv: plan.applyArgv(planFile),
+            cwd,
+            timeoutMs: ctx.cluster.timeouts.playbook,
+            signal: ctx.signal,
+            onLine: (line) => ctx.output(line),
+          },
+          found,
+        );
         if (result.exitCode !== 0) {
           throw new ClusterBotError('COMMAND_FAILED', `tofu apply ${planFile} exited ${result.exitCode}`, {
             details: { exitCode: result.exitCode },
