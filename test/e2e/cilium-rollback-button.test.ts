@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
 import { approvalMessage } from '../support/approval-message.js';
+import { HALTING_ROLLOUT } from '../support/halting-rollout.js';
 import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
 let lab: SlackLab;
 beforeAll(async () => {
-  lab = await startSlackLab({
-    sim: { scenario: { brokenAgentOn: 'k3s-dev-2', helmRelease: {} } },
-    labVars: { lab_rollout_wait_seconds: 300 },
-  });
+  lab = await startSlackLab(HALTING_ROLLOUT);
 }, labMs(120_000));
 afterAll(() => lab?.stop());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approvalMessage } from '../support/approval-message.js';
+import { HALTING_ROLLOUT } from '../support/halting-rollout.js';
 import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -11,10 +12,7 @@ import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
  */
 let lab: SlackLab;
 beforeAll(async () => {
-  lab = await startSlackLab({
-    sim: { scenario: { brokenAgentOn: 'k3s-dev-2', helmRelease: {} } },
-    labVars: { lab_rollout_wait_seconds: 300 },
-  });
+  lab = await startSlackLab(HALTING_ROLLOUT);
 }, labMs(120_000));
 afterAll(() => lab?.stop());
 
