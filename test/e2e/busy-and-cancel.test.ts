@@ -95,10 +95,13 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
     );
     await driver.slash('cancel 1', { userId: 'U0BOB', channelId: 'C0OPS' });
     const startedCancel = Date.now();
+    // Ending a detached playbook is one more exec on the ops host (TERM to its group, KILL after the
+    // grace) before the step fails; on a loaded machine that is seconds, never the playbook's 120.
     await slack.waitFor(() => slack.message('C0OPS', root.ts)?.text.includes('cancelled') || undefined, {
-      timeoutMs: 30_000,
+      timeoutMs: 45_000,
+      description: 'the board showing cancelled',
     });
-    expect(Date.now() - startedCancel).toBeLessThan(20_000);
+    expect(Date.now() - startedCancel).toBeLessThan(labMs(45_000));
     const thread = slack
       .replies('C0OPS', root.ts)
       .map((m) => m.text)
