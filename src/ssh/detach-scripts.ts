@@ -88,10 +88,17 @@ export const FOLLOW_SCRIPT = [
 
 /**
  * Args: folder, grace seconds. Ends a running command on purpose (a cancel): TERM to its process
- * group, KILL after the grace; `rc` says 137 if the runner itself had to be killed.
+ * group, KILL after the grace; `rc` says 137 if the runner itself had to be killed. A cancel that cut
+ * its start off may have come after the runner was launched and before it wrote its pid: the pid gets
+ * the start's own wait, so that runner is ended too, never left running unfollowed.
  */
 export const KILL_SCRIPT = [
   'cd -- "$1" || exit 66',
+  'tries=0',
+  'while [ ! -f pid ] && [ ! -f rc ] && [ "$tries" -lt 200 ]; do',
+  '  tries=$((tries + 1))',
+  '  sleep 0.05 2>/dev/null || sleep 1',
+  'done',
   '[ -f rc ] && exit 0',
   'group=$(cat pid) || exit 66',
   'kill -s TERM -- "-$group" 2>/dev/null || exit 0',
