@@ -20,11 +20,14 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
     lab = await startSlackLab();
     const { slack, driver } = lab;
     await driver.slash('cilium dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
+    // The board says the job waits once its waiting step is recorded, which is what busy reads (the
+    // request itself is posted a moment before).
     await slack.waitFor(
-      () => slack.allMessages('C0OPS').find((m) => m.text.includes('approval needed for cilium.yml')),
-      {
-        timeoutMs: 60_000,
-      },
+      () =>
+        slack
+          .messages('C0OPS')
+          .find((m) => m.text.includes('*cilium dev*') && m.text.includes('waiting for approval')),
+      { timeoutMs: 60_000, description: 'the board of cilium dev waiting for approval' },
     );
 
     await driver.slash('up dev', { userId: 'U0BOB', channelId: 'C0OPS' });

@@ -1,4 +1,5 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { labMs } from './lab-time.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LOOPBACK = /^(?:https?|wss?):\/\/(?:127\.0\.0\.1|localhost)(?::\d+)?\//;
@@ -18,6 +19,9 @@ export async function startBrowser(): Promise<LabBrowser> {
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Puppeteer's own 30 s to start Chromium is a lab deadline like any other: a loaded machine
+    // starts it as surely, only later.
+    timeout: labMs(30_000),
     args: [
       '--no-sandbox',
       '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1',
