@@ -5,6 +5,8 @@ import { snapshotServer } from './snapshot-server.js';
 
 const SAVED = /Snapshot (\S+) saved/;
 const SNAPSHOT_DIR = '/var/lib/rancher/k3s/server/db/snapshots/';
+/** How the bot names its snapshots (`/cluster snapshots` marks them by it). */
+export const BOT_SNAPSHOT_PREFIX = 'cluster-bot-';
 
 /**
  * An etcd snapshot before a server is taken away. It is written to the disk of the server that
@@ -24,7 +26,7 @@ export function etcdSnapshotStep(id: string, node: string): Step {
           `no Ready etcd server other than ${node} to take the snapshot on: nothing was taken away`,
         );
       }
-      const name = `cluster-bot-${ctx.jobId}`;
+      const name = `${BOT_SNAPSHOT_PREFIX}${ctx.jobId}`;
       const result = await runAsRoot(
         ctx,
         survivor,
