@@ -16,6 +16,12 @@ const $ = (id) => document.getElementById(id);
 
 const log = {
   lines: [],
+  /** When Redis stored each line (ms), from its event's stream id: the same index as `lines`. */
+  times: [],
+  /** The index of the first line of each step's output, from the stream's step marks. */
+  stepStarts: new Map(),
+  /** The line a step's link jumped to, shown marked until the next jump. */
+  target: -1,
   hosts: new Set(),
   recap: new Map(),
   recapVersion: 0,
@@ -121,12 +127,32 @@ function renderSteps(page) {
     const item = el('li');
     item.append(el('span', `${step.title} → ${step.target} (${step.status})`, `status-${step.status}`));
     if (step.commandLine) item.append(el('code', step.commandLine, 'argv'));
+    if (log.stepStarts.has(step.id)) item.append(stepLogLink(step.id, log.stepStarts.get(step.id)));
     // What the thread said of this step beside its output: a re-attach after a worker restart, say.
     for (const { event } of page.events) {
       if (event.type === 'note' && event.stepId === step.id) item.append(el('p', event.text, 'note'));
     }
     list.append(item);
   }
+}
+
+/** A link to where the step's output begins in the log below; the log stops following to stay there. */
+function stepLogLink(stepId, index) {
+  const link = el('a', `log from line ${(index + 1).toLocaleString('en')}`, 'step-log');
+  link.href = `#log-${stepId}`;
+  link.dataset.step = stepId;
+  link.addEventListener('click', (click) => {
+    click.preventDefault();
+    $('filter').value = 'all';
+    $('host').value = '';
+    refilter();
+    $('follow').checked = false;
+    log.target = index;
+    $('log').scrollTop = index * ROW_PX;
+    $('log').scrollIntoView();
+    schedule();
+  });
+  return link;
 }
 
 /** Each step's span, its approval waits and who decided them, from the events and the approvals. */
@@ -420,10 +446,11 @@ function refilter() {
   log.lastTask = task;
 }
 
-function append(lines) {
+function append(lines, at) {
   const from = log.lines.length;
   for (const line of lines) {
     log.lines.push(line);
+    log.times.push(at);
     const host = HOST.exec(line);
     if (host && !log.hosts.has(host[1])) addHost(host[1]);
     const recap = RECAP.exec(line);
@@ -484,14 +511,23 @@ function renderLog() {
   const rows = $('log-rows');
   rows.style.transform = `translateY(${first * ROW_PX}px)`;
   const children = [];
+  const withTimes = $('times').checked;
   for (let i = first; i < last; i += 1) {
-    const line = log.lines[log.shown ? log.shown[i] : i];
-    children.push(el('div', line, rowClass(line)));
+    const index = log.shown ? log.shown[i] : i;
+    const line = log.lines[index];
+    const row = el('div', line, index === log.target ? `${rowClass(line)} target` : rowClass(line));
+    if (withTimes) row.prepend(el('span', lineTime(log.times[index]), 'time'));
+    children.push(row);
   }
   rows.replaceChildren(...children);
   $('log-count').textContent = `(${log.lines.length.toLocaleString('en')} lines)`;
   document.body.dataset.lines = String(log.lines.length);
   renderRecap();
+}
+
+/** A line's time to the millisecond, as the log's own clock: `12:04:31.207`. */
+function lineTime(at) {
+  return Number.isFinite(at) ? new Date(at).toISOString().slice(11, 23) : '';
 }
 
 function renderRecap() {
@@ -513,8 +549,15 @@ function followLog() {
   const state = $('stream-state');
   const source = new EventSource(`${base}/log${query}`);
   source.addEventListener('lines', (message) => {
-    append(message.data.split('\n'));
+    // Each event holds the lines of one millisecond: its id's time (log-events.ts).
+    append(message.data.split('\n'), Number(message.lastEventId.split('-')[0]));
     state.textContent = 'live';
+  });
+  source.addEventListener('step', (message) => {
+    // A step run again after a restart marks the log again: its link stays at its first output.
+    if (log.stepStarts.has(message.data)) return;
+    log.stepStarts.set(message.data, log.lines.length);
+    if (data) renderSteps(data);
   });
   source.addEventListener('end', () => {
     source.close();
@@ -536,6 +579,7 @@ function start() {
     schedule();
   });
   $('follow').addEventListener('change', schedule);
+  $('times').addEventListener('change', schedule);
   for (const id of ['filter', 'host']) {
     $(id).addEventListener('change', () => {
       refilter();

@@ -18,10 +18,11 @@ export const FEED_HIGH_WATER_CHARS = 128 * 1024;
 const LINES_PER_CALL = 1_000;
 
 /**
- * Each line its own stream entry (its id is the page's SSE id), added inside Redis: one command per
- * batch instead of one per line, so a flood of output costs the worker almost nothing.
+ * Each entry its own stream entry (its id is the page's SSE id), added inside Redis: one command per
+ * batch instead of one per line, so a flood of output costs the worker almost nothing. ARGV after
+ * the length is field, value pairs: `l` a line, `s` the step that begins at this point of the log.
  */
-const ADD_LINES = `for i = 2, #ARGV do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'l', ARGV[i]) end`;
+const ADD_ENTRIES = `for i = 2, #ARGV, 2 do redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', ARGV[i], ARGV[i + 1]) end`;
 
 /**
  * The job page's feed in Redis: the log as a stream of lines, the events as another, written
@@ -41,7 +42,8 @@ export function createRedisJobFeed(
   logger: Logger,
   batch: CommandBatch = createCommandBatch(redis),
 ): JobFeed {
-  let lines: string[] = [];
+  /** Field, value pairs waiting for Redis: lines and, between them, where each step began. */
+  let entries: string[] = [];
   let queuedChars = 0;
   let ended = false;
   /** Events sent and not yet stored (or failed). */
@@ -52,21 +54,21 @@ export function createRedisJobFeed(
   const waiting: Array<() => void> = [];
   let warned = false;
 
-  const queued = () => lines.length > 0 || ended;
+  const queued = () => entries.length > 0 || ended;
   /** Empties the queue (whatever happens to the batch next, the loop never takes it twice) into the pipeline. */
   const takeBatch = (pipeline: ChainableCommander) => {
-    const batch = { lines, ended };
-    lines = [];
+    const batch = { entries, ended };
+    entries = [];
     queuedChars = 0;
     ended = false;
     for (const resume of waiting.splice(0)) resume();
-    for (let at = 0; at < batch.lines.length; at += LINES_PER_CALL) {
+    for (let at = 0; at < batch.entries.length; at += 2 * LINES_PER_CALL) {
       pipeline.eval(
-        ADD_LINES,
+        ADD_ENTRIES,
         1,
         keys.feedLog(jobId),
         FEED_MAX_LINES,
-        ...batch.lines.slice(at, at + LINES_PER_CALL),
+        ...batch.entries.slice(at, at + 2 * LINES_PER_CALL),
       );
     }
     if (batch.ended) pipeline.xadd(keys.feedLog(jobId), 'MAXLEN', '~', FEED_MAX_LINES, '*', 'end', '1');
@@ -86,7 +88,7 @@ export function createRedisJobFeed(
   };
   return {
     line(text) {
-      lines.push(text);
+      entries.push('l', text);
       queuedChars += text.length;
       if (queuedChars < FEED_HIGH_WATER_CHARS) {
         void startWriting();
@@ -97,6 +99,11 @@ export function createRedisJobFeed(
       return taken;
     },
     event(event) {
+      // In the log's own order, so the page can link a step to its first line exactly.
+      if (event.type === 'step-started') {
+        entries.push('s', event.stepId);
+        void startWriting();
+      }
       const entry = JSON.stringify({ at: now(), event });
       const sent = batch
         .send((pipeline) =>

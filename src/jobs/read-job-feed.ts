@@ -25,9 +25,17 @@ export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
     let ended = false;
     for (const [id, fields] of entries) {
       if (fields[0] === 'end') ended = true;
+      else if (fields[0] === 's') found.push({ id, text: '', stepStarts: fields[1] ?? '' });
       else found.push({ id, text: fields[1] ?? '' });
     }
     return { lines: found, ended };
+  }
+  async function events(jobId: string): Promise<FeedEvent[]> {
+    const entries = await redis.xrange(keys.feedEvents(jobId), '-', '+');
+    return entries.map(([id, fields]) => {
+      const { at, event } = JSON.parse(fields[1] ?? '{}') as Omit<FeedEvent, 'id'>;
+      return { id, at, event };
+    });
   }
   return {
     lines,
@@ -48,6 +56,7 @@ export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
         const entries = await redis.xrevrange(key, before, '-', 'COUNT', PAGE);
         for (const [, fields] of entries) {
           if (fields[0] === 'end') continue;
+          if (fields[0] === 's') continue;
           const text = fields[1] ?? '';
           bytes += Buffer.byteLength(text) + 1;
           if (bytes > UPLOAD_LIMIT_BYTES) break reading;
@@ -58,17 +67,13 @@ export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
       }
       const total = await redis.xlen(key);
       const ended = (await isEnded()) ? 1 : 0;
-      const leftOut = total - ended - kept.length;
+      // Each step's start is a mark in the stream, one per step-started event: not a line left out.
+      const marks = (await events(jobId)).filter(({ event }) => event.type === 'step-started').length;
+      const leftOut = total - ended - kept.length - marks;
       const header = leftOut > 0 ? [`[first ${leftOut} lines left out]`] : [];
       return [...header, ...kept.reverse()].join('\n');
     },
-    async events(jobId: string): Promise<FeedEvent[]> {
-      const entries = await redis.xrange(keys.feedEvents(jobId), '-', '+');
-      return entries.map(([id, fields]) => {
-        const { at, event } = JSON.parse(fields[1] ?? '{}') as Omit<FeedEvent, 'id'>;
-        return { id, at, event };
-      });
-    },
+    events,
   };
 }
 

@@ -3,6 +3,8 @@ import type { LifecycleEvent } from './ports/reporter.js';
 /** One line of plain text per lifecycle event: the job log's wording, and the tests'. */
 export function describeEvent(event: LifecycleEvent): string {
   switch (event.type) {
+    case 'step-started':
+      return `${event.stepId} started`;
     case 'step-finished':
       return `${event.stepId} ${event.status}: ${event.summary}`;
     case 'step-progress':

@@ -12,9 +12,9 @@ function slowRedis() {
     pipeline() {
       const lines: string[] = [];
       const pipeline = {
-        // The lines' script: script, key count, key, cap, then one argument per line.
+        // The lines' script: script, key count, key, cap, then a field, value pair per line.
         eval(...args: unknown[]) {
-          lines.push(...(args.slice(4) as string[]));
+          lines.push(...(args.slice(4) as string[]).filter((_, i) => i % 2 === 1));
           return pipeline;
         },
         xadd: () => pipeline,

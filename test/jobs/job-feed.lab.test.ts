@@ -76,6 +76,52 @@ describe('the job page feed in Redis', () => {
     expect(await reader.uploadText('job-upload-small')).toBe('only line');
   });
 
+  it("marks where each step's output begins, in the log's own order, and leaves the marks out of the upload", async () => {
+    const feed = createRedisJobFeed(redis, keys, 'job-marks', Date.now, silent);
+    feed.line('queued before any step');
+    feed.event({ type: 'step-started', stepId: 'preflight' });
+    feed.line('preflight 1');
+    feed.line('preflight 2');
+    feed.event({
+      type: 'step-finished',
+      stepId: 'preflight',
+      status: 'succeeded',
+      durationMs: 5,
+      summary: 'ok',
+    });
+    feed.event({ type: 'step-started', stepId: 'playbook' });
+    feed.line('PLAY [all] ***');
+    feed.end();
+    await feed.flush();
+    const { lines } = await reader.lines('job-marks', '0', 100);
+    expect(lines.map((line) => line.stepStarts ?? line.text)).toEqual([
+      'queued before any step',
+      'preflight',
+      'preflight 1',
+      'preflight 2',
+      'playbook',
+      'PLAY [all] ***',
+    ]);
+    expect(await reader.uploadText('job-marks')).toBe(
+      ['queued before any step', 'preflight 1', 'preflight 2', 'PLAY [all] ***'].join('\n'),
+    );
+  });
+
+  it("counts only lines, never a step's mark, among the lines an upload leaves out", async () => {
+    const feed = createRedisJobFeed(redis, keys, 'job-marks-big', Date.now, silent);
+    for (let i = 1; i <= 30_000; i += 1) {
+      if (i % 10_000 === 1) feed.event({ type: 'step-started', stepId: `step-${i}` });
+      const written = feed.line(`line ${i} ${'x'.repeat(100)}`);
+      if (written) await written;
+    }
+    feed.end();
+    await feed.flush();
+    const [header, first, ...rest] = (await reader.uploadText('job-marks-big')).split('\n');
+    const kept = 1 + rest.length;
+    expect(header).toBe(`[first ${30_000 - kept} lines left out]`);
+    expect(first).toBe(`line ${30_000 - kept + 1} ${'x'.repeat(100)}`);
+  });
+
   it('keeps the events with their times, and expires with the job record', async () => {
     const feed = createRedisJobFeed(redis, keys, 'job-small', () => 1_700_000_000_000, silent);
     feed.event({ type: 'step-started', stepId: 'packages' });

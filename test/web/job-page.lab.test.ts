@@ -156,6 +156,36 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     expect(await page.$$eval('#steps code', (codes) => codes.map((c) => c.textContent).join('\n'))).toContain(
       'ansible-playbook',
     );
+    // Each step that ran links to where its output begins; the playbook's link jumps to its first line.
+    const stepLinks = await page.$$eval('#steps li', (items) =>
+      items.map((item) => ({
+        argv: item.querySelector('code')?.textContent ?? '',
+        link: item.querySelector('a.step-log')?.textContent ?? '',
+      })),
+    );
+    expect(stepLinks.every((step) => /^log from line [\d,]+$/.test(step.link))).toBe(true);
+    const playbookStep = stepLinks.findIndex((step) => step.argv.includes('ansible-playbook'));
+    await page.click(`#steps li:nth-child(${playbookStep + 1}) a.step-log`);
+    const target = await page.waitForFunction(
+      () => document.querySelector('#log-rows .row.target')?.textContent,
+      { timeout: labMs(5_000) },
+    );
+    const firstLine = Number(/\d+/.exec(stepLinks[playbookStep]!.link.replaceAll(',', ''))![0]);
+    expect(await target.jsonValue()).toBe(fileLines[firstLine - 1]);
+    expect(fileLines[firstLine - 1]).toMatch(/^# \S+ started$/);
+    expect(fileLines.slice(firstLine).some((text) => text.startsWith('PLAY ['))).toBe(true);
+    // Each line's time on demand: to the millisecond, within the job's own span.
+    await page.click('#times');
+    const times = await page.waitForFunction(
+      () => [...document.querySelectorAll('#log-rows .row .time')].map((time) => time.textContent),
+      { timeout: labMs(5_000) },
+    );
+    const shownTimes = (await times.jsonValue()).map((time) => time ?? '');
+    expect(shownTimes.length).toBeGreaterThan(0);
+    expect(shownTimes.every((time) => /^\d\d:\d\d:\d\d\.\d{3}$/.test(time))).toBe(true);
+    expect([...shownTimes].sort()).toEqual(shownTimes);
+    expect(seconds(shownTimes[0]!)).toBeGreaterThanOrEqual(seconds(facts.Started!));
+    expect(seconds(shownTimes.at(-1)!)).toBeLessThanOrEqual(seconds(facts.Ended!));
     // The playbook printed secrets: the page, like the thread, shows them redacted.
     const everything = await page.evaluate(
       () => JSON.stringify(performance.getEntries()) + document.body.textContent,

@@ -12,6 +12,8 @@ export interface FeedEvent {
 export interface FeedLine {
   readonly id: string;
   readonly text: string;
+  /** Set on a mark, not a line (`text` is empty): the step whose output begins after it. */
+  readonly stepStarts?: string;
 }
 
 /**
