@@ -12,6 +12,7 @@ import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
 import { connectRedis } from './connect-redis.js';
+import { meterBacklog } from './meter-backlog.js';
 import { meterJobPages } from './meter-job-pages.js';
 import { createSlackClient, slackGroupMembers, slackReadiness, slackUserNames } from './slack-client.js';
 import { startCore } from './start-core.js';
@@ -69,6 +70,7 @@ export async function startClusterBot(
         })
       : undefined;
   if (pages) meterJobPages(metrics.registry, pages);
+  if (env.CLUSTER_BOT_ROLE !== 'worker') meterBacklog(metrics.registry, core.service);
   const endpoints: OpsEndpoints = {
     async readiness() {
       const problems: string[] = [];

@@ -86,6 +86,27 @@ export interface HomeCluster extends ClusterOverview {
   readonly requiredApprovals: number;
 }
 
+/** One cluster's part of the backlog: open jobs, the age of the oldest in each place, pending approvals. */
+export interface ClusterBacklog {
+  readonly cluster: string;
+  readonly openJobs: number;
+  /** Since its request, of the oldest open job running a step, waiting for an approval, or not started (0: none). */
+  readonly oldestOpenMs: { readonly running: number; readonly waiting: number; readonly queued: number };
+  readonly pendingApprovals: number;
+  /** Until the soonest of them expires; undefined when none waits. */
+  readonly soonestApprovalExpiresInMs?: number | undefined;
+  readonly lastVerify?: LastVerify | undefined;
+  /** The scheduled verify's period (`verifyEvery`); undefined when the cluster has none. */
+  readonly verifyEveryMs?: number | undefined;
+}
+
+/** What may be piling up, for the metrics a team alerts on (deploy/monitoring). */
+export interface Backlog {
+  readonly clusters: readonly ClusterBacklog[];
+  /** The threads' outboxes: jobs with something still to send to Slack, and how many operations in all. */
+  readonly outbox: { readonly jobs: number; readonly operations: number };
+}
+
 /** The App Home of one person, or why they may not see it. */
 export type HomeAnswer = { readonly kind: 'home'; readonly clusters: readonly HomeCluster[] } | Refusal;
 
@@ -206,4 +227,6 @@ export interface ClusterService {
    * already admitted (counted against the rate limit), so refusals cannot flood the trail.
    */
   auditRefusal(actor: Actor, command: string, refusal: RightsRefusal): Promise<void>;
+  /** No actor: for /metrics, on the ops port, which carries no job data beyond counts and ages. */
+  backlog(): Promise<Backlog>;
 }

@@ -12,6 +12,7 @@ import { decideClick } from './decide-click.js';
 import { enqueueCommand } from './enqueue-command.js';
 import { homeWatchers } from './home-watchers.js';
 import { summariseJob } from './job-summary.js';
+import { readBacklog } from './read-backlog.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import { readHomes } from './read-home.js';
 import { readJobLog, readJobPage } from './read-job-page.js';
@@ -119,6 +120,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     ...homeWatchers(deps),
     rollBackCilium: (actor, jobId) => rollBackCilium(deps, service, actor, jobId),
     auditRefusal: (actor, command, refusal) => auditRefusal(deps, actor, 'refused', command, refusal),
+    backlog: () => readBacklog(deps),
   };
   return service;
 }

@@ -9,6 +9,8 @@ export { isRightsRefusal, type RightsRefusal } from './audit-refusal.js';
 export type {
   Actor,
   ApprovalClick,
+  Backlog,
+  ClusterBacklog,
   ClusterOverview,
   ClusterService,
   Decision,

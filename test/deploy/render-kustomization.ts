@@ -11,7 +11,11 @@ interface Kustomization {
   kind?: string;
   namespace?: string;
   resources?: string[];
-  configMapGenerator?: { name: string; files: string[] }[];
+  configMapGenerator?: {
+    name: string;
+    files: string[];
+    options?: { labels?: Record<string, string>; disableNameSuffixHash?: boolean };
+  }[];
   images?: { name: string; newName?: string; newTag?: string }[];
   patches?: { path: string; target: { group?: string; version?: string; kind: string; name: string } }[];
 }
@@ -78,7 +82,10 @@ export async function renderKustomization(dir: string): Promise<Rendered> {
     objects.push({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: generator.name },
+      metadata: {
+        name: generator.name,
+        ...(generator.options?.labels && { labels: generator.options.labels }),
+      },
       data,
     } as K8sObject);
   }

@@ -1,6 +1,9 @@
+import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { meterBacklog } from '../../src/app/meter-backlog.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
+import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { Decision } from '../../src/service/index.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -337,5 +340,51 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       entries: [{ who: 'U0ALICE', action: 'command', what: 'verify dev' }],
     });
     expect(await t.service.audit(MALLORY, 5)).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
+  });
+
+  it('shows on /metrics what piles up: open jobs and their age, pending approvals and the soonest expiry, the last verify, the outboxes', async () => {
+    const registry = new Registry();
+    meterBacklog(registry, t.service);
+    const quiet = await registry.metrics();
+    expect(quiet).toContain('cluster_bot_open_jobs{cluster="dev"} 0\n');
+    expect(quiet).toContain('cluster_bot_outbox_operations 0\n');
+    expect(quiet).not.toContain('cluster_bot_approval_expires_in_seconds{');
+
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    await pendingApproval('job-1', 'dev');
+    await t.service.submit(ALICE, { verb: 'verify', cluster: 'dev' }, false);
+    await endJob('job-2', 'failed');
+    await t.redis.set(
+      t.keys.lastVerify('dev'),
+      JSON.stringify({
+        outcome: 'failed',
+        at: 1_700_000_000_000,
+        jobNumber: 2,
+        summary: 'a node is not Ready',
+      }),
+    );
+    const outbox = createRedisThreadOutbox(t.redis, t.keys, 60_000);
+    await outbox.append('job-1', ['post', 'update', 'update'], { stream: 'worker-a', first: 0 });
+
+    const text = await registry.metrics();
+    expect(text).toContain('cluster_bot_open_jobs{cluster="dev"} 1\n');
+    expect(text).toContain('cluster_bot_open_jobs{cluster="prod"} 0\n');
+    expect(text).toContain('cluster_bot_pending_approvals{cluster="dev"} 1\n');
+    const expiresIn = Number(/cluster_bot_approval_expires_in_seconds\{cluster="dev"\} (\S+)/.exec(text)![1]);
+    expect(expiresIn).toBeGreaterThan(0);
+    expect(expiresIn).toBeLessThanOrEqual(60);
+    const queuedFor = Number(
+      /cluster_bot_oldest_open_job_seconds\{cluster="dev",state="queued"\} (\S+)/.exec(text)![1],
+    );
+    expect(queuedFor).toBeGreaterThanOrEqual(0);
+    expect(queuedFor).toBeLessThan(60);
+    expect(text).toContain('cluster_bot_oldest_open_job_seconds{cluster="dev",state="running"} 0\n');
+    expect(text).toContain('cluster_bot_last_verify_failed{cluster="dev"} 1\n');
+    expect(text).toContain('cluster_bot_last_verify_timestamp_seconds{cluster="dev"} 1700000000\n');
+    expect(text).toContain('cluster_bot_last_verify_failed{cluster="prod"} 0\n');
+    expect(text).toContain('cluster_bot_outbox_jobs 1\n');
+    expect(text).toContain('cluster_bot_outbox_operations 3\n');
+    // The example world schedules verify on both clusters: the rule compares against the period.
+    expect(text).toMatch(/cluster_bot_verify_every_seconds\{cluster="dev"\} \d+\n/);
   });
 });

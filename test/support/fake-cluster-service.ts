@@ -46,6 +46,7 @@ export function createFakeClusterService(overrides: Partial<ClusterService> = {}
     watchHome: async () => undefined,
     homeWatchers: async () => [],
     markHomeShown: async () => true,
+    backlog: async () => ({ clusters: [], outbox: { jobs: 0, operations: 0 } }),
   };
   const implementation = { ...defaults, ...overrides };
   const service = Object.fromEntries(
