@@ -18,6 +18,8 @@ import { meterRemoteShell } from '../metrics/meter-remote-shell.js';
 import { type ClusterService, createClusterService, type GroupMembers } from '../service/index.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
+import { createOtlpTracing } from '../tracing/create-otlp-tracing.js';
+import { type JobTracing, NO_TRACING } from '../tracing/job-tracing.js';
 import { startWorker } from './start-worker.js';
 
 export interface CoreOptions {
@@ -56,10 +58,13 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     env.JOB_RETENTION,
   );
   const drainer = startThreadDrainer(options, stores);
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? createOtlpTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME })
+    : NO_TRACING;
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
-      : startWorker(env, stores.keys, createProcessor(options, stores, drainer), logger);
+      : startWorker(env, stores.keys, createProcessor(options, stores, drainer, tracing), logger);
   if (worker) await stores.queue.syncVerifySchedules(world);
   return {
     redis,
@@ -73,6 +78,8 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     async stop() {
       const graceOver = systemClock.now() + env.SHUTDOWN_GRACE_SECONDS * 1_000;
       const jobsLetGo = worker ? await worker.stop() : true;
+      // The runs that ended or let go have ended their spans: they leave before the process does.
+      await tracing.shutdown().catch((error: Error) => logger.warn({ err: error }, 'traces not sent'));
       // Threads keep going out for what is left of the grace period; the rest waits for another process.
       await drainer.stop(graceOver);
       if (!jobsLetGo) {
@@ -105,7 +112,12 @@ function startThreadDrainer(options: CoreOptions, stores: JobStores): OutboxDrai
 }
 
 /** The worker's processor: the job layer with Slack (or the console) as its reporting, SSH and Kubernetes as its world. */
-function createProcessor(options: CoreOptions, stores: JobStores, drainer: OutboxDrainer) {
+function createProcessor(
+  options: CoreOptions,
+  stores: JobStores,
+  drainer: OutboxDrainer,
+  tracing: JobTracing,
+) {
   const { env, world, logger, metrics, poster } = options;
   const { records, threads } = stores;
   const kubes = createClusterKubes(world, env.DATA_DIR);
@@ -141,6 +153,7 @@ function createProcessor(options: CoreOptions, stores: JobStores, drainer: Outbo
     dataDir: env.DATA_DIR,
     retentionMs: env.JOB_RETENTION,
     logsMaxBytes: env.JOB_LOGS_MAX_MB * 1024 * 1024,
+    tracing,
   });
 }
 

@@ -116,6 +116,12 @@ const envSchema = z
       .default(64),
     /** A log stream whose reader takes nothing for this long is closed. */
     JOB_PAGE_STREAM_IDLE: duration('30s'),
+    /** An OTLP/HTTP collector's base URL: traces (a span per job run, step, remote command) go to its /v1/traces. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.refine(
+      (value) => value === undefined || (URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)),
+      'expected an http(s):// URL of an OTLP/HTTP collector (e.g. http://otel-collector:4318)',
+    ),
+    OTEL_SERVICE_NAME: z.string().min(1).default('cluster-bot'),
     /** The job logs under DATA_DIR are pruned, oldest first, to stay within this total. */
     JOB_LOGS_MAX_MB: z.coerce.number({ error: 'expected megabytes' }).int().min(1).default(1_024),
     CLUSTER_BOT_CONFIG: z.string().min(1).optional(),

@@ -1,7 +1,10 @@
 import type { Job } from 'bullmq';
+import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
+import type { LifecycleEvent } from '../lifecycle/ports/reporter.js';
+import { NO_TRACING } from '../tracing/job-tracing.js';
 import type { JobData } from './create-job-queue.js';
 import type { JobRecord } from './job-record.js';
 import { claimCluster } from './processor/claim-cluster.js';
@@ -11,6 +14,7 @@ import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspens
 import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
+import { traceRemoteShell } from './processor/trace-remote-shell.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
 import { remindFluxSuspended } from './remind-flux-suspended.js';
 import { runScheduledDrift } from './run-scheduled-drift.js';
@@ -51,25 +55,40 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       batch,
       checkpoints,
     });
+    const trace = (deps.tracing ?? NO_TRACING).startRun({
+      jobId: record.id,
+      number: record.number,
+      command: describeCommand(record.command),
+      cluster: cluster.name,
+      attempt: job.attemptsMade,
+    });
+    let ending = 'stopped';
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         world: deps.world,
-        shell: deps.shell,
+        shell: traceRemoteShell(deps.shell, trace, deps.redact),
         kube: deps.kubeFor(cluster.name),
         kubeconfigs: deps.kubeconfigs,
         hostKeyPins: deps.hostKeyPins,
         clock: deps.clock,
         checkpoints,
         approvals: run.approvals,
-        reporter: run.reporter,
+        reporter: {
+          ...run.reporter,
+          emit(event: LifecycleEvent) {
+            trace.event(event);
+            return run.reporter.emit(event);
+          },
+        },
         signal: run.signal,
         redact: deps.redact,
       });
       // Kept in the thread's outbox: sent in the background, the worker slot is free once the outcome is settled.
       await run.reporter.flush();
+      ending = result.status === 'waiting' ? 'waiting' : result.outcome;
       if (result.status === 'waiting') {
         // The approvers read the thread: it shows the step waiting before the job parks.
         await run.reporter.delivered();
@@ -79,6 +98,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       run.logger.info({ outcome: result.outcome }, result.summary);
       return result.outcome;
     } finally {
+      trace.end(ending);
       await run.close();
     }
   };

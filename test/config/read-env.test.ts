@@ -19,6 +19,11 @@ describe('environment', () => {
     expect(() => readEnv({ SLACK_BOT_TOKEN: 'xoxb-1' })).toThrow(
       'SLACK_SIGNING_SECRET: required for the HTTP transport (or set SLACK_APP_TOKEN for Socket Mode)',
     );
+    expect(() => readEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT: expected an http(s):// URL of an OTLP/HTTP collector',
+    );
+    expect(readEnv({}).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(readEnv({}).OTEL_SERVICE_NAME).toBe('cluster-bot');
   });
 
   it('on a Redis Cluster the key prefix is a hash tag: {cluster-bot} by default, refused without braces', () => {

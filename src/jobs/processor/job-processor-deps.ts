@@ -1,4 +1,5 @@
 import type { GroupMembers } from '../../access/access-policy.js';
+import type { JobTracing } from '../../tracing/job-tracing.js';
 import type { AuditLog } from '../audit-log.js';
 import type { ClusterLock } from '../cluster-lock.js';
 import type { CommandBatch } from '../command-batch.js';
@@ -26,6 +27,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly logsMaxBytes: number;
   /** How often a running job checks whether someone cancelled it. */
   readonly cancelPollMs?: number;
+  /** Spans per job run, step and remote command (OTLP when configured); none by default. */
+  readonly tracing?: JobTracing;
 }
 
 /** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */
