@@ -63,6 +63,14 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       expect(checkAt).toBeGreaterThan(-1);
       expect(runAt).toBeGreaterThan(checkAt);
       expect(opsCommands).toContain(`cd -- ${lab.repo.root} && git rev-parse HEAD`);
+      // Each repo file is read once: the job keeps what it read at the commit, across its three runs (two approvals).
+      const reads = new Map<string, number>();
+      for (const line of opsCommands.filter((command) => command.startsWith(`cat -- ${lab.repo.root}/`))) {
+        reads.set(line, (reads.get(line) ?? 0) + 1);
+      }
+      const readTwice = [...reads].filter(([, count]) => count > 1).map(([line]) => line);
+      expect(readTwice).toEqual([]);
+      expect(reads.size).toBeGreaterThan(10);
 
       // Every playbook ran exactly once for real, in the plan's order.
       expect(await lab.playbookRuns()).toEqual([

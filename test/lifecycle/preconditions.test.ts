@@ -12,6 +12,7 @@ import { notTheFounder } from '../../src/lifecycle/preconditions/not-the-founder
 import { productionServers } from '../../src/lifecycle/preconditions/production-servers.js';
 import { groupMembers, parseInventory } from '../../src/lifecycle/repo/parse-inventory.js';
 import { readRepoFacts } from '../../src/lifecycle/repo/read-repo-facts.js';
+import { createRepoFileCache } from '../../src/lifecycle/repo/repo-file-cache.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
 import { createInstantClock } from '../support/manual-clock.js';
@@ -84,6 +85,7 @@ function contextFor(
     signal: new AbortController().signal,
     facts: { get: () => undefined, set: async () => undefined },
     keptHostKeys: {},
+    repoFiles: createRepoFileCache(undefined, async () => {}),
     hostKeyPins: createMemoryHostKeyPins().pins,
     approvedBy: [],
     progress: async () => undefined,

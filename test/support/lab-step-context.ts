@@ -1,5 +1,6 @@
 import { createClusterKubes } from '../../src/kube/create-cluster-kubes.js';
 import type { StepContext } from '../../src/lifecycle/plan/step.js';
+import { createRepoFileCache } from '../../src/lifecycle/repo/repo-file-cache.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { systemClock } from '../../src/system-clock.js';
 import type { LabWorld } from './lab-world.js';
@@ -38,6 +39,7 @@ export function labStepContext(lab: LabWorld, cluster: string): StepContext & { 
     },
     progressed,
     keptHostKeys: {},
+    repoFiles: createRepoFileCache(undefined, async () => {}),
     hostKeyPins: createMemoryHostKeyPins().pins,
     approvedBy: [],
     progress: async (text) => {

@@ -43,6 +43,7 @@ const NO_HOST_KEY_PINS: HostKeyPins = {
 export interface RunSources {
   readonly facts: StepContext['facts'];
   readonly keptHostKeys: StepContext['keptHostKeys'];
+  readonly repoFiles: StepContext['repoFiles'];
 }
 
 /** The host-key pins a run uses: the dependency, or one that keeps nothing and says so. */
@@ -94,6 +95,7 @@ export function createStepContext(
     signal: deps.signal,
     facts: run.facts,
     keptHostKeys: run.keptHostKeys,
+    repoFiles: run.repoFiles,
     hostKeyPins: hostKeyPinsOf(deps),
     approvedBy,
     progress: (text, agent) =>

@@ -3,9 +3,14 @@ import type { Plan } from '../plan/plan.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore, StepRecord } from '../ports/checkpoint-store.js';
 import type { LifecycleEvent, PlanOutcome, StepFailure } from '../ports/reporter.js';
+import { createRepoFileCache, type KeptRepoFiles } from '../repo/repo-file-cache.js';
 import { passApproval } from './approval-gate.js';
 import { createStepContext, hostKeyPinsOf, type StepContextSources } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
+
+/** Where a job keeps the repo files it read, beside its steps' records. */
+const REPO_FILES_KEY = '_repo-files';
+
 import { redactingDeps } from './redacting-deps.js';
 
 export interface EngineDeps extends StepContextSources {
@@ -50,12 +55,17 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     })),
   });
 
+  // One for the whole run (and kept for the next): a file the preconditions read is the one the steps after them check.
+  const repoFiles = createRepoFileCache(
+    (await checkpoints.get(REPO_FILES_KEY))?.data as KeptRepoFiles | undefined,
+    (files) => checkpoints.set(REPO_FILES_KEY, { status: 'succeeded', data: { ...files } }),
+  );
   for (const [index, step] of plan.steps.entries()) {
     const record = records[index];
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
     // Cancelled while parked or queued: end here, before asking for or running anything.
     if (deps.signal.aborted) return finish(deps, plan, index, 'cancelled', 'cancelled before this step');
-    const run = { facts, keptHostKeys };
+    const run = { facts, keptHostKeys, repoFiles };
     const resume = { interrupted: record?.status === 'running', checkpoints };
     let ctx = createStepContext(deps, cluster, run, step, resume);
 

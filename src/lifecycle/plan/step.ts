@@ -6,6 +6,7 @@ import type { KubeGateway } from '../ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../ports/kubeconfig-keeper.js';
 import type { RemoteShell } from '../ports/remote-shell.js';
 import type { AgentProgress } from '../ports/reporter.js';
+import type { RepoFileCache } from '../repo/repo-file-cache.js';
 
 /** Job-scoped facts shared between steps and kept across resumes (e.g. a rebuilt node's pinned host key). */
 export interface JobFacts {
@@ -37,6 +38,8 @@ export interface StepContext {
   /** The host keys the bot keeps for rebuilt nodes, as they stood when this run began (by node name). */
   readonly keptHostKeys: Readonly<Record<string, KeptHostKey>>;
   readonly hostKeyPins: HostKeyPins;
+  /** The infra repo's files this run has read, each once per commit (read-repo-text.ts). */
+  readonly repoFiles: RepoFileCache;
   /** Who approved this step, once it runs after an approval (empty otherwise). */
   readonly approvedBy: readonly string[];
   /** A line for the thread; a rollout also says which agent it is about, for the job page. */

@@ -1,5 +1,6 @@
 import { ClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
+import { readRepoText } from '../repo/read-repo-text.js';
 import { opsTarget } from '../targets.js';
 import { captureRemoteOrFail } from './capture-remote.js';
 import { readCiliumValues, type ValuesSource } from './cilium-values.js';
@@ -11,6 +12,18 @@ export interface CiliumFiles {
   readonly values: Record<ValuesSource, Record<string, unknown>>;
   /** The fields each file marks `# [parity]`. */
   readonly marked: Record<ValuesSource, string[]>;
+}
+
+/** A file of the checkout, read once per commit like every repo file; a missing one stops the step. */
+async function readCheckedOut(ctx: StepContext, relPath: string): Promise<string> {
+  const text = await readRepoText(ctx, relPath);
+  if (text === undefined) {
+    throw new ClusterBotError(
+      'COMMAND_FAILED',
+      `${relPath} cannot be read on the ops host (${opsTarget(ctx.world).label})`,
+    );
+  }
+  return text;
 }
 
 /**
@@ -32,7 +45,7 @@ export async function readCiliumFiles(
             cwd: paths.root,
           },
         )
-      : captureRemoteOrFail(ctx, opsTarget(ctx.world), ['cat', '--', path]);
+      : readCheckedOut(ctx, path.slice(paths.root.length + 1));
   const files: Record<ValuesSource, string> = {
     helmrelease: paths.ciliumHelmRelease,
     template: paths.ciliumTemplate,

@@ -8,5 +8,7 @@ export async function readRepoCommit(ctx: StepContext): Promise<string> {
   const out = await captureRemoteOrFail(ctx, opsTarget(ctx.world), ['git', 'rev-parse', 'HEAD'], {
     cwd: repoPaths(ctx.world).root,
   });
-  return out.trim();
+  const commit = out.trim();
+  ctx.repoFiles.commitSeen(commit);
+  return commit;
 }

@@ -1,0 +1,68 @@
+/** The repo files a job has read at one commit, kept with its checkpoints across runs (null: absent). */
+export interface KeptRepoFiles {
+  readonly commit: string;
+  readonly files: Readonly<Record<string, string | null>>;
+}
+
+/**
+ * The infra repo's files as a job reads them: each once per commit. The repo at a commit is the
+ * truth the whole job checks (a disruptive step refuses a dirty checkout), so reading a file again
+ * at the same commit can only cost time. A run learns HEAD before its first read; what an earlier
+ * run of the job kept serves only when HEAD is still that commit, and a HEAD read that differs (an
+ * approval's re-check, say) forgets every file.
+ */
+export interface RepoFileCache {
+  /** The file's text (undefined when absent): `load` reads it unless this commit's copy is kept. */
+  read(
+    relPath: string,
+    head: () => Promise<string>,
+    load: () => Promise<string | undefined>,
+  ): Promise<string | undefined>;
+  /** HEAD as just read on the ops host. */
+  commitSeen(commit: string): void;
+}
+
+export function createRepoFileCache(
+  kept: KeptRepoFiles | undefined,
+  keep: (files: KeptRepoFiles) => Promise<void>,
+): RepoFileCache {
+  let commit: string | undefined;
+  let headRead: Promise<string> | undefined;
+  const files = new Map<string, Promise<string | undefined>>();
+  const texts = new Map<string, string | null>();
+  const cache: RepoFileCache = {
+    async read(relPath, head, load) {
+      headRead ??= head();
+      await headRead;
+      const known = files.get(relPath);
+      if (known) return known;
+      const at = commit!;
+      const loading = load();
+      files.set(relPath, loading);
+      try {
+        const text = await loading;
+        if (commit === at) {
+          texts.set(relPath, text ?? null);
+          await keep({ commit: at, files: Object.fromEntries(texts) });
+        }
+        return text;
+      } catch (error) {
+        // A read that failed (a lost connection, a cancel) is not the file: the next one tries again.
+        if (files.get(relPath) === loading) files.delete(relPath);
+        throw error;
+      }
+    },
+    commitSeen(seen) {
+      if (seen === commit) return;
+      commit = seen;
+      files.clear();
+      texts.clear();
+      if (kept?.commit !== seen) return;
+      for (const [path, text] of Object.entries(kept.files)) {
+        texts.set(path, text);
+        files.set(path, Promise.resolve(text ?? undefined));
+      }
+    },
+  };
+  return cache;
+}

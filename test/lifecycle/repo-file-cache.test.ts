@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { createRepoFileCache, type KeptRepoFiles } from '../../src/lifecycle/repo/repo-file-cache.js';
+
+/** An ops host's repo as the cache reaches it, counting what it is asked. */
+function opsRepo(files: Record<string, string>, head = 'c1') {
+  const asked = { heads: 0, reads: [] as string[] };
+  let commit = head;
+  return {
+    asked,
+    move: (next: string) => {
+      commit = next;
+    },
+    head: (cache: ReturnType<typeof createRepoFileCache>) => async () => {
+      asked.heads += 1;
+      cache.commitSeen(commit);
+      return commit;
+    },
+    load: (path: string) => async () => {
+      asked.reads.push(path);
+      return files[path];
+    },
+  };
+}
+
+describe('the repo files a job reads, once per commit', () => {
+  it('learns HEAD once before its first read, then reads each file once, absent ones included', async () => {
+    const repo = opsRepo({ 'hosts.ini': '[k3s_servers]' });
+    const cache = createRepoFileCache(undefined, async () => {});
+    const read = (path: string) => cache.read(path, repo.head(cache), repo.load(path));
+    expect(await Promise.all([read('hosts.ini'), read('hosts.ini'), read('missing.yml')])).toEqual([
+      '[k3s_servers]',
+      '[k3s_servers]',
+      undefined,
+    ]);
+    expect(await read('missing.yml')).toBeUndefined();
+    expect(repo.asked).toEqual({ heads: 1, reads: ['hosts.ini', 'missing.yml'] });
+  });
+
+  it('forgets every file when a HEAD read finds another commit (an approval re-check after a push)', async () => {
+    const repo = opsRepo({ 'all.yml': 'k3s_version: v1.31.4+k3s1' });
+    const cache = createRepoFileCache(undefined, async () => {});
+    const head = repo.head(cache);
+    await cache.read('all.yml', head, repo.load('all.yml'));
+    repo.move('c2');
+    await head();
+    await cache.read('all.yml', head, repo.load('all.yml'));
+    expect(repo.asked.reads).toEqual(['all.yml', 'all.yml']);
+  });
+
+  it('serves the next run of the job what the last one kept, only while HEAD is still that commit', async () => {
+    let kept: KeptRepoFiles | undefined;
+    const keep = async (files: KeptRepoFiles) => {
+      kept = files;
+    };
+    const repo = opsRepo({ 'hosts.ini': 'v1' });
+    const first = createRepoFileCache(undefined, keep);
+    await first.read('hosts.ini', repo.head(first), repo.load('hosts.ini'));
+    expect(kept).toEqual({ commit: 'c1', files: { 'hosts.ini': 'v1' } });
+
+    const second = createRepoFileCache(kept, keep);
+    expect(await second.read('hosts.ini', repo.head(second), repo.load('hosts.ini'))).toBe('v1');
+    expect(repo.asked.reads).toEqual(['hosts.ini']);
+
+    repo.move('c2');
+    const third = createRepoFileCache(kept, keep);
+    await third.read('hosts.ini', repo.head(third), repo.load('hosts.ini'));
+    expect(repo.asked.reads).toEqual(['hosts.ini', 'hosts.ini']);
+    expect(kept?.commit).toBe('c2');
+  });
+
+  it('keeps no failed read: the next one asks the host again', async () => {
+    const repo = opsRepo({ 'vars.yml': 'x' });
+    const cache = createRepoFileCache(undefined, async () => {});
+    const lost = async () => {
+      throw new Error('SSH connection lost');
+    };
+    await expect(cache.read('vars.yml', repo.head(cache), lost)).rejects.toThrow('SSH connection lost');
+    expect(await cache.read('vars.yml', repo.head(cache), repo.load('vars.yml'))).toBe('x');
+  });
+});
