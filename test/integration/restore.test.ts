@@ -97,4 +97,82 @@ describe('/cluster restore dev <snapshot> against the lab', { timeout: LAB_TEST_
     );
     expect(job.texts().some((text) => text.startsWith('9-verify succeeded'))).toBe(true);
   });
+
+  it('plan restore shows every command line in order and runs the read-only checks, changing nothing', async () => {
+    const before = await state('stopped-units', 'k3s-dev-1');
+    const job = lab.startJob(`plan restore dev ${SNAPSHOT}`);
+    expect(await job.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    const plan = job.texts().find((text) => text.includes(`Plan for \`restore dev ${SNAPSHOT}\``)) ?? '';
+    const commands = plan.split('\n').filter((line) => line.startsWith('   '));
+    expect(commands).toEqual([
+      '   systemctl stop k3s (as root, on each server)',
+      `   k3s server --cluster-reset --cluster-reset-restore-path=/var/lib/rancher/k3s/server/db/snapshots/${SNAPSHOT} (as root, on the server holding it)`,
+      '   systemctl start k3s (as root, on the server holding it); wait for it Ready with the etcd role',
+      ...DEV.map(
+        (node) =>
+          `   mv /var/lib/rancher/k3s/server/db /var/lib/rancher/k3s/server/db.cluster-bot-<job>; systemctl start k3s (as root, on ${node}, unless it holds the snapshot); wait for it Ready with the etcd role`,
+      ),
+    ]);
+    expect(job.texts().some((text) => /passes the checks of its \d+ checked steps/.test(text))).toBe(true);
+    expect(job.approvals.requests).toEqual([]);
+    expect(await state('stopped-units', 'k3s-dev-1')).toBe(before);
+  });
+
+  it('a worker killed mid-restore (old data moved aside, k3s not started yet) is resumed at that server and finishes', async () => {
+    const resetsBefore = await state('cluster-resets', 'k3s-dev-2');
+    let crashed = false;
+    const job = lab.startJob(`restore dev ${SNAPSHOT}`, {
+      onEvent(event) {
+        if (
+          !crashed &&
+          event.type === 'step-progress' &&
+          event.text.startsWith('k3s-dev-1: old etcd data kept in')
+        ) {
+          crashed = true;
+          job.checkpoints.crash();
+        }
+      },
+    });
+    await job.runUntilDone({ approve: true }).catch(() => undefined);
+    expect(crashed).toBe(true);
+    expect(job.checkpoints.records.get('6-rejoin-k3s-dev-1')?.status).toBe('running');
+
+    job.checkpoints.revive();
+    expect(await job.runUntilDone({ approve: true })).toMatchObject({
+      status: 'finished',
+      outcome: 'succeeded',
+    });
+    // Resumed at the server it stopped on: the snapshot was restored once, the data moved once.
+    expect(await state('cluster-resets', 'k3s-dev-2')).toBe(`${resetsBefore}${SNAPSHOT}\n`);
+    expect(await there(dataDir('k3s-dev-1', `db.cluster-bot-${job.jobId}`))).toBe(true);
+    expect(await there(dataDir('k3s-dev-3', `db.cluster-bot-${job.jobId}`))).toBe(true);
+    expect(await members()).toEqual([...DEV]);
+  });
+
+  it("stops at the first failed step with every server's state and what to do by hand: the snapshot file went away after the approval", async () => {
+    const startedBefore = await Promise.all(DEV.map((node) => state('started-units', node)));
+    const job = lab.startJob(`restore dev ${SNAPSHOT}`);
+    const result = await job.runUntilDone({
+      approve: true,
+      // Someone deletes the file while the approval waits.
+      onWaiting: () => lab.nodes.setNodeState('etcd-snapshot-files', '', DEV_ADDRESSES['k3s-dev-2']),
+    });
+    expect(result).toMatchObject({ status: 'finished', outcome: 'failed' });
+    const stopped = job.texts().find((text) => text.includes('The restore stopped at restore the snapshot'));
+    for (const node of DEV) {
+      expect(stopped).toMatch(
+        new RegExp(
+          `${node}: k3s stopped · server/db in place · nothing moved aside · membership unknown: the Kubernetes API does not answer`,
+        ),
+      );
+    }
+    expect(stopped).toContain(
+      `By hand from here: on k3s-dev-2, run \`k3s server --cluster-reset --cluster-reset-restore-path=/var/lib/rancher/k3s/server/db/snapshots/${SNAPSHOT}\` as root`,
+    );
+    expect(job.reporter.planFailure()?.message).toMatch(
+      new RegExp(`stat \\S+/${SNAPSHOT}: no such file or directory`),
+    );
+    // Nothing was restored and no server started again.
+    expect(await Promise.all(DEV.map((node) => state('started-units', node)))).toEqual(startedBefore);
+  });
 });
