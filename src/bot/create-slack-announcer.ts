@@ -130,6 +130,9 @@ export function describeRequest(request: ApprovalRequest, timeoutMs: number): st
     `*Why:* ${e(request.reason)}`,
   ];
   if (request.warning) lines.push(`⚠️ *${e(request.warning)}*`);
+  if (binding.consequence) lines.push(`⚠️ *What is lost:* ${e(binding.consequence)}`);
+  if (request.minimumApprovals !== undefined && request.minimumApprovals > 1)
+    lines.push(`*Needs:* ${request.minimumApprovals} distinct approvers`);
   lines.push(`*Runs:* \`${e(binding.commandLine)}\``, `*Targets:* ${e(binding.targets)}`);
   if (binding.preflight) lines.push(`*Preflight:* ${e(binding.preflight)}`);
   if (binding.commit) lines.push(`*Infra repo commit:* \`${e(binding.commit.slice(0, 12))}\``);

@@ -10,6 +10,7 @@ const READING_ORDER = inReadingOrder([
   'packages',
   'health',
   'snapshots',
+  'restore',
   'plan',
   'status',
   'jobs',

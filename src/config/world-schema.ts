@@ -23,7 +23,7 @@ const REPO_ANSWERED_VARS = [
   'kube_vip_address',
   'cluster_kubeconfig_name',
 ];
-const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+export const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 const SLACK_USER_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/;
 const SLACK_CHANNEL = /^[CGD][A-Z0-9]{2,}$/;
 

@@ -1,4 +1,4 @@
-import type { ApprovalState } from '../lifecycle/ports/approval-desk.js';
+import type { ApprovalRequest, ApprovalState } from '../lifecycle/ports/approval-desk.js';
 
 export interface ApprovalRules {
   readonly requiredApprovals: number;
@@ -21,6 +21,14 @@ export type ClickVerdict =
   | { readonly kind: 'already-counted'; readonly approvals: readonly string[]; readonly missing: number }
   | { readonly kind: 'approved'; readonly approvals: readonly string[] }
   | { readonly kind: 'rejected'; readonly by: string };
+
+/** How many distinct approvers a request needs: the cluster's count, or more when its step asks. */
+export function requiredApprovalsOf(
+  rules: Pick<ApprovalRules, 'requiredApprovals'>,
+  request: Pick<ApprovalRequest, 'minimumApprovals'> | undefined,
+): number {
+  return Math.max(rules.requiredApprovals, request?.minimumApprovals ?? 1);
+}
 
 /**
  * The cluster's approval rules applied to one click on a pending approval. Pure: the caller has

@@ -5,6 +5,7 @@ import {
   type ApprovalRules,
   type ClickVerdict,
   decideApproval,
+  requiredApprovalsOf,
 } from './decide-approval.js';
 import type { StoredApproval } from './ports/approval-announcer.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -50,7 +51,8 @@ export async function recordApprovalClick(
     if (stored.messageTs !== target.messageTs) {
       return { verdict: { kind: 'refused', reason: 'this button does not belong to that approval' } };
     }
-    const verdict = decideApproval(stored.state, stored.approvals ?? [], click, rules);
+    const needed = { ...rules, requiredApprovals: requiredApprovalsOf(rules, stored.request) };
+    const verdict = decideApproval(stored.state, stored.approvals ?? [], click, needed);
     const next = nextRecord(stored, verdict, click);
     if (!next) return { verdict, stored };
     if (await replaceHashField(redis, key, target.stepId, raw, JSON.stringify(next))) {

@@ -1,6 +1,7 @@
 import { isMember } from '../access/access-policy.js';
 import type { AuditAction } from '../jobs/audit-log.js';
 import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
+import { requiredApprovalsOf } from '../jobs/decide-approval.js';
 import { recordApprovalClick } from '../jobs/record-approval-click.js';
 import type { Actor, ApprovalClick, Decision, ShowDecision } from './cluster-service.js';
 import type { Refusal } from './refusal.js';
@@ -54,7 +55,7 @@ export async function decideClick(
     deps.clock,
   );
   const step = stored?.request?.stepTitle ?? target.stepId;
-  const required = cluster.requiredApprovals;
+  const required = requiredApprovalsOf(cluster, stored?.request);
   switch (verdict.kind) {
     case 'refused':
       await audit('click-refused', `${click.decision} ${step}: ${verdict.reason}`);

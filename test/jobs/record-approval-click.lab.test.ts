@@ -52,4 +52,31 @@ describe('an approval click', () => {
     expect(clock.slept).toBeGreaterThanOrEqual(5_000);
     expect(clock.now() - start).toBeLessThan(5_100);
   });
+
+  it("counts to the step's own minimum when it asks more than the cluster's count (a restore on production: two)", async () => {
+    const keys = redisKeys(prefix.prefix);
+    const start = Date.UTC(2026, 11, 2, 6, 0);
+    const approvalId = 'job-8.2-approve-restore.abc';
+    const messageTs = '1700000000.000002';
+    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
+    const request = { stepId: '2-approve-restore', stepTitle: 'approve the restore', minimumApprovals: 2 };
+    await redis.hset(
+      keys.approvals('job-8'),
+      '2-approve-restore',
+      JSON.stringify({ state, request, approvals: [], messageTs }),
+    );
+    const clickBy = (userId: string) =>
+      recordApprovalClick(
+        redis,
+        keys,
+        { jobId: 'job-8', stepId: '2-approve-restore', approvalId, messageTs },
+        { userId, decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
+        { requiredApprovals: 1, allowSelfApproval: false },
+        instantClock(start),
+      );
+
+    expect((await clickBy('U0BOB')).verdict).toEqual({ kind: 'counted', approvals: ['U0BOB'], missing: 1 });
+    expect((await clickBy('U0BOB')).verdict).toMatchObject({ kind: 'already-counted', missing: 1 });
+    expect((await clickBy('U0CAROL')).verdict).toEqual({ kind: 'approved', approvals: ['U0BOB', 'U0CAROL'] });
+  });
 });

@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INFRA_REPO_PATHS } from './infra-repo.js';
 import type { SshdLab } from './sshd.js';
@@ -19,5 +20,7 @@ export async function mapK3sConfigDirs(
     const out = join(repoRoot, INFRA_REPO_PATHS.labOut, host);
     await sshd.mapNodePath(address, '/etc/rancher/k3s', join(out, 'k3s'));
     await sshd.mapNodePath(address, '/var/lib/rancher/k3s', join(out, 'k3s-data'));
+    // A running server's etcd data dir (empty here): what a restore moves aside on a re-joining server.
+    await mkdir(join(out, 'k3s-data', 'server', 'db'), { recursive: true });
   }
 }

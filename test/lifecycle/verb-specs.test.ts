@@ -14,6 +14,8 @@ beforeAll(async () => {
 });
 
 const TARGET = { cluster: 'dev', node: 'k3s-dev-2', 'node or cluster': 'dev' } as const;
+/** The words a verb needs after its target. */
+const ARGUMENTS: Readonly<Record<string, string>> = { restore: ' etcd-snapshot-k3s-dev-1-1764633600' };
 
 describe('the lifecycle verb specs', () => {
   it('are filed under their own verb, each with its help', () => {
@@ -26,14 +28,14 @@ describe('the lifecycle verb specs', () => {
 
   it('say which verbs change a cluster: those take the lease and --queue, the checks neither', () => {
     const mutating = LIFECYCLE_VERBS.filter((verb) => {
-      const text = `${verb} ${TARGET[LIFECYCLE_VERB_SPECS[verb].target]}`;
+      const text = `${verb} ${TARGET[LIFECYCLE_VERB_SPECS[verb].target]}${ARGUMENTS[verb] ?? ''}`;
       const parsed = parseLifecycleCommand(text, world);
       if (!parsed.ok) throw new Error(parsed.error);
       const queued = parseLifecycleCommand(`${text} --queue`, world);
       expect(queued.ok, `${text} --queue`).toBe(isMutating(parsed.command));
       return isMutating(parsed.command);
     });
-    expect(mutating).toEqual(['up', 'reprovision', 'cilium', 'packages']);
+    expect(mutating).toEqual(['up', 'reprovision', 'cilium', 'packages', 'restore']);
     expect(isMutating({ verb: 'plan', cluster: 'dev', of: { verb: 'up', cluster: 'dev' } })).toBe(false);
   });
 });

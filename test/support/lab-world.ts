@@ -158,6 +158,9 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     cleanups.push(() => relay.close());
     // The ops host's helm and flux stand-ins reach the cluster their KUBECONFIG names (dev's only).
     await ops.setNodeState('kube-sim-url.dev.kubeconfig', relay.url);
+    // Dev's servers tell dev's kube-sim when their k3s stops, starts or resets etcd (systemctl, k3s).
+    for (const address of Object.values(DEV_ADDRESSES))
+      await nodes.setNodeState('kube-sim-url', relay.url, address);
     const eventsFile = join(dir, 'lab-events.txt');
     // Flux is bootstrapped through the ops host's `flux` stand-in, into the cluster its KUBECONFIG names.
     const baseVars: LabVars = {

@@ -15,7 +15,8 @@ export type LifecycleVerb = LifecycleCommand['verb'];
 export function describeCommand(command: LifecycleCommand): string {
   if (command.verb === 'plan') return `plan ${describeCommand(command.of)}`;
   const target = 'node' in command && command.node !== undefined ? command.node : command.cluster;
-  return `${command.verb} ${target}${'mode' in command ? describeCiliumMode(command.mode) : ''}`;
+  const snapshot = 'snapshot' in command ? ` ${command.snapshot}` : '';
+  return `${command.verb} ${target}${'mode' in command ? describeCiliumMode(command.mode) : ''}${snapshot}`;
 }
 
 function describeCiliumMode(mode: CiliumMode | undefined): string {

@@ -48,6 +48,7 @@ export async function passApproval(
       reason: policy.reason,
       warning: [policy.warning, extra.warning].filter(Boolean).join('\n') || undefined,
       binding,
+      minimumApprovals: policy.minimumApprovals,
       previousCommit: extra.previousCommit,
     });
     await announce(id, expiresAt);

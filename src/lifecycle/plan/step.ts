@@ -61,6 +61,11 @@ export interface ApprovalPolicy {
   readonly warning?: string | undefined;
   /** How the plan marks it: "⚠" or a condition such as "⚠ first run". */
   readonly mark: string;
+  /**
+   * Distinct approvers this step needs at least, whatever the cluster's usual count (a restore on
+   * production: two). Absent: the cluster's count.
+   */
+  readonly minimumApprovals?: number | undefined;
   /** Whether approval is needed this time (e.g. only when the cluster is not formed yet). */
   required(ctx: StepContext): Promise<boolean>;
   bind(ctx: StepContext): Promise<ApprovalBinding>;

@@ -21,6 +21,8 @@ export interface ApprovalBinding {
   readonly preview?: CheckPreview | undefined;
   /** The Cilium preflight's verdict at this commit, with what it could not check named. */
   readonly preflight?: string | undefined;
+  /** What is lost for good once it runs, in words (a restore: everything written since the snapshot). */
+  readonly consequence?: string | undefined;
 }
 
 export interface ApprovalRequest {
@@ -32,6 +34,8 @@ export interface ApprovalRequest {
   /** An extra warning shown prominently (re-running the founder node, an interrupted step). */
   readonly warning?: string | undefined;
   readonly binding: ApprovalBinding;
+  /** Distinct approvers it needs at least, beyond the cluster's count (the step's policy says). */
+  readonly minimumApprovals?: number | undefined;
   /** Set when an earlier approval was voided because the infra repo moved. */
   readonly previousCommit?: string | undefined;
 }

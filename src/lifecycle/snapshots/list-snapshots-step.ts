@@ -30,7 +30,7 @@ export function listSnapshotsStep(id: string, cluster: string): Step {
       const found: ServerSnapshot[] = [];
       const unasked: string[] = [];
       for (const server of servers) {
-        const listed = await listOn(ctx, server).catch((error: unknown) => {
+        const listed = await listSnapshotsOn(ctx, server).catch((error: unknown) => {
           if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
           return error.message;
         });
@@ -68,7 +68,8 @@ export function listSnapshotsStep(id: string, cluster: string): Step {
   };
 }
 
-async function listOn(ctx: StepContext, server: NodeEntry): Promise<EtcdSnapshot[]> {
+/** What `k3s etcd-snapshot ls` lists on one server, run as root there; COMMAND_FAILED when it cannot say. */
+export async function listSnapshotsOn(ctx: StepContext, server: NodeEntry): Promise<EtcdSnapshot[]> {
   const result = await runAsRoot(ctx, server, ['k3s', 'etcd-snapshot', 'ls'], await rootPath(ctx, server));
   const listed = result.exitCode === 0 ? parseSnapshotList(result.lines) : undefined;
   if (listed) return listed;
@@ -85,6 +86,6 @@ function describe(snapshot: ServerSnapshot): string {
   return `${snapshot.name} · ${snapshot.server} · ${isoMinute(snapshot.createdAt)} · ${size}${mine}`;
 }
 
-function isoMinute(at: number): string {
+export function isoMinute(at: number): string {
   return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

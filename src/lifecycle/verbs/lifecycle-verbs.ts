@@ -4,6 +4,7 @@ import { drift } from './drift.js';
 import { health } from './health.js';
 import { packages } from './packages.js';
 import { reprovision } from './reprovision.js';
+import { restore } from './restore.js';
 import { snapshots } from './snapshots.js';
 import { up } from './up.js';
 import type { VerbCommand, VerbSpec } from './verb-spec.js';
@@ -22,6 +23,7 @@ export const LIFECYCLE_VERB_SPECS = {
   health,
   drift,
   snapshots,
+  restore,
 } as const;
 
 type Specs = typeof LIFECYCLE_VERB_SPECS;

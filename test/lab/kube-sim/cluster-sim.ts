@@ -18,6 +18,7 @@ import {
 } from './flux-helm-release.js';
 import { bootstrapFlux, serveGitRevision } from './flux-source.js';
 import { HelmHistory, type HelmHistoryEntry } from './helm-history.js';
+import { K3sServers } from './k3s-servers.js';
 import { buildKubeProxyDaemonSet } from './kube-proxy-daemon-set.js';
 import type { ResolvedKubeSimOptions } from './kube-sim-options.js';
 import type {
@@ -66,6 +67,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class ClusterSim {
   readonly store = new ObjectStore();
+  /** The servers' k3s as the nodes' stand-ins report it (stopped, etcd reset, started again). */
+  readonly k3s = new K3sServers(this.store, (name, up) => this.setNodeReady(name, up));
   /** The Helm release `cilium`: what `helm history`, `rollback` and `get values` act on. */
   readonly #helm: HelmHistory;
   readonly #ctx: SimContext;
@@ -220,6 +223,7 @@ export class ClusterSim {
   /** Deletes the Node object (as `kubectl delete node`); its pods are garbage-collected. False when absent. */
   removeNode(name: string): boolean {
     const removed = this.store.delete('nodes', undefined, name) !== undefined;
+    this.k3s.forget(name);
     this.#ctx.nodeRuntime.delete(name);
     this.#ctx.timers.cancel(`node/${name}/ready`);
     return removed;

@@ -25,9 +25,37 @@ export function handleSimRequest(
   const join = /^\/_sim\/nodes\/([^/]+)\/join$/.exec(pathname);
   if (method === 'POST' && join)
     return { code: 200, json: { ok: true, changed: sim.joinNode(decodeURIComponent(join[1]!)) } };
+  const k3s = handleK3sRequest(method, pathname, sim, body);
+  if (k3s) return k3s;
   if (method === 'GET' && pathname === '/_sim/state') return { code: 200, json: sim.state() };
   if (method === 'GET' && pathname === '/_sim/kubeconfig') return { code: 200, json: { kubeconfig } };
   return handleReleaseRequest(method, pathname, sim) ?? notFound(method, pathname);
+}
+
+/**
+ * What the nodes' `systemctl` and `k3s` stand-ins tell the sim: POST /_sim/nodes/{name}/k3s/stop,
+ * /k3s/start (body `{dataKept}`: whether server/db was still there; 409 when k3s does not come up)
+ * and /cluster-reset.
+ */
+function handleK3sRequest(
+  method: string,
+  pathname: string,
+  sim: ClusterSim,
+  body: string,
+): SimReply | undefined {
+  const call = /^\/_sim\/nodes\/([^/]+)\/(k3s\/stop|k3s\/start|cluster-reset)$/.exec(pathname);
+  if (method !== 'POST' || !call) return undefined;
+  const name = decodeURIComponent(call[1]!);
+  if (call[2] === 'k3s/stop') sim.k3s.stop(name);
+  else if (call[2] === 'cluster-reset') sim.k3s.resetMembership(name);
+  else {
+    const started = sim.k3s.start(
+      name,
+      (JSON.parse(body || '{}') as { dataKept?: boolean }).dataKept === true,
+    );
+    if (!started.started) return { code: 409, json: { ok: false, error: started.reason } };
+  }
+  return { code: 200, json: { ok: true } };
 }
 
 function handleReleaseRequest(method: string, pathname: string, sim: ClusterSim): SimReply | undefined {

@@ -86,8 +86,13 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     requests.push({ method, path: url.pathname, query: url.search.replace(/^\?/, '') });
     readBody(req)
       .then((body) => {
-        if (url.pathname.startsWith('/_sim/'))
-          return writeReply(res, handleSimRequest(method, url.pathname, sim, kubeconfig, body));
+        if (url.pathname.startsWith('/_sim/')) {
+          writeReply(res, handleSimRequest(method, url.pathname, sim, kubeconfig, body));
+          // k3s stopped on the last server: its watches end with it.
+          if (!sim.k3s.apiAnswers()) for (const watch of watches) watch.destroy();
+          return;
+        }
+        if (!sim.k3s.apiAnswers()) return req.socket.destroy();
         if (!authorised(req, resolved.token)) return writeReply(res, { code: 401, json: UNAUTHORIZED });
         const target = parseApiPath(url.pathname);
         if (target && forbiddenPlurals.includes(target.resource.plural)) {

@@ -30,3 +30,15 @@ lab_set() {
 lab_record() {
   mkdir -p "$(lab_node_dir)" && printf '%s\n' "$2" >>"$(lab_node_dir)/$1"
 }
+
+# lab_path PATH: PATH as this node sees it (the lab's ForceCommand rewrites mapped paths in the
+# command line only; a stand-in that reads a fixed path maps it the same way).
+lab_path() {
+  mapped=$1
+  if [ -f "$(lab_node_dir)/lab-paths" ]; then
+    while IFS='	' read -r from to; do
+      mapped=$(printf '%s\n' "$mapped" | sed "s|$from|$to|g")
+    done <"$(lab_node_dir)/lab-paths"
+  fi
+  printf '%s' "$mapped"
+}
