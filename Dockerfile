@@ -17,7 +17,8 @@ RUN npm run build
 
 # --- runtime: production dependencies and the compiled output only -------------------------------
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production DATA_DIR=/var/lib/cluster-bot PORT=3000 OPS_PORT=9090
+# HOST: every interface, since loopback in a container is reachable by nobody (loopback is the default elsewhere).
+ENV NODE_ENV=production DATA_DIR=/var/lib/cluster-bot HOST=0.0.0.0 PORT=3000 OPS_PORT=9090
 WORKDIR /app
 
 # A fixed numeric uid, so Kubernetes' runAsNonRoot can verify it and host-mounted secrets can be

@@ -2,6 +2,7 @@ import { createHomePublisher } from '../bot/create-home-publisher.js';
 import { createHomeTab } from '../bot/create-home-tab.js';
 import { createSharedSlackPacer } from '../bot/create-shared-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
+import { listenAddress } from '../config/listen-address.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createRedisRateBudget } from '../jobs/create-redis-rate-budget.js';
@@ -107,17 +108,21 @@ export async function startClusterBot(
         jobPageUrl: links?.url,
       })
     : undefined;
-  await app?.start(env.PORT);
+  await app?.start(listenAddress(env, 'PORT'));
   // Socket Mode opens no listener of its own: the pages get one on PORT.
-  const pageServer = pages && env.SLACK_APP_TOKEN ? await startPageServer(env.PORT, pages.routes) : undefined;
+  const pageServer =
+    pages && env.SLACK_APP_TOKEN
+      ? await startPageServer(listenAddress(env, 'PORT'), pages.routes)
+      : undefined;
   const stopRefreshing = new AbortController();
   const refreshing = takesRequests ? homeTab.run(HOME_REFRESH_MS, stopRefreshing.signal) : undefined;
-  const ops = await startOpsServer(env.OPS_PORT, endpoints, logger);
+  const ops = await startOpsServer(listenAddress(env, 'OPS_PORT'), endpoints, logger);
   logger.info(
     {
       role: env.CLUSTER_BOT_ROLE,
       port: (app && !env.SLACK_APP_TOKEN) || pageServer ? env.PORT : undefined,
       jobPages: pages ? env.PUBLIC_URL : undefined,
+      host: env.HOST,
       opsPort: env.OPS_PORT,
       socketMode: Boolean(env.SLACK_APP_TOKEN),
     },

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JobPageUrl } from '../bot/job-page-url.js';
+import { listenAddress } from '../config/listen-address.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createConsolePoster } from '../console/create-console-poster.js';
@@ -43,7 +44,7 @@ export async function startConsole(options: ConsoleProcessOptions): Promise<void
   // With PUBLIC_URL set, the console serves the job pages on PORT too (no Slack listener to share).
   const pages =
     links && (await createJobPages(links, core.service, options.logger, logStreamLimitsFromEnv(options.env)));
-  const server = pages && (await startPageServer(options.env.PORT, pages.routes));
+  const server = pages && (await startPageServer(listenAddress(options.env, 'PORT'), pages.routes));
   try {
     const jobPageUrl: JobPageUrl = links?.url ?? (() => undefined);
     await runConsole({ ...options, service: core.service, poster, approval, style, jobPageUrl });

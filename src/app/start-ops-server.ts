@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import type { ListenAddress } from '../config/listen-address.js';
 import type { Logger } from '../log/create-logger.js';
 
 export interface OpsEndpoints {
@@ -13,7 +14,11 @@ export interface OpsEndpoints {
  * probes and Prometheus, not for whoever can reach the public URL. `/readyz` only says ok or not;
  * the reasons go to the log.
  */
-export async function startOpsServer(port: number, endpoints: OpsEndpoints, logger: Logger): Promise<Server> {
+export async function startOpsServer(
+  address: ListenAddress,
+  endpoints: OpsEndpoints,
+  logger: Logger,
+): Promise<Server> {
   const server = createServer((request, response) => {
     const path = request.method === 'GET' ? request.url : undefined;
     if (path === '/healthz') {
@@ -35,7 +40,7 @@ export async function startOpsServer(port: number, endpoints: OpsEndpoints, logg
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, resolve);
+    server.listen(address, resolve);
   });
   return server;
 }

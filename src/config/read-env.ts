@@ -64,6 +64,15 @@ const envSchema = z
         'expected letters, digits, _ . - (no colon), or those in braces as a hash tag: {cluster-bot}',
       )
       .optional(),
+    /**
+     * The address every listener binds (Slack's and the job pages' PORT, OPS_PORT): loopback unless
+     * told otherwise, so a laptop's demo is not on the LAN; the image sets 0.0.0.0.
+     */
+    HOST: z
+      .string()
+      .trim()
+      .refine((host) => isIP(host) !== 0, 'expected an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0')
+      .default('127.0.0.1'),
     PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(3000),
     /** `/healthz`, `/readyz` and `/metrics` for probes and Prometheus, apart from Slack's port. */
     OPS_PORT: z.coerce.number({ error: 'expected a port number' }).int().min(0).max(65_535).default(9090),

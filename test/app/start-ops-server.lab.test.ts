@@ -15,7 +15,7 @@ describe('ops endpoints on their own port', () => {
     const logged: string[] = [];
     const logger = pino({}, { write: (line: string) => logged.push(line) });
     server = await startOpsServer(
-      port,
+      { host: '127.0.0.1', port },
       {
         readiness: async () => ['redis: connect ECONNREFUSED 127.0.0.1:6379'],
         metrics: async () => ({

@@ -26,6 +26,17 @@ describe('environment', () => {
     expect(readEnv({}).OTEL_SERVICE_NAME).toBe('cluster-bot');
   });
 
+  it('binds loopback unless HOST names another address, and refuses a HOST that is not one', () => {
+    expect(readEnv({}).HOST).toBe('127.0.0.1');
+    expect(readEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(readEnv({ HOST: '::' }).HOST).toBe('::');
+    for (const bad of ['localhost', '0.0.0.0:3000', 'bot.example.org', '']) {
+      expect(() => readEnv({ HOST: bad })).toThrow(
+        'HOST: expected an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0',
+      );
+    }
+  });
+
   it('on a Redis Cluster the key prefix is a hash tag: {cluster-bot} by default, refused without braces', () => {
     expect(readEnv({}).REDIS_PREFIX).toBe('cluster-bot');
     const nodes = '10.0.0.21:6379,10.0.0.22:6379';

@@ -79,6 +79,8 @@ describe('Dockerfile', () => {
     expect(all(runtime, 'EXPOSE')).toEqual(['3000 9090']);
     expect(envOf(runtime).get('PORT')).toBe('3000');
     expect(envOf(runtime).get('OPS_PORT')).toBe('9090');
+    // The product binds loopback by default: a container must say every interface, or no probe gets in.
+    expect(envOf(runtime).get('HOST')).toBe('0.0.0.0');
   });
 
   it('sets NODE_ENV=production and a DATA_DIR volume, the same DATA_DIR compose and Kubernetes use', async () => {

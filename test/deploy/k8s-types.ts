@@ -128,3 +128,19 @@ export interface SecretObject extends K8sObject {
   stringData?: Record<string, string>;
   sops?: unknown;
 }
+
+export interface IngressObject extends K8sObject {
+  spec: {
+    tls?: { hosts: string[]; secretName: string }[];
+    rules: {
+      host: string;
+      http: {
+        paths: {
+          path: string;
+          pathType: string;
+          backend: { service: { name: string; port: { name?: string; number?: number } } };
+        }[];
+      };
+    }[];
+  };
+}

@@ -43,7 +43,9 @@ describe('deploy/ layout', () => {
       'ServiceAccount/cluster-bot',
       'StatefulSet/cluster-bot-redis',
     ]);
-    expect(names(homelab.objects)).toEqual([...names(base.objects), 'Namespace/cluster-bot'].sort());
+    expect(names(homelab.objects)).toEqual(
+      [...names(base.objects), 'Ingress/cluster-bot', 'Namespace/cluster-bot'].sort(),
+    );
     for (const object of homelab.objects) {
       expect(object.apiVersion, `${object.kind}/${object.metadata.name}`).toMatch(/^([a-z0-9.-]+\/)?v\d/);
     }

@@ -18,6 +18,7 @@ const FAKE_SECRETS = {
   'cluster-bot-slack/bot-token': 'xoxb-0-fake',
   'cluster-bot-slack/app-token': 'xapp-0-fake',
   'cluster-bot-slack/signing-secret': 'fake-signing-secret',
+  'cluster-bot-slack/job-page-secret': 'fake-job-page-secret-0123456789abcdef',
   'cluster-bot-redis/password': '0123456789abcdef0123456789abcdef',
 };
 
@@ -145,6 +146,7 @@ describe('bot and worker Deployments', () => {
     const botToken = {
       SLACK_BOT_TOKEN: { name: 'cluster-bot-slack', key: 'bot-token' },
       REDIS_PASSWORD: { name: 'cluster-bot-redis', key: 'password' },
+      JOB_PAGE_SECRET: { name: 'cluster-bot-slack', key: 'job-page-secret' },
     };
     expect(refsOf(bot)).toEqual({
       ...botToken,

@@ -43,6 +43,8 @@ async function startOnFreePorts(
 ): Promise<BotProcess> {
   const port = await freePort();
   const opsPort = await freePort();
+  // Where the process binds (its HOST): the product's default, loopback, unless the test says.
+  const host = env.HOST ?? '127.0.0.1';
   const entry = options.built ? [...START_FLAGS, 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
@@ -67,7 +69,7 @@ async function startOnFreePorts(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + labMs(30_000);
   for (;;) {
-    const healthy = await fetch(`http://127.0.0.1:${opsPort}/healthz`).then(
+    const healthy = await fetch(`http://${host}:${opsPort}/healthz`).then(
       (response) => response.ok,
       () => false,
     );
@@ -81,7 +83,7 @@ async function startOnFreePorts(
   return {
     port,
     opsPort,
-    eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+    eventsUrl: `http://${host}:${port}/slack/events`,
     child,
     output: () => output,
     exited,

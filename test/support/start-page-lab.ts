@@ -41,7 +41,7 @@ export async function startPageLab(
     { ...logStreamLimitsFromEnv(readEnv({})), ...limits },
     { threadLink },
   );
-  const server = await startPageServer(port, pages.routes);
+  const server = await startPageServer({ host: '127.0.0.1', port }, pages.routes);
   return {
     links,
     pages,

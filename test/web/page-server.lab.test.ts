@@ -57,7 +57,7 @@ beforeAll(async () => {
     limits,
     timing: { heartbeatMs: 60_000 },
   });
-  server = await startPageServer(0, routes);
+  server = await startPageServer({ host: '127.0.0.1', port: 0 }, routes);
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : 0;
 });
