@@ -26,6 +26,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly logsMaxBytes: number;
   /** How often a running job checks whether someone cancelled it. */
   readonly cancelPollMs?: number;
+  /** How often a running job renews its lease; default a third of LEASE_MS. */
+  readonly leaseRenewMs?: number;
 }
 
 /** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */
