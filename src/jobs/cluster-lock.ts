@@ -1,43 +1,67 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
-// Compare-and-act scripts: only the holder may renew or release its lease.
+// Compare-and-act scripts on a lease holding one value: only the holder may renew or release it
+// (the outbox's lease, and a job's lease taken back before any worker ran it).
 export const RENEW_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 export const RELEASE_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
+/** True in a script while KEYS[1] (the lease) holds ARGV[1] (the job) and KEYS[2] (its attempt) ARGV[2]. */
+export const HOLDS_LEASE = `redis.call('get', KEYS[1]) == ARGV[1] and redis.call('get', KEYS[2]) == ARGV[2]`;
+
+// A start of the job the lease is free for or already names takes it, and its attempt id fences out
+// an earlier start of the same job still alive (slow, or on another replica).
+const ACQUIRE = `local held = redis.call('get', KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1`;
+const RENEW = `if ${HOLDS_LEASE} then redis.call('pexpire', KEYS[2], ARGV[3]) return redis.call('pexpire', KEYS[1], ARGV[3]) end return 0`;
+const RELEASE = `if ${HOLDS_LEASE} then redis.call('del', KEYS[2]) return redis.call('del', KEYS[1]) end return 0`;
+
+/** One start of a job: the job the lease names, and which run of its processor this is. */
+export interface LeaseHolder {
+  readonly jobId: string;
+  readonly attempt: string;
+}
+
 /**
- * One mutating job per cluster: a lease in Redis holding the job id. It is renewed while the job
- * lives (running, or parked for approval until its expiry), released on every ending, and expires
- * by itself when its job is gone.
+ * One mutating job per cluster: a lease in Redis holding the job id (what the queue takes at
+ * enqueue, and what status reads), beside the attempt id of the processor run that holds it. It is
+ * renewed while the job lives (running, or parked for approval until its expiry), released on every
+ * ending, and expires by itself when its job is gone.
  */
 export function createClusterLock(redis: Redis, keys: RedisKeys) {
+  const fence = (cluster: string, holder: LeaseHolder) => ({
+    keys: [keys.lock(cluster), keys.lockAttempt(cluster)] as const,
+    args: [holder.jobId, holder.attempt] as const,
+  });
+  const ms = (ttlMs: number) => String(Math.max(1, Math.round(ttlMs)));
   return {
-    /** Takes the lease if free (or already ours); false when another job holds it. */
-    async acquire(cluster: string, jobId: string, ttlMs: number): Promise<boolean> {
-      const key = keys.lock(cluster);
-      if ((await redis.set(key, jobId, 'PX', ttlMs, 'NX')) === 'OK') return true;
-      return (await redis.eval(RENEW_LEASE, 1, key, jobId, String(ttlMs))) === 1;
+    /** Takes the lease if free or held by this job (fencing out its earlier start); false when another job holds it. */
+    async acquire(cluster: string, holder: LeaseHolder, ttlMs: number): Promise<boolean> {
+      const { keys: held, args } = fence(cluster, holder);
+      return (await redis.eval(ACQUIRE, 2, ...held, ...args, ms(ttlMs))) === 1;
     },
-    async renew(cluster: string, jobId: string, ttlMs: number): Promise<boolean> {
-      return (
-        (await redis.eval(
-          RENEW_LEASE,
-          1,
-          keys.lock(cluster),
-          jobId,
-          String(Math.max(1, Math.round(ttlMs))),
-        )) === 1
-      );
+    /** False once another start (or nobody) holds it: this start has lost it. */
+    async renew(cluster: string, holder: LeaseHolder, ttlMs: number): Promise<boolean> {
+      const { keys: held, args } = fence(cluster, holder);
+      return (await redis.eval(RENEW, 2, ...held, ...args, ms(ttlMs))) === 1;
     },
-    async release(cluster: string, jobId: string): Promise<void> {
-      await redis.eval(RELEASE_LEASE, 1, keys.lock(cluster), jobId);
+    async release(cluster: string, holder: LeaseHolder): Promise<void> {
+      const { keys: held, args } = fence(cluster, holder);
+      await redis.eval(RELEASE, 2, ...held, ...args);
     },
     /** The release queued on the caller's transaction, so the lease goes with the job's ending. */
-    queueRelease(multi: ChainableCommander, cluster: string, jobId: string): void {
-      multi.eval(RELEASE_LEASE, 1, keys.lock(cluster), jobId);
+    queueRelease(multi: ChainableCommander, cluster: string, holder: LeaseHolder): void {
+      const { keys: held, args } = fence(cluster, holder);
+      multi.eval(RELEASE, 2, ...held, ...args);
     },
+    /** The keys and arguments `HOLDS_LEASE` checks, for a write that only this start may make. */
+    fence,
     holder: (cluster: string): Promise<string | null> => redis.get(keys.lock(cluster)),
   };
 }
 
 export type ClusterLock = ReturnType<typeof createClusterLock>;
+export type LeaseFence = ReturnType<ClusterLock['fence']>;

@@ -4,11 +4,13 @@ import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { LifecycleEvent } from '../lifecycle/ports/reporter.js';
+import { isMutating } from '../lifecycle/verbs/lifecycle-verbs.js';
 import { NO_TRACING } from '../tracing/job-tracing.js';
 import type { JobData } from './create-job-queue.js';
 import type { JobRecord } from './job-record.js';
 import { claimCluster } from './processor/claim-cluster.js';
 import { createLogPruner } from './processor/create-log-pruner.js';
+import { createRunLease } from './processor/create-run-lease.js';
 import type { JobProcessorDeps } from './processor/job-processor-deps.js';
 import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspension.js';
 import { openRun } from './processor/open-run.js';
@@ -46,7 +48,10 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     if (!raw) throw new Error(`job ${jobId} has no record`);
     const record = JSON.parse(raw) as JobRecord;
     const cluster = deps.world.clusters[record.command.cluster]!;
-    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled);
+    const lease = createRunLease(jobId);
+    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled, lease.holder);
+    if (isMutating(record.command))
+      checkpoints.fenceBy({ ...deps.lock.fence(cluster.name, lease.holder), lose: () => lease.lose() });
     const run = await openRun(deps, record, cluster, {
       cancelBy,
       signal,
@@ -54,6 +59,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       pruneLogs,
       batch,
       checkpoints,
+      lease,
     });
     const trace = (deps.tracing ?? NO_TRACING).startRun({
       jobId: record.id,
@@ -86,6 +92,8 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         signal: run.signal,
         redact: deps.redact,
       });
+      // Taken over meanwhile: the start that holds the lease now reports and settles the job.
+      lease.throwIfLost();
       // Kept in the thread's outbox: sent in the background, the worker slot is free once the outcome is settled.
       await run.reporter.flush();
       ending = result.status === 'waiting' ? 'waiting' : result.outcome;

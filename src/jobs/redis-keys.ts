@@ -22,6 +22,8 @@ export function redisKeys(prefix: string) {
     dedup: (key: string) => `${prefix}:dedup:${key}`,
     commandCount: (userId: string, minute: number) => `${prefix}:rate:${userId}:${minute}`,
     lock: (cluster: string) => `${prefix}:lock:${cluster}`,
+    /** Which start of the lease's job holds it (a random id per processor run): a start taken over is fenced out. */
+    lockAttempt: (cluster: string) => `${prefix}:lock:${cluster}:attempt`,
     waiting: (cluster: string) => `${prefix}:lock:${cluster}:waiting`,
     lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,
     verifyAlerts: (cluster: string) => `${prefix}:verify:${cluster}:alerts`,

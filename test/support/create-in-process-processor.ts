@@ -39,6 +39,8 @@ export interface InProcessParts {
   readonly redact?: (text: string) => string;
   /** Where the drainer sends from (leases, reads, takes, the upload's log); default `redis`. A job's appends stay on `redis`. */
   readonly deliveryRedis?: Redis;
+  /** How often a running job renews its lease; default the processor's. */
+  readonly leaseRenewMs?: number;
 }
 
 /**

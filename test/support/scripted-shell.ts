@@ -12,6 +12,8 @@ export interface ScriptedReply {
   readonly stdout?: readonly string[];
   readonly stderr?: readonly string[];
   readonly error?: Error;
+  /** The command runs until this resolves (a slow playbook), then prints its lines. */
+  readonly hold?: Promise<void>;
 }
 
 export interface ShellCall {
@@ -56,6 +58,7 @@ export function createScriptedShell(
       };
       calls.push(call);
       const reply = ansibleVersion(request) ?? handler(call) ?? {};
+      await reply.hold;
       if (reply.error) throw reply.error;
       for (const line of reply.stdout ?? []) await request.onLine?.(line, 'stdout');
       for (const line of reply.stderr ?? []) await request.onLine?.(line, 'stderr');

@@ -15,6 +15,7 @@ import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import type { Logger } from '../../src/log/create-logger.js';
 import { systemClock } from '../../src/system-clock.js';
 import { createInProcessProcessor } from './create-in-process-processor.js';
 import { loadExampleWorld } from './example-world.js';
@@ -35,6 +36,10 @@ export interface InProcessWorkerOptions {
    * use there; the test stops that Redis, so nothing is cleaned up key by key.
    */
   readonly redis?: { readonly connect: () => Redis; readonly prefix: string };
+  /** How often a running job renews its lease; default the processor's. */
+  readonly leaseRenewMs?: number;
+  /** Default: silent. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -51,7 +56,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const connect = options.redis?.connect ?? (() => new Redis(REDIS_URL, { maxRetriesPerRequest: null }));
   const redis = connect();
   const keys = redisKeys(prefix);
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const stores = createJobStores(redis, keys, world, logger, Date.now, 1_000, readEnv({}).JOB_RETENTION);
   const { records, lock, queue } = stores;
   const groups = options.groups ?? new Map<string, string[]>();
@@ -81,6 +86,17 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     const [raw] = Object.values(await redis.hgetall(keys.approvals(jobId)));
     if (!raw) throw new Error(`${jobId} has no approval`);
     return JSON.parse(raw) as StoredApproval;
+  };
+  /** A processor as a worker runs it (with its own outbox drainer, stopped with the lab), to start a job with directly. */
+  const processorOf = (loaded: WorldConfig = world) => {
+    const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
+    const processor = createInProcessProcessor({
+      ...parts,
+      world: loaded,
+      ...(options.leaseRenewMs !== undefined && { leaseRenewMs: options.leaseRenewMs }),
+    });
+    drainers.push(processor.drainer);
+    return processor;
   };
   return {
     ...stores,
@@ -116,11 +132,10 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
       } as const;
       return (await recordApprovalClick(redis, keys, target, click, cluster, systemClock)).verdict;
     },
+    processor: processorOf,
     /** A worker started now, with the config it loaded now. */
     startWorker(loaded: WorldConfig = world) {
-      const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
-      const processor = createInProcessProcessor({ ...parts, world: loaded });
-      drainers.push(processor.drainer);
+      const processor = processorOf(loaded);
       const connection = connect();
       workers.push(new Worker(QUEUE_NAME, processor, { connection, prefix: keys.bullPrefix }));
     },

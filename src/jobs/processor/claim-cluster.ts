@@ -2,6 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import type { ClusterConfig } from '../../config/world-config.js';
 import { describeCommand } from '../../lifecycle/command/lifecycle-command.js';
 import { isMutating } from '../../lifecycle/verbs/lifecycle-verbs.js';
+import type { LeaseHolder } from '../cluster-lock.js';
 import type { JobData } from '../create-job-queue.js';
 import type { JobRecord } from '../job-record.js';
 import { type JobProcessorDeps, LEASE_MS } from './job-processor-deps.js';
@@ -11,7 +12,8 @@ const QUEUED_RETRY_MS = 2_000;
 /**
  * The first phase of a job: a mutating job runs only while it holds its cluster's lease. One queued
  * behind another (`--queue`) finds the lease taken and comes back shortly as a delayed job, holding
- * no worker slot meanwhile. A job cancelled before it started takes no lease: it only has to end.
+ * no worker slot meanwhile. A job cancelled before it started takes the lease only if it was its own
+ * (so its ending releases it), never waits for it: it only has to end.
  * `cancelBy`: who cancelled it, read with its record. Resolves with it; throws BullMQ's DelayedError while it waits its turn.
  */
 export async function claimCluster(
@@ -21,10 +23,12 @@ export async function claimCluster(
   record: JobRecord,
   cluster: ClusterConfig,
   cancelBy: string | null,
+  holder: LeaseHolder,
 ): Promise<string | null> {
   // A read-only job never waits in a cluster's line: it has nothing to claim.
   if (!isMutating(record.command)) return cancelBy;
-  if (!cancelBy && !(await deps.lock.acquire(cluster.name, record.id, LEASE_MS))) {
+  const held = await deps.lock.acquire(cluster.name, holder, LEASE_MS);
+  if (!cancelBy && !held) {
     await job.moveToDelayed(deps.clock.now() + QUEUED_RETRY_MS, token);
     throw new DelayedError();
   }

@@ -29,6 +29,8 @@ export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly cancelPollMs?: number;
   /** Spans per job run, step and remote command (OTLP when configured); none by default. */
   readonly tracing?: JobTracing;
+  /** How often a running job renews its lease; default a third of LEASE_MS. */
+  readonly leaseRenewMs?: number;
 }
 
 /** A running job's lease; renewed well within it, so only a dead worker lets it lapse. */

@@ -12,6 +12,7 @@ import type { JobRecord } from '../job-record.js';
 import type { JobFeed } from '../ports/job-feed.js';
 import type { JobLogSink, JobReporter } from '../ports/job-reporting.js';
 import { queueRetireJob } from '../retire-job.js';
+import type { RunLease } from './create-run-lease.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 import { settleJob } from './settle-job.js';
 import { watchRun } from './watch-run.js';
@@ -24,7 +25,9 @@ export interface JobRun {
   readonly logger: Logger;
   /** Why the requester may no longer run this (checked at each start); undefined when they may. */
   readonly denied: string | undefined;
-  /** Aborts on a cancel or when the worker shuts down. */
+  /** Its hold on the cluster's lease (a mutating job's). */
+  readonly lease: RunLease;
+  /** Aborts on a cancel, when the worker shuts down, or when the lease is lost (work on the hosts goes on, unfollowed). */
   readonly signal: AbortSignal;
   /** The job's thread as the edge shows it. */
   readonly thread: JobReporter;
@@ -51,6 +54,7 @@ export interface RunStart {
   readonly batch: CommandBatch;
   /** The job's checkpoints, their read already started with the job's record. */
   readonly checkpoints: CheckpointStore;
+  readonly lease: RunLease;
 }
 
 /**
@@ -77,6 +81,17 @@ export async function openRun(
       );
   const controller = new AbortController();
   start.signal?.addEventListener('abort', () => controller.abort(start.signal?.reason), { once: true });
+  start.lease.signal.addEventListener(
+    'abort',
+    () => {
+      logger.warn(
+        { attempt: start.lease.holder.attempt },
+        'lease lost to another start of this job: stopping here',
+      );
+      controller.abort(start.lease.signal.reason);
+    },
+    { once: true },
+  );
   await start.pruneLogs();
   const file = await openJobLog(deps.dataDir, record.id);
   // The job page reads the log and the events from Redis: its server may be another process than this worker.
@@ -92,6 +107,7 @@ export async function openRun(
     mutating,
     logger,
     denied: refusal && thread.describeRefusal(refusal),
+    lease: start.lease,
     signal: controller.signal,
     thread,
     approvals,
@@ -101,6 +117,8 @@ export async function openRun(
     reporter: {
       ...thread,
       async emit(event) {
+        // The start that took the lease over shows the job now: this one's events would show it twice.
+        if (start.lease.lost) return;
         meterEvent(deps.metrics, record.command.verb, cluster.name, event);
         // Step boundaries in the JSON logs let an operator (and the benchmark) time a job without Slack.
         if (event.type === 'step-started') logger.info({ stepId: event.stepId }, 'step started');
@@ -124,7 +142,7 @@ export async function openRun(
       ]);
       stopWatching();
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
-      if (mutating && !run.parked) await deps.lock.release(cluster.name, record.id);
+      if (mutating && !run.parked) await deps.lock.release(cluster.name, start.lease.holder);
       await file.close();
     },
   };

@@ -19,8 +19,12 @@ export async function parkForApproval(
 ): Promise<never> {
   const { record, cluster } = run;
   run.logger.info({ stepId: waiting.stepId, until: waiting.until }, 'waiting for approval');
-  if (run.mutating)
-    await deps.lock.renew(cluster.name, record.id, waiting.until - deps.clock.now() + LEASE_MS);
+  // The same start keeps it across the park; the one after it (a new run of the job) takes it over.
+  if (
+    run.mutating &&
+    !(await deps.lock.renew(cluster.name, run.lease.holder, waiting.until - deps.clock.now() + LEASE_MS))
+  )
+    throw run.lease.lose();
   // It wakes for each reminder too; the approval gate then finds the request pending and parks again.
   const wakeAt = Math.min(waiting.until, (await run.approvals.remind(waiting.stepId)) ?? waiting.until);
   await job.moveToDelayed(wakeAt, token);

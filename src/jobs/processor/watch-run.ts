@@ -5,7 +5,8 @@ import type { JobRun } from './open-run.js';
 /**
  * While a job runs, a cancel (from Slack, the console or the job page) reaches it within a poll and
  * aborts the engine, and a mutating job's lease is renewed well before it lapses, so only a dead
- * worker loses it. A job cancelled before it started is told so at once. Returns the stop.
+ * worker loses it, or another start of the job that took it over (the run then loses it: see
+ * openRun). A job cancelled before it started is told so at once. Returns the stop.
  */
 export async function watchRun(
   deps: JobProcessorDeps,
@@ -31,9 +32,16 @@ export async function watchRun(
         })
         .catch(missed('cancel poll'));
     }, deps.cancelPollMs ?? 1_000),
-    setInterval(() => {
-      if (run.mutating) deps.lock.renew(cluster.name, record.id, LEASE_MS).catch(missed('lease renewal'));
-    }, LEASE_MS / 3),
+    setInterval(
+      () => {
+        if (!run.mutating || run.lease.lost) return;
+        deps.lock
+          .renew(cluster.name, run.lease.holder, LEASE_MS)
+          .then((held) => held || run.lease.lose())
+          .catch(missed('lease renewal'));
+      },
+      deps.leaseRenewMs ?? LEASE_MS / 3,
+    ),
   ];
   return () => {
     for (const watcher of watchers) clearInterval(watcher);
