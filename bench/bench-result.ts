@@ -5,6 +5,7 @@ import type { JobPageFigures } from './measure-job-page.js';
 import type { MemoryFigures } from './measure-memory.js';
 import type { OverheadFigures } from './measure-overhead.js';
 import type { PageStreamFigures } from './measure-page-streams.js';
+import type { RecoveryFigures } from './measure-recovery.js';
 import type { RedactionFigures } from './measure-redaction.js';
 import type { SlackCallFigures } from './measure-slack-calls.js';
 import type { ThroughputFigures } from './measure-throughput.js';
@@ -20,6 +21,7 @@ export type BenchResult = Partial<
     MemoryFigures &
     ThroughputFigures &
     RedactionFigures &
+    RecoveryFigures &
     VerifyAlertFigures &
     FleetFigures & { approvalResume: { p50: number; n: number } }
 > & {

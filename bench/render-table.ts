@@ -22,6 +22,7 @@ export function benchRows(result: BenchResult): Row[] {
     ...ackRows(result),
     ...threadRows(result),
     ...overheadRows(result),
+    ...recoveryRows(result),
     ...memoryRows(result),
     ...throughputRows(result),
     ...jobPageRows(result),
@@ -130,6 +131,19 @@ function overheadRows({ overhead }: BenchResult): Row[] {
     {
       figure: `where a bot \`up dev\` spent its time (ms per job, each part's median over the pairs; ${overhead.remoteCommands} remote commands, each its own SSH connection, median ${ms(overhead.sshConnectMedianMs)} to connect)`,
       measured: `${describeBreakdown(overhead.breakdown)}; the script: playbooks ${overhead.scriptBreakdown.playbooks}, previews ${overhead.scriptBreakdown.previews}`,
+      target: 'reported',
+      met: undefined,
+    },
+  ];
+}
+
+/** How long a restore of the lab's three servers takes, and who spent it. */
+function recoveryRows({ recovery }: BenchResult): Row[] {
+  if (!recovery) return [];
+  return [
+    {
+      figure: `\`restore dev <snapshot>\` of three servers (recovery.restoreMs; ${recovery.remoteCommands} remote commands)`,
+      measured: `${ms(recovery.restoreMs)}: remote commands ${ms(recovery.remoteMs)}, the bot (its work and its waits on the API) ${ms(recovery.botMs)}`,
       target: 'reported',
       met: undefined,
     },

@@ -17,6 +17,7 @@ import { measureJobPage } from './measure-job-page.js';
 import { measureMemory } from './measure-memory.js';
 import { measureOverhead } from './measure-overhead.js';
 import { measurePageStreams } from './measure-page-streams.js';
+import { measureRecovery } from './measure-recovery.js';
 import { measureRedaction } from './measure-redaction.js';
 import { measureSlackCalls } from './measure-slack-calls.js';
 import { measureThroughput } from './measure-throughput.js';
@@ -38,6 +39,7 @@ const SECTIONS: Record<string, Section> = {
   jobPage: measureJobPage,
   pageStreams: measurePageStreams,
   redaction: measureRedaction,
+  recovery: () => measureRecovery(),
   fleet: (redis) => measureFleet(redis, chosenFleetMinutes(process.argv.slice(2))),
 };
 

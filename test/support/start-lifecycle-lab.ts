@@ -11,6 +11,7 @@ import { type EngineResult, runPlan } from '../../src/lifecycle/engine/run-plan.
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
+import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import { FLUX_SUSPENDED_EARLIER_FACT } from '../../src/lifecycle/steps/flux-steps.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
@@ -28,6 +29,8 @@ export interface JobOptions {
   readonly onEvent?: (event: LifecycleEvent) => void;
   /** The job whose Flux suspension still stands, as the worker reads it from Redis before a cilium job runs. */
   readonly fluxSuspendedByJob?: number;
+  /** The job's shell around the lab's (e.g. to time each remote command). */
+  readonly wrapShell?: (shell: RemoteShell) => RemoteShell;
 }
 
 export interface RunOptions {
@@ -135,7 +138,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
       return runPlan(plan, {
         jobId,
         world: jobWorld,
-        shell: createMortalShell(shell, checkpoints.death()),
+        shell: createMortalShell(jobOptions.wrapShell?.(shell) ?? shell, checkpoints.death()),
         kube: worker.kubeFor(cluster.name),
         kubeconfigs: worker,
         hostKeyPins: hostKeyPins.pins,
