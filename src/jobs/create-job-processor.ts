@@ -2,7 +2,6 @@ import type { Job } from 'bullmq';
 import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
-import { isMutating } from '../lifecycle/verbs/lifecycle-verbs.js';
 import type { JobData } from './create-job-queue.js';
 import type { JobRecord } from './job-record.js';
 import { claimCluster } from './processor/claim-cluster.js';
@@ -45,8 +44,8 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     const record = JSON.parse(raw) as JobRecord;
     const cluster = deps.world.clusters[record.command.cluster]!;
     const lease = createRunLease(jobId);
-    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled, lease.holder);
-    if (isMutating(record.command))
+    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled, lease);
+    if (lease.held)
       checkpoints.fenceBy({ ...deps.lock.fence(cluster.name, lease.holder), lose: () => lease.lose() });
     const run = await openRun(deps, record, cluster, {
       cancelBy,

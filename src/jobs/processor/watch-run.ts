@@ -34,7 +34,7 @@ export async function watchRun(
     }, deps.cancelPollMs ?? 1_000),
     setInterval(
       () => {
-        if (!run.mutating || run.lease.lost) return;
+        if (!run.lease.held || run.lease.lost) return;
         deps.lock
           .renew(cluster.name, run.lease.holder, LEASE_MS)
           .then((held) => held || run.lease.lose())
