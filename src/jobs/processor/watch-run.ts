@@ -35,7 +35,7 @@ export async function watchRun(
     setInterval(
       () => {
         // A settled run released its lease: a renew now would take it again.
-      if (!run.lease.held || run.lease.lost || run.finished) return;
+        if (!run.lease.held || run.lease.lost || run.finished) return;
         deps.lock
           .renew(cluster.name, run.lease.holder, LEASE_MS)
           .then((held) => held || run.lease.lose())
