@@ -16,7 +16,13 @@ if held and held ~= ARGV[1] then return 0 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[3])
 redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3])
 return 1`;
-const RENEW = `if ${HOLDS_LEASE} then redis.call('pexpire', KEYS[2], ARGV[3]) return redis.call('pexpire', KEYS[1], ARGV[3]) end return 0`;
+// A lease that lapsed (Redis away, the worker slow) with nobody taking it meanwhile is taken again:
+// only another job or another start of this one holding it means the run has lost it.
+const RENEW = `if ${HOLDS_LEASE} then redis.call('pexpire', KEYS[2], ARGV[3]) return redis.call('pexpire', KEYS[1], ARGV[3]) end
+if redis.call('exists', KEYS[1]) == 1 or (redis.call('exists', KEYS[2]) == 1 and redis.call('get', KEYS[2]) ~= ARGV[2]) then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1`;
 const RELEASE = `if ${HOLDS_LEASE} then redis.call('del', KEYS[2]) return redis.call('del', KEYS[1]) end return 0`;
 
 /** One start of a job: the job the lease names, and which run of its processor this is. */
@@ -43,7 +49,7 @@ export function createClusterLock(redis: Redis, keys: RedisKeys) {
       const { keys: held, args } = fence(cluster, holder);
       return (await redis.eval(ACQUIRE, 2, ...held, ...args, ms(ttlMs))) === 1;
     },
-    /** False once another start (or nobody) holds it: this start has lost it. */
+    /** False once another job or start holds it: this start has lost it. A lapsed lease nobody took is taken again. */
     async renew(cluster: string, holder: LeaseHolder, ttlMs: number): Promise<boolean> {
       const { keys: held, args } = fence(cluster, holder);
       return (await redis.eval(RENEW, 2, ...held, ...args, ms(ttlMs))) === 1;

@@ -4,7 +4,6 @@ import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { LifecycleEvent } from '../lifecycle/ports/reporter.js';
-import { isMutating } from '../lifecycle/verbs/lifecycle-verbs.js';
 import { NO_TRACING } from '../tracing/job-tracing.js';
 import type { JobData } from './create-job-queue.js';
 import type { JobRecord } from './job-record.js';
@@ -49,8 +48,8 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     const record = JSON.parse(raw) as JobRecord;
     const cluster = deps.world.clusters[record.command.cluster]!;
     const lease = createRunLease(jobId);
-    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled, lease.holder);
-    if (isMutating(record.command))
+    const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled, lease);
+    if (lease.held)
       checkpoints.fenceBy({ ...deps.lock.fence(cluster.name, lease.holder), lose: () => lease.lose() });
     const run = await openRun(deps, record, cluster, {
       cancelBy,

@@ -109,4 +109,19 @@ describe('two starts of the same job (a stalled job handed out again while its f
     );
     expect(lab.texts().filter((text) => /failed|cancel/.test(text))).toEqual([]);
   });
+
+  it('a lease that lapsed with nobody taking it (Redis away, a slow worker) is taken again by its renew; one another start took is not', async () => {
+    lab = await startInProcessWorker('lease-lapsed');
+    const first = { jobId: 'job-1', attempt: 'first' };
+    expect(await lab.lock.acquire('dev', first, 20)).toBe(true);
+    await waitFor('the lease lapsed', async () =>
+      (await lab!.lock.holder('dev')) === null ? true : undefined,
+    );
+
+    expect(await lab.lock.renew('dev', first, 60_000)).toBe(true);
+    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await lab.lock.acquire('dev', { jobId: 'job-1', attempt: 'second' }, 60_000)).toBe(true);
+    expect(await lab.lock.renew('dev', first, 60_000)).toBe(false);
+    expect(await lab.redis.get(lab.keys.lockAttempt('dev'))).toBe('second');
+  });
 });

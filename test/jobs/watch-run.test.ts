@@ -23,7 +23,12 @@ describe('watching a running job', () => {
       logger,
       cancelPollMs: 5,
     } as unknown as JobProcessorDeps;
-    const run = { record: { id: 'job-1' }, cluster: { name: 'dev' }, mutating: false } as unknown as JobRun;
+    const run = {
+      record: { id: 'job-1' },
+      cluster: { name: 'dev' },
+      mutating: false,
+      lease: { held: false },
+    } as unknown as JobRun;
     const controller = new AbortController();
 
     const stop = await watchRun(deps, run, controller, null);

@@ -23,12 +23,12 @@ export async function claimCluster(
   record: JobRecord,
   cluster: ClusterConfig,
   cancelBy: string | null,
-  holder: LeaseHolder,
+  lease: { readonly holder: LeaseHolder; held: boolean },
 ): Promise<string | null> {
   // A read-only job never waits in a cluster's line: it has nothing to claim.
   if (!isMutating(record.command)) return cancelBy;
-  const held = await deps.lock.acquire(cluster.name, holder, LEASE_MS);
-  if (!cancelBy && !held) {
+  lease.held = await deps.lock.acquire(cluster.name, lease.holder, LEASE_MS);
+  if (!cancelBy && !lease.held) {
     await job.moveToDelayed(deps.clock.now() + QUEUED_RETRY_MS, token);
     throw new DelayedError();
   }

@@ -5,6 +5,8 @@ import { LeaseLostError } from '../lease-lost-error.js';
 /** One processor run's hold on its cluster's lease: who it is, and whether another start took it over. */
 export interface RunLease {
   readonly holder: LeaseHolder;
+  /** Taken by this start (a job cancelled while queued behind another never takes it, and renews nothing). */
+  held: boolean;
   /** Aborts (with the LeaseLostError) once the lease is lost. */
   readonly signal: AbortSignal;
   readonly lost: boolean;
@@ -19,6 +21,7 @@ export function createRunLease(jobId: string): RunLease {
   const error = new LeaseLostError(jobId);
   return {
     holder: { jobId, attempt: randomUUID() },
+    held: false,
     signal: controller.signal,
     get lost() {
       return controller.signal.aborted;

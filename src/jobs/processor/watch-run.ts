@@ -34,7 +34,8 @@ export async function watchRun(
     }, deps.cancelPollMs ?? 1_000),
     setInterval(
       () => {
-        if (!run.mutating || run.lease.lost) return;
+        // A settled run released its lease: a renew now would take it again.
+        if (!run.lease.held || run.lease.lost || run.finished) return;
         deps.lock
           .renew(cluster.name, run.lease.holder, LEASE_MS)
           .then((held) => held || run.lease.lose())
