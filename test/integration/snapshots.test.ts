@@ -29,6 +29,7 @@ describe('/cluster snapshots dev against the lab', { timeout: LAB_TEST_TIMEOUT_M
       DEV_ADDRESSES['k3s-dev-2'],
     );
     // k3s-dev-3 has none yet.
+    await lab.nodes.setNodeState('etcd-snapshot-files', '', DEV_ADDRESSES['k3s-dev-3']);
     const job = lab.startJob('snapshots dev');
     expect(await job.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(job.texts()).toContain(
