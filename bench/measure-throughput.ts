@@ -15,7 +15,7 @@ import { createLogger } from '../src/log/create-logger.js';
 import { createRedactor } from '../src/log/create-redactor.js';
 import { createInProcessProcessor } from '../test/support/create-in-process-processor.js';
 import { loadExampleWorld } from '../test/support/example-world.js';
-import { answerK3sServer } from '../test/support/k3s-server-replies.js';
+import { answerK3sServer, K3S_SERVER_CONFIG } from '../test/support/k3s-server-replies.js';
 import type { BenchRedis } from './bench-redis.js';
 import { createRoundTripCounter } from './count-round-trips.js';
 import { median, round } from './stats.js';
@@ -186,10 +186,11 @@ function answeringPoster(): SlackPoster {
 }
 
 /** A verify plan runs nothing remote; a call here would mean the benchmark measures the wrong thing. */
-/** A verify reads each server's k3s config over SSH; here those answers come from memory, as the cluster's do. */
+/** A verify reads each server's k3s config and snapshots over SSH; here those answers come from memory, as the cluster's do. */
 const nodesInMemory: RemoteShell = {
-  async exec(_target, request) {
-    for (const line of answerK3sServer({ argv: request.argv })?.stdout ?? []) {
+  async exec(target, request) {
+    const call = { argv: request.argv, target: target.label };
+    for (const line of answerK3sServer(call, K3S_SERVER_CONFIG, Date.now() - 3_600_000)?.stdout ?? []) {
       await request.onLine?.(line, 'stdout');
     }
     return { exitCode: 0, signal: null, durationMs: 0 };

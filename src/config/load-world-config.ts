@@ -74,6 +74,7 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
       verifyEveryMs: cluster.verifyEvery,
       driftEveryMs: cluster.driftEvery === 'off' ? undefined : cluster.driftEvery,
       verifyAlertRepeatMs: cluster.verifyAlertRepeat,
+      snapshotMaxAgeMs: cluster.snapshotMaxAge,
       extraVars: cluster.extraVars,
       nodeSsh: {
         user: cluster.nodeSsh.user ?? world.ops.user,

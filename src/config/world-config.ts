@@ -32,6 +32,8 @@ export interface ClusterConfig {
   /** How often the Cilium drift watch runs; undefined: never on a schedule. */
   readonly driftEveryMs?: number | undefined;
   readonly verifyAlertRepeatMs: number;
+  /** The newest etcd snapshot on some server must be younger than this. */
+  readonly snapshotMaxAgeMs: number;
   readonly extraVars: Readonly<Record<string, string>>;
   readonly nodeSsh: SshCredentials;
   /** The vault password file on the ops host its plays decrypt the vault with; undefined: none. */

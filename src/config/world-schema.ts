@@ -103,6 +103,8 @@ const clusterSchema = z
     driftEvery: z.union([z.literal('off'), duration]).prefault('1h'),
     /** A scheduled verify repeats an alert for a gate that stays failing at most this often. */
     verifyAlertRepeat: duration.prefault('1h'),
+    /** The backup gate fails when no server has an etcd snapshot younger than this (k3s takes one every 12 h). */
+    snapshotMaxAge: duration.prefault('24h'),
     extraVars: z
       .record(
         z.string().regex(ANSIBLE_VAR, 'expected an Ansible variable name'),

@@ -72,6 +72,21 @@ describe('world config', () => {
     ]);
   });
 
+  it("a cluster's snapshotMaxAge is 24h by default, its own when set, and refused naming the key when not a duration", async () => {
+    const text = await exampleWith((doc) => {
+      doc.clusters.prod.snapshotMaxAge = '13h';
+    });
+    const world = parseWorldConfig(text);
+    expect(world.clusters.dev!.snapshotMaxAgeMs).toBe(24 * 3_600_000);
+    expect(world.clusters.prod!.snapshotMaxAgeMs).toBe(13 * 3_600_000);
+    const bad = await exampleWith((doc) => {
+      doc.clusters.dev.snapshotMaxAge = 'a day';
+    });
+    expect(problemsOf(bad)).toEqual([
+      'clusters.dev.snapshotMaxAge: expected a duration such as 90s, 30m or 1h',
+    ]);
+  });
+
   it('names the key and the reason for a bad address', async () => {
     const text = await exampleWith((doc) => {
       doc.clusters.prod.nodes['k3s-prod-2'].address = 'not an address!';

@@ -29,6 +29,7 @@ describe('/cluster snapshots dev against the lab', { timeout: LAB_TEST_TIMEOUT_M
       DEV_ADDRESSES['k3s-dev-2'],
     );
     // k3s-dev-3 has none yet.
+    await lab.nodes.setNodeState('etcd-snapshot-files', '', DEV_ADDRESSES['k3s-dev-3']);
     const job = lab.startJob('snapshots dev');
     expect(await job.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(job.texts()).toContain(
@@ -61,6 +62,36 @@ describe('/cluster snapshots dev against the lab', { timeout: LAB_TEST_TIMEOUT_M
       );
     } finally {
       await lab.nodes.setNodeState('etcd-snapshot-fail', null, DEV_ADDRESSES['k3s-dev-2']);
+    }
+  });
+
+  it("verify dev fails and alerts on the backup gate when every server's newest snapshot is older than 24h", async () => {
+    const old = {
+      'k3s-dev-1': 'etcd-snapshot-k3s-dev-1-1764504000 3616800 2026-11-30T12:00:00Z',
+      'k3s-dev-2': 'etcd-snapshot-k3s-dev-2-1764460800 3616800 2026-11-30T00:00:00Z',
+      'k3s-dev-3': '',
+    } as const;
+    for (const [node, rows] of Object.entries(old))
+      await lab.nodes.setNodeState(
+        'etcd-snapshot-files',
+        rows && files(rows),
+        DEV_ADDRESSES[node as keyof typeof old],
+      );
+    try {
+      const job = lab.startJob('verify dev');
+      expect(await job.runUntilDone()).toMatchObject({ status: 'finished', outcome: 'failed' });
+      const alerts = job.reporter.events.filter((event) => event.type === 'gate-failed');
+      expect(alerts).toEqual([
+        expect.objectContaining({
+          gate: 'etcd snapshot fresh',
+          observed: expect.stringMatching(
+            /^newest etcd snapshot etcd-snapshot-k3s-dev-1-1764504000 on k3s-dev-1 is \d+h(\d+m)? old, older than snapshotMaxAge 24h$/,
+          ),
+        }),
+      ]);
+    } finally {
+      for (const node of Object.keys(old))
+        await lab.nodes.setNodeState('etcd-snapshot-files', null, DEV_ADDRESSES[node as keyof typeof old]);
     }
   });
 });

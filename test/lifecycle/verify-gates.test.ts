@@ -6,7 +6,7 @@ import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { verifyGatesStep } from '../../src/lifecycle/steps/verify-gates-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { answerK3sServer } from '../support/k3s-server-replies.js';
+import { answerK3sServer, k3sSnapshotTable, SCHEDULED_SNAPSHOT_AT } from '../support/k3s-server-replies.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryKube } from '../support/memory-kube.js';
@@ -223,7 +223,10 @@ describe('verify gates', () => {
     expect(alerts).toEqual([
       "gate failed: no kube-proxy: k3s on k3s-dev-2 runs kube-proxy in its server process: its Node's k3s.io/node-args (--disable-kube-proxy false)",
     ]);
-    expect(shell.calls).toEqual([]);
+    // The backup gate lists snapshots as root; nothing reads k3s's config or unit.
+    expect(shell.calls.filter((call) => call.argv.includes('cat') || call.argv[0] === 'systemctl')).toEqual(
+      [],
+    );
   });
 
   it('a Node without the record, on a login whose sudo needs a password, fails saying why: no password-prompting sudo', async () => {
@@ -234,7 +237,7 @@ describe('verify gates', () => {
     );
     const { alerts } = await verify(() => {}, { shell });
     const user = world.clusters.dev!.nodeSsh.user;
-    expect(alerts).toEqual([
+    expect(alerts.filter((alert) => alert.startsWith('gate failed: no kube-proxy'))).toEqual([
       `gate failed: no kube-proxy: ${['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3']
         .map(
           (node) =>
@@ -242,7 +245,8 @@ describe('verify gates', () => {
         )
         .join('; ')}`,
     ]);
-    expect(shell.calls.filter((call) => call.argv.includes('cat'))).toEqual([]);
+    // No node was asked for the file (the backup gate's root path reads the repo on the ops host).
+    expect(shell.calls.filter((call) => call.target !== 'ops' && call.argv.includes('cat'))).toEqual([]);
   });
 
   it('Cilium without kube-proxy replacement fails the gate, naming the ConfigMap', async () => {
@@ -250,5 +254,80 @@ describe('verify gates', () => {
     expect(alerts).toEqual([
       'gate failed: no kube-proxy: ConfigMap kube-system/cilium-config has kube-proxy-replacement unset: Cilium does not replace kube-proxy (must be "true")',
     ]);
+  });
+});
+
+describe('the backup gate (etcd snapshot fresh)', () => {
+  const HOUR = 3_600_000;
+  const now = SCHEDULED_SNAPSHOT_AT + HOUR;
+  /** Each server's `k3s etcd-snapshot ls`, by node: [name, created] rows. */
+  const snapshotsShell = (byServer: Record<string, (readonly [string, number])[]>) =>
+    createScriptedShell((call) =>
+      call.argv.includes('etcd-snapshot')
+        ? { stdout: k3sSnapshotTable(byServer[call.target] ?? []) }
+        : answerK3sServer(call),
+    );
+
+  it('passes when one server has a snapshot younger than snapshotMaxAge, asking no further server', async () => {
+    const shell = snapshotsShell({ 'k3s-dev-1': [['etcd-snapshot-k3s-dev-1-1699996400', now - HOUR]] });
+    const { result, alerts, texts } = await verify(() => {}, { shell });
+    expect(result).toMatchObject({ outcome: 'succeeded' });
+    expect(alerts).toEqual([]);
+    expect(texts).toContain(
+      '1-verify ✓ etcd snapshot fresh: newest etcd snapshot etcd-snapshot-k3s-dev-1-1699996400 on k3s-dev-1, 1h old (at most 24h)',
+    );
+    expect(
+      shell.calls.filter((call) => call.argv.includes('etcd-snapshot')).map((call) => call.target),
+    ).toEqual(['k3s-dev-1']);
+  });
+
+  it('fails and alerts when every snapshot is older, naming the newest and its age', async () => {
+    const shell = snapshotsShell({
+      'k3s-dev-1': [['etcd-snapshot-k3s-dev-1-1699909200', now - 25 * HOUR]],
+      'k3s-dev-2': [
+        ['etcd-snapshot-k3s-dev-2-1699866000', now - 37 * HOUR],
+        ['cluster-bot-job-7-k3s-dev-2-1699912800', now - 24 * HOUR],
+      ],
+    });
+    const { result, alerts } = await verify(() => {}, { shell });
+    expect(result).toMatchObject({ outcome: 'failed' });
+    expect(alerts).toEqual([
+      'gate failed: etcd snapshot fresh: newest etcd snapshot cluster-bot-job-7-k3s-dev-2-1699912800 on k3s-dev-2 is 24h old, older than snapshotMaxAge 24h',
+    ]);
+  });
+
+  it('fails when no server has a snapshot, and names a server that could not list them', async () => {
+    const shell = createScriptedShell((call) =>
+      call.argv.includes('etcd-snapshot')
+        ? call.target === 'k3s-dev-3'
+          ? {
+              exitCode: 1,
+              stderr: ['time="2023-11-14T22:13:20Z" level=fatal msg="etcd datastore is not started"'],
+            }
+          : { stdout: k3sSnapshotTable([]) }
+        : answerK3sServer(call),
+    );
+    const { result, alerts } = await verify(() => {}, { shell });
+    expect(result).toMatchObject({ outcome: 'failed' });
+    expect(alerts).toEqual([
+      'gate failed: etcd snapshot fresh: no etcd snapshot on any server (k3s-dev-1, k3s-dev-2, k3s-dev-3); not listed: k3s-dev-3: k3s etcd-snapshot ls failed (time="2023-11-14T22:13:20Z" level=fatal msg="etcd datastore is not started")',
+    ]);
+  });
+
+  it("follows the cluster's snapshotMaxAge", async () => {
+    const dev = { ...world.clusters.dev!, snapshotMaxAgeMs: 30 * 60_000 };
+    const strict = { ...world, clusters: { ...world.clusters, dev } };
+    const shell = snapshotsShell({ 'k3s-dev-1': [['etcd-snapshot-k3s-dev-1-1699996400', now - HOUR]] });
+    const { alerts } = await verify(() => {}, { shell, world: strict });
+    expect(alerts).toEqual([
+      'gate failed: etcd snapshot fresh: newest etcd snapshot etcd-snapshot-k3s-dev-1-1699996400 on k3s-dev-1 is 1h old, older than snapshotMaxAge 30m',
+    ]);
+  });
+
+  it("is not a change's gate: the verify after a bring-up or rollout lists no snapshots", async () => {
+    const shell = snapshotsShell({});
+    const { result } = await verify(() => {}, { shell, plan: convergingVerify() });
+    expect(result).toMatchObject({ outcome: 'succeeded' });
+    expect(shell.calls.filter((call) => call.argv.includes('etcd-snapshot'))).toEqual([]);
   });
 });

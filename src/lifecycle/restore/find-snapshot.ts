@@ -1,6 +1,6 @@
 import { isClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
-import { listSnapshotsOn } from '../snapshots/list-snapshots-step.js';
+import { listServerSnapshots } from '../snapshots/list-server-snapshots.js';
 import { serversOf } from './restore-facts.js';
 
 /** The snapshot a restore starts from: the one server whose disk holds it, and its file there. */
@@ -27,7 +27,7 @@ export async function findSnapshot(ctx: StepContext, name: string): Promise<Snap
   const unasked: string[] = [];
   for (const server of serversOf(ctx)) {
     try {
-      for (const snapshot of await listSnapshotsOn(ctx, server)) {
+      for (const snapshot of await listServerSnapshots(ctx, server)) {
         if (snapshot.name !== name) continue;
         if (!snapshot.location.startsWith(ON_DISK)) elsewhere.push(`${server.name} (${snapshot.location})`);
         else

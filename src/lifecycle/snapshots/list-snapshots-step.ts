@@ -1,9 +1,8 @@
-import type { NodeEntry } from '../../config/world-config.js';
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
-import type { Step, StepContext } from '../plan/step.js';
+import type { Step } from '../plan/step.js';
 import { BOT_SNAPSHOT_PREFIX } from '../steps/etcd-snapshot-step.js';
-import { rootPath, runAsRoot } from '../steps/run-as-root.js';
-import { type EtcdSnapshot, parseSnapshotList } from './parse-snapshot-list.js';
+import { listServerSnapshots } from './list-server-snapshots.js';
+import type { EtcdSnapshot } from './parse-snapshot-list.js';
 
 /** The name the bot's snapshot before a node goes away gets, with k3s's suffix. */
 const BOT_SNAPSHOT = new RegExp(`^${BOT_SNAPSHOT_PREFIX}job-(\\d+)-`);
@@ -30,7 +29,7 @@ export function listSnapshotsStep(id: string, cluster: string): Step {
       const found: ServerSnapshot[] = [];
       const unasked: string[] = [];
       for (const server of servers) {
-        const listed = await listSnapshotsOn(ctx, server).catch((error: unknown) => {
+        const listed = await listServerSnapshots(ctx, server).catch((error: unknown) => {
           if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
           return error.message;
         });
@@ -66,17 +65,6 @@ export function listSnapshotsStep(id: string, cluster: string): Step {
       };
     },
   };
-}
-
-/** What `k3s etcd-snapshot ls` lists on one server, run as root there; COMMAND_FAILED when it cannot say. */
-export async function listSnapshotsOn(ctx: StepContext, server: NodeEntry): Promise<EtcdSnapshot[]> {
-  const result = await runAsRoot(ctx, server, ['k3s', 'etcd-snapshot', 'ls'], await rootPath(ctx, server));
-  const listed = result.exitCode === 0 ? parseSnapshotList(result.lines) : undefined;
-  if (listed) return listed;
-  const why = result.failure ?? result.lines.at(-1) ?? `exit ${result.exitCode}`;
-  throw new ClusterBotError('COMMAND_FAILED', `k3s etcd-snapshot ls failed (${why})`, {
-    details: { server: server.name, exitCode: result.exitCode },
-  });
 }
 
 function describe(snapshot: ServerSnapshot): string {

@@ -1,12 +1,12 @@
 import { ClusterBotError } from '../../errors.js';
 import { readGates } from '../gates/read-gates.js';
-import { VERIFY_GATES } from '../gates/verify-gates.js';
+import { STANDING_GATES, VERIFY_GATES } from '../gates/verify-gates.js';
 import { waitForGates } from '../gates/wait-for-gates.js';
 import type { Step } from '../plan/step.js';
 
 /**
  * `one-read`: the state as it is now (the verify command and the schedule: a node down is news at
- * once). `until-converged`: after a change (bring-up, rollout, re-join), the gates get the cluster's
+ * once), backups included. `until-converged`: after a change (bring-up, rollout, re-join), the gates get the cluster's
  * gate timeout to come true.
  */
 export type VerifyMode = 'one-read' | 'until-converged';
@@ -31,7 +31,7 @@ export function verifyGatesStep(id: string, cluster: string, mode: VerifyMode = 
     async run(ctx) {
       const outcomes =
         mode === 'one-read'
-          ? await readGates(ctx, VERIFY_GATES)
+          ? await readGates(ctx, STANDING_GATES)
           : await waitForGates(ctx, VERIFY_GATES, ctx.cluster.timeouts.gate);
       for (const outcome of outcomes) {
         await ctx.progress(`${outcome.passed ? '✓' : '✗'} ${outcome.gate}: ${outcome.observed}`);
