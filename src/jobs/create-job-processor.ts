@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
+import { STALE_DETACHED_MINUTES } from '../lifecycle/engine/prune-detached-folders.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { JobData } from './create-job-queue.js';
@@ -67,6 +68,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         reporter: run.reporter,
         signal: run.signal,
         redact: deps.redact,
+        pruneDetachedOlderThanMinutes: STALE_DETACHED_MINUTES,
       });
       // Kept in the thread's outbox: sent in the background, the worker slot is free once the outcome is settled.
       await run.reporter.flush();

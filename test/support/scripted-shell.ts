@@ -63,6 +63,7 @@ export function createScriptedShell(
     },
     runDetached: (target: SshTarget, request: DetachedRequest) => shell.exec(target, request),
     probeDetached: async (_target: SshTarget, folder: string) => detached.get(folder) ?? 'none',
+    pruneDetached: async () => [],
     async probeHostKey(target: Pick<SshTarget, 'host' | 'port'>) {
       probes.push(`${target.host}:${target.port}`);
       return hostKey;
