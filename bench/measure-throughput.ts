@@ -197,5 +197,6 @@ const nodesInMemory: RemoteShell = {
   },
   runDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
   probeDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
+  pruneDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
   probeHostKey: () => Promise.reject(new Error('the throughput benchmark dials no host')),
 };

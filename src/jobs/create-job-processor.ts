@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import { loadJobFacts } from '../lifecycle/engine/job-facts.js';
+import { STALE_DETACHED_MINUTES } from '../lifecycle/engine/prune-detached-folders.js';
 import { runPlan } from '../lifecycle/engine/run-plan.js';
 import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { LifecycleEvent } from '../lifecycle/ports/reporter.js';
@@ -90,6 +91,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         },
         signal: run.signal,
         redact: deps.redact,
+        pruneDetachedOlderThanMinutes: STALE_DETACHED_MINUTES,
       });
       // Taken over meanwhile: the start that holds the lease now reports and settles the job.
       lease.throwIfLost();

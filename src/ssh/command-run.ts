@@ -161,8 +161,10 @@ export class CommandRun {
     const pump = this.session?.pump;
     if (!this.channelClosed || !this.stderrEnded || !pump || pump.busy || this.phase.name === 'settled')
       return;
-    const failure = await pump.finish();
-    // A channel closed by a dead connection proves nothing about the remote command.
+    // A channel closed by a dead connection proves nothing about the remote command, and the last
+    // bytes it brought without a newline are a line cut off, not a whole one: they are not handed on
+    // (a follower shows that line whole when it reads the output again).
+    const failure = this.connectionClosed ? undefined : await pump.finish();
     this.settle(!this.connectionClosed, failure);
   }
 

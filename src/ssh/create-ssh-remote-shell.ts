@@ -6,7 +6,7 @@ import { connectSsh } from './connect-ssh.js';
 import { probeHostKey } from './probe-host-key.js';
 import type { ReadFile } from './read-file.js';
 import { runCommand } from './run-command.js';
-import { probeDetached, runDetached } from './run-detached.js';
+import { probeDetached, pruneDetached, runDetached } from './run-detached.js';
 import type { SshLogger } from './ssh-logger.js';
 import { END_GRACE_SECONDS, wrapInProcessGroup } from './wrap-in-process-group.js';
 
@@ -78,7 +78,9 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
       }
     },
     runDetached: (target, request) => runDetached(shell.exec, target, request),
-    probeDetached: (target, folder, timeoutMs) => probeDetached(shell.exec, target, folder, timeoutMs),
+    probeDetached: (target, folder, timeoutMs, runAs) =>
+      probeDetached(shell.exec, target, folder, timeoutMs, runAs),
+    pruneDetached: (target, request) => pruneDetached(shell.exec, target, request),
     probeHostKey,
   };
   return shell;

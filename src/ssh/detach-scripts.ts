@@ -39,11 +39,15 @@ export const START_SCRIPT = [
   'runner=$1 folder=$2',
   'shift 2',
   'command -v setsid >/dev/null 2>&1 || { echo "setsid is not installed: cannot run a command detached" >&2; exit 69; }',
+  // The folders and `out` are the bot's alone (0700, 0600); the command keeps the caller's umask.
+  'mask=$(umask)',
+  'umask 077',
   'mkdir -p -- "$(dirname -- "$folder")" || exit 73',
   'if ! mkdir -- "$folder" 2>/dev/null; then',
   '  if [ -f "$folder/pid" ] || [ -f "$folder/rc" ]; then echo exists; exit 0; fi',
   'fi',
   ': >"$folder/out"',
+  'umask "$mask"',
   `setsid sh -c "$runner" ${DETACH_SCRIPT_NAME} "$folder" "$@" </dev/null >/dev/null 2>&1 &`,
   'tries=0',
   'while [ ! -f "$folder/pid" ]; do',
@@ -109,7 +113,35 @@ export const KILL_SCRIPT = [
   'echo 137 >rc',
 ].join('\n');
 
-/** argv that runs one of the scripts above with its arguments. */
-export function detachArgv(script: string, args: readonly string[]): string[] {
-  return ['sh', '-c', script, DETACH_SCRIPT_NAME, ...args];
+/**
+ * Args: root, job, age in minutes. Removes the job's folder under root (the job ended for good), and
+ * any other job's folder untouched for longer than the age (one whose own end could not reach this
+ * host), step by step: a step whose command still runs (a pid, no rc, the runner alive) is kept and
+ * printed as `kept <folder>`, so nothing running is ever cut off from its output or exit code.
+ */
+export const PRUNE_SCRIPT = [
+  'root=$1 job=$2 age=$3',
+  '[ -d "$root" ] || exit 0',
+  'prune_job() {',
+  '  for step in "$1"/*; do',
+  '    [ -d "$step" ] || continue',
+  '    if [ -f "$step/pid" ] && [ ! -f "$step/rc" ] && kill -0 "$(cat "$step/pid")" 2>/dev/null; then',
+  '      echo "kept $step"',
+  '    else',
+  '      rm -rf -- "$step"',
+  '    fi',
+  '  done',
+  '  rmdir -- "$1" 2>/dev/null',
+  '  return 0',
+  '}',
+  'if [ -d "$root/$job" ]; then prune_job "$root/$job"; fi',
+  'find "$root" -mindepth 1 -maxdepth 1 -type d -mmin +"$age" | while read -r dir; do prune_job "$dir"; done',
+].join('\n');
+
+/**
+ * argv that runs one of the scripts above with its arguments, under `runAs` (e.g. `sudo -n`, for a
+ * folder only root may enter).
+ */
+export function detachArgv(script: string, args: readonly string[], runAs: readonly string[] = []): string[] {
+  return [...runAs, 'sh', '-c', script, DETACH_SCRIPT_NAME, ...args];
 }

@@ -5,6 +5,7 @@ import type {
   DetachedState,
   ExecRequest,
   ExecResult,
+  PruneRequest,
   SshTarget,
 } from '../lifecycle/ports/remote-shell.js';
 import {
@@ -12,6 +13,7 @@ import {
   FOLLOW_SCRIPT,
   KILL_SCRIPT,
   PROBE_SCRIPT,
+  PRUNE_SCRIPT,
   RUNNER_SCRIPT,
   START_SCRIPT,
 } from './detach-scripts.js';
@@ -51,7 +53,9 @@ export async function runDetached(
       const exitCode = await follow(exec, target, request, follower, remaining);
       return { exitCode, signal: null, durationMs: Math.round(performance.now() - startedAt) };
     } catch (error) {
-      const lost = lostConnection(error);
+      // A first start that never reached the host started nothing: that is its answer, at once.
+      const neverReached = attempt === 1 && !follower.started && isClusterBotError(error, 'SSH_UNREACHABLE');
+      const lost = neverReached ? undefined : lostConnection(error);
       if (!lost)
         throw await endedOnPurpose(exec, target, request, stillRunning(target, request, follower, error));
       const waitMs = Math.min(RETRY_MS.first * 2 ** (attempt - 1), RETRY_MS.most);
@@ -89,7 +93,11 @@ function stillRunning(
 
 /** Starts the command; after a start whose answer was lost, only if its folder shows it never started. */
 async function claim(exec: Exec, target: SshTarget, request: DetachedRequest, retry: boolean): Promise<void> {
-  if (retry && (await probeDetached(exec, target, request.folder, SHORT_COMMAND_MS)) !== 'none') return;
+  if (
+    retry &&
+    (await probeDetached(exec, target, request.folder, SHORT_COMMAND_MS, request.runAs)) !== 'none'
+  )
+    return;
   await start(exec, target, request);
 }
 
@@ -104,7 +112,7 @@ async function follow(
   const endings: string[] = [];
   let exitCode: number | null = null;
   await exec(target, {
-    argv: detachArgv(FOLLOW_SCRIPT, [request.folder, String(follower.shown)]),
+    argv: detachArgv(FOLLOW_SCRIPT, [request.folder, String(follower.shown)], request.runAs),
     timeoutMs,
     signal: request.signal,
     onLine: (line, stream) => {
@@ -139,7 +147,7 @@ async function endedOnPurpose(
   if (!isClusterBotError(error) || (error.code !== 'CANCELLED' && error.code !== 'COMMAND_TIMEOUT'))
     return error;
   try {
-    await end(exec, target, request.folder);
+    await end(exec, target, request);
     return error;
   } catch (failure) {
     return new ClusterBotError(
@@ -172,7 +180,7 @@ async function start(exec: Exec, target: SshTarget, request: DetachedRequest): P
   const said: string[] = [];
   // The runner inherits the start's directory and environment, set as for any exec.
   const result = await exec(target, {
-    argv: detachArgv(START_SCRIPT, [RUNNER_SCRIPT, request.folder, ...request.argv]),
+    argv: detachArgv(START_SCRIPT, [RUNNER_SCRIPT, request.folder, ...request.argv], request.runAs),
     cwd: request.cwd,
     env: request.env,
     timeoutMs: SHORT_COMMAND_MS,
@@ -192,9 +200,9 @@ async function start(exec: Exec, target: SshTarget, request: DetachedRequest): P
 }
 
 /** Ends the command's process group on purpose. */
-async function end(exec: Exec, target: SshTarget, folder: string): Promise<void> {
+async function end(exec: Exec, target: SshTarget, request: DetachedRequest): Promise<void> {
   await exec(target, {
-    argv: detachArgv(KILL_SCRIPT, [folder, String(END_GRACE_SECONDS)]),
+    argv: detachArgv(KILL_SCRIPT, [request.folder, String(END_GRACE_SECONDS)], request.runAs),
     timeoutMs: SHORT_COMMAND_MS,
   });
 }
@@ -205,10 +213,11 @@ export async function probeDetached(
   target: SshTarget,
   folder: string,
   timeoutMs: number,
+  runAs?: readonly string[],
 ): Promise<DetachedState> {
   let state: DetachedState | undefined;
   const result = await exec(target, {
-    argv: detachArgv(PROBE_SCRIPT, [folder]),
+    argv: detachArgv(PROBE_SCRIPT, [folder], runAs),
     timeoutMs,
     onLine: (line, stream) => {
       if (stream === 'stdout' && (line === 'none' || line === 'running' || line === 'ended')) state = line;
@@ -220,4 +229,32 @@ export async function probeDetached(
     });
   }
   return state;
+}
+
+/** Removes a finished job's folders (and stale ones) on the host; returns the folders kept as running. */
+export async function pruneDetached(exec: Exec, target: SshTarget, request: PruneRequest): Promise<string[]> {
+  const kept: string[] = [];
+  const said: string[] = [];
+  const result = await exec(target, {
+    argv: detachArgv(
+      PRUNE_SCRIPT,
+      [request.root, request.jobId, String(request.olderThanMinutes)],
+      request.runAs,
+    ),
+    timeoutMs: SHORT_COMMAND_MS,
+    onLine: (line, stream) => {
+      if (stream === 'stdout' && line.startsWith('kept ')) kept.push(line.slice('kept '.length));
+      else said.push(line);
+    },
+  });
+  if (result.exitCode !== 0) {
+    throw new ClusterBotError(
+      'COMMAND_FAILED',
+      `could not prune ${request.root} on ${target.label}: ${said.join('; ')}`,
+      {
+        details: { label: target.label, root: request.root, exitCode: result.exitCode },
+      },
+    );
+  }
+  return kept;
 }

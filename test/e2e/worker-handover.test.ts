@@ -109,5 +109,10 @@ describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
       event.type === 'note' ? [event.text] : [],
     );
     expect(notes).toContainEqual(expect.stringMatching(FOLLOWED));
+    // Its end for good removed its detached folder on the ops host (its output is in the job's log).
+    const detached = join(lab!.repo.root, '.cache/cluster-bot');
+    await waitFor('the job’s detached folder pruned', async () =>
+      (await readdir(detached)).length === 0 ? true : undefined,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WorldConfig } from '../../src/config/world-config.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
+import { bareMetal } from '../support/bare-metal-world.js';
 import { DEV_ADDRESSES, LAB_TEST_TIMEOUT_MS, TOFU_RESOURCE } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 import { waitFor } from '../support/wait-for.js';
@@ -508,13 +508,4 @@ async function trustCurrentNodeKey(options: { except?: string } = {}): Promise<v
     ),
   );
   await writeFile(lab.nodes.knownHostsPath, lines.join(''));
-}
-
-/** The same world with the node's tofuResource left out: a bare-metal node, reinstalled by hand if at all. */
-function bareMetal(world: WorldConfig, name: string): WorldConfig {
-  const dev = world.clusters.dev!;
-  const nodes = dev.nodes.map((entry) =>
-    entry.name === name ? { ...entry, tofuResource: undefined } : entry,
-  );
-  return { ...world, clusters: { ...world.clusters, dev: { ...dev, nodes } } };
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
+import { NODE_DETACHED_ROOT } from '../../src/lifecycle/steps/detached-folder.js';
 import { DETACH_SCRIPT_NAME, RUNNER_SCRIPT, START_SCRIPT } from '../../src/ssh/detach-scripts.js';
 import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';
@@ -67,6 +68,11 @@ export interface SshdLab {
    * /etc/rancher/k3s): every command it is asked to run reads `from` as `to`.
    */
   mapNodePath(address: string, from: string, to: string): Promise<void>;
+  /**
+   * The folder of this machine that the node at `address` sees as /var/lib/cluster-bot, where the
+   * bot runs its detached root commands: each node its own, under the lab's dir.
+   */
+  nodeDetachedRoot(address: string): string;
   /** `[address]:port type base64` for the key that address presents now. */
   knownHostsLine(address: string): Promise<string>;
   /**
@@ -136,6 +142,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     await mkdir(join(stateDir, ALIASES), { recursive: true });
     await writeFile(join(stateDir, ALIASES, alias), address);
   }
+  const nodeDetachedRoot = (address: string) => join(stateDir, address, 'var-lib-cluster-bot');
   await writeFile(paths.wrapper, wrapperScript(paths.commandLog, stateDir, options.extraPath ?? []), {
     mode: 0o755,
   });
@@ -196,7 +203,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     (await Promise.all(listening.map(knownHostsLine))).map((line) => `${line}\n`).join(''),
   );
 
-  return {
+  const lab: SshdLab = {
     port,
     addresses,
     user: userInfo().username,
@@ -234,6 +241,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
       await share(join(stateDir, address));
       await appendFile(join(stateDir, address, PATH_MAP), `${from}\t${to}\n`);
     },
+    nodeDetachedRoot,
     knownHostsLine,
     async rotateHostKey(address) {
       const rotated = address === undefined ? addresses : [address];
@@ -269,6 +277,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+  for (const address of addresses)
+    await lab.mapNodePath(address, NODE_DETACHED_ROOT, nodeDetachedRoot(address));
+  return lab;
 }
 
 /** `type base64` from a .pub file (its comment dropped). */
@@ -352,10 +363,12 @@ const DETACHED_START = ` sh -c ${quoteShellArgument(START_SCRIPT)} ${DETACH_SCRI
 
 /** `... env X=y sh -c '<start>' cluster-bot-detached '<runner>' <folder> prog args` → `... env X=y prog args`. */
 function unwrapDetachedStart(command: string): string {
-  const at = command.indexOf(DETACHED_START);
+  // A start with no cd or env before it (a node's) begins with the script itself.
+  const padded = ` ${command}`;
+  const at = padded.indexOf(DETACHED_START);
   if (at === -1) return command;
-  const rest = command.slice(at + DETACHED_START.length);
-  return `${command.slice(0, at)} ${rest.slice(rest.indexOf(' ') + 1)}`;
+  const rest = padded.slice(at + DETACHED_START.length);
+  return `${padded.slice(0, at)} ${rest.slice(rest.indexOf(' ') + 1)}`.trimStart();
 }
 const WRAPPED_MARKER = `' ${WRAPPED_COMMAND_NAME} `;
 

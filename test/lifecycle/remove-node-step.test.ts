@@ -49,6 +49,21 @@ describe('stop k3s + delete Node', () => {
     expect(registered).toBe(false);
   });
 
+  it('at the job’s end prunes its detached folders on the ops host and on the node systemctl ran on', async () => {
+    const shell = createScriptedShell(() => undefined);
+    await runSteps({
+      world,
+      shell,
+      kube: createMemoryKube().kube,
+      steps: [removeNodeStep('1-remove-node', 'k3s-dev-3')],
+      pruneDetachedOlderThanMinutes: 60,
+    });
+    expect(shell.prunes).toEqual([
+      { label: 'ops', root: `${world.ops.repoPath}/.cache/cluster-bot`, jobId: 'job-1' },
+      { label: 'k3s-dev-3', root: '/var/lib/cluster-bot', jobId: 'job-1' },
+    ]);
+  });
+
   it('counts a node with no k3s unit (systemctl exit 5) as stopped', async () => {
     const { result, reporter, registered } = await removeWithStop({ exitCode: 5 });
     expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded' });

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DetachedRequest } from '../../src/lifecycle/ports/remote-shell.js';
@@ -49,12 +49,14 @@ describe('detached remote commands', () => {
     return { command, lost, following };
   }
 
-  function gatedCommand() {
+  const GATED =
+    'echo "first line"; while [ ! -f "$1" ]; do sleep 0.1; done; echo "second line"; echo "to stderr" >&2; exit 3';
+
+  /** A command that prints, waits at its gate (`$1`) until the test opens it, then goes on. */
+  function gatedCommand(script = GATED) {
     const run = ++runs;
     const folder = join(lab.dir, 'repo', '.cache', 'cluster-bot', `job-${run}`, 'step');
     const gate = join(lab.dir, `gate-${run}`);
-    const script =
-      'echo "first line"; while [ ! -f "$1" ]; do sleep 0.1; done; echo "second line"; echo "to stderr" >&2; exit 3';
     const lines: string[] = [];
     const request = (overrides: Partial<DetachedRequest> = {}): DetachedRequest => ({
       argv: ['sh', '-c', script, 'gated', gate],
@@ -98,6 +100,24 @@ describe('detached remote commands', () => {
     expect(lost[0]).toContain('was lost while sh was running');
     // Started once.
     expect((await lab.commands()).filter((line) => line.includes(command.gate))).toHaveLength(1);
+  });
+
+  it('a line the dropped connection cut mid-way is never shown cut: the follower shows it once, whole', async () => {
+    // One write: the first line and the start of the next reach the follower in one piece.
+    const command = gatedCommand(
+      `printf 'first line\\nhalf of a '; while [ ! -f "$1" ]; do sleep 0.1; done; printf 'line\\n'; exit 3`,
+    );
+    const lost: string[] = [];
+    const following = shell.runDetached(
+      labTarget(lab),
+      command.request({ onLost: (error) => void lost.push(error.message) }),
+    );
+    await waitFor('the first line', async () => (command.lines.includes('first line') ? true : undefined));
+    await lab.killSessions();
+    await waitFor('the lost connection', () => lost.length > 0);
+    await command.open();
+    expect(await following).toMatchObject({ exitCode: 3 });
+    expect(command.lines).toEqual(['first line', 'half of a line']);
   });
 
   it('follows through an sshd restart: unreachable for a while, then reached again', async () => {
@@ -195,6 +215,48 @@ describe('detached remote commands', () => {
     expect(await running).toMatchObject({ code: 'CANCELLED' });
     expect(await processIsRunning(runner)).toBe(false);
     expect(await command.file('rc')).toBe('143\n');
+  });
+
+  it('prunes a finished job’s folder and stale ones, never a step whose command still runs', async () => {
+    const root = join(lab.dir, 'prune', '.cache', 'cluster-bot');
+    const step = (job: string, name: string) => join(root, job, name);
+    // The job that ended: one step ended, one whose command still runs (another replica's, say).
+    const ended = gatedCommand();
+    await startWithoutFollowing(ended.request({ folder: step('job-7', '2-cilium') }));
+    const running = gatedCommand();
+    await startWithoutFollowing(running.request({ folder: step('job-7', '3-tofu') }));
+    await writeFile(ended.gate, '');
+    await waitFor(
+      'the ended step',
+      async () =>
+        (await readFile(join(step('job-7', '2-cilium'), 'rc'), 'utf8').catch(() => '')) === '3\n' ||
+        undefined,
+    );
+    // A job of a week ago whose end could not reach this host, and a job that runs now.
+    await mkdir(step('job-3', '4-remove-node'), { recursive: true });
+    await writeFile(join(step('job-3', '4-remove-node'), 'rc'), '0\n');
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    await utimes(join(root, 'job-3'), weekAgo, weekAgo);
+    await mkdir(step('job-9', '2-cilium'), { recursive: true });
+    await writeFile(join(step('job-9', '2-cilium'), 'rc'), '0\n');
+
+    const kept = await shell.pruneDetached(labTarget(lab), {
+      root,
+      jobId: 'job-7',
+      olderThanMinutes: 7 * 24 * 60,
+    });
+
+    expect(kept).toEqual([step('job-7', '3-tofu')]);
+    expect((await readdir(root, { recursive: true })).sort()).toEqual([
+      'job-7',
+      'job-7/3-tofu',
+      'job-7/3-tofu/out',
+      'job-7/3-tofu/pid',
+      'job-9',
+      'job-9/2-cilium',
+      'job-9/2-cilium/rc',
+    ]);
+    await running.open();
   });
 
   it('passes every word as an argument: nothing in the folder, cwd or env is run', async () => {

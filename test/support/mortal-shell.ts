@@ -1,6 +1,6 @@
 import { ClusterBotError } from '../../src/errors.js';
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
-import { probeDetached, runDetached } from '../../src/ssh/run-detached.js';
+import { probeDetached, pruneDetached, runDetached } from '../../src/ssh/run-detached.js';
 
 /**
  * One worker's shell, which dies with it: from `death` on, its commands fail (a dead worker tries
@@ -28,7 +28,9 @@ export function createMortalShell(shell: RemoteShell, death: Promise<void>): Rem
   return {
     exec,
     runDetached: (target, request) => runDetached(exec, target, request),
-    probeDetached: (target, folder, timeoutMs) => probeDetached(exec, target, folder, timeoutMs),
+    probeDetached: (target, folder, timeoutMs, runAs) =>
+      probeDetached(exec, target, folder, timeoutMs, runAs),
+    pruneDetached: (target, request) => pruneDetached(exec, target, request),
     probeHostKey: (target, timeoutMs) => shell.probeHostKey(target, timeoutMs),
   };
 }

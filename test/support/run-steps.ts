@@ -27,6 +27,8 @@ export interface StepsRun {
   /** Default: a new desk. Pass one (with the checkpoints) to run the same job again after a decision. */
   readonly approvals?: ApprovalDesk;
   readonly checkpoints?: CheckpointStore;
+  /** Prune the job's detached folders at its end, as the job processor has the engine do. */
+  readonly pruneDetachedOlderThanMinutes?: number;
 }
 
 /** A few steps through the real engine with in-memory fakes of every other port and an instant clock. */
@@ -46,6 +48,7 @@ export async function runSteps(run: StepsRun) {
       approvals: run.approvals ?? createMemoryApprovalDesk().desk,
       reporter,
       signal: new AbortController().signal,
+      pruneDetachedOlderThanMinutes: run.pruneDetachedOlderThanMinutes,
     },
   );
   return { result, reporter };

@@ -3,6 +3,7 @@ import type {
   DetachedState,
   ExecRequest,
   PresentedHostKey,
+  PruneRequest,
   RemoteShell,
   SshTarget,
 } from '../../src/lifecycle/ports/remote-shell.js';
@@ -40,14 +41,21 @@ export function createScriptedShell(
     keyType: 'ssh-ed25519',
     publicKey: 'AAAAC3NzaC1lZDI1NTE5AAAAIG5ldy1ob3N0LWtleQ',
   },
-): RemoteShell & { calls: ShellCall[]; probes: string[]; detached: Map<string, DetachedState> } {
+): RemoteShell & {
+  calls: ShellCall[];
+  probes: string[];
+  detached: Map<string, DetachedState>;
+  prunes: Array<{ label: string; root: string; jobId: string }>;
+} {
   const calls: ShellCall[] = [];
   const probes: string[] = [];
   const detached = new Map<string, DetachedState>();
+  const prunes: Array<{ label: string; root: string; jobId: string }> = [];
   const shell = {
     calls,
     probes,
     detached,
+    prunes,
     async exec(target: SshTarget, request: ExecRequest & { attach?: boolean }) {
       const call: ShellCall = {
         target: target.label,
@@ -66,6 +74,10 @@ export function createScriptedShell(
     },
     runDetached: (target: SshTarget, request: DetachedRequest) => shell.exec(target, request),
     probeDetached: async (_target: SshTarget, folder: string) => detached.get(folder) ?? 'none',
+    pruneDetached: async (target: SshTarget, request: PruneRequest) => {
+      prunes.push({ label: target.label, root: request.root, jobId: request.jobId });
+      return [];
+    },
     async probeHostKey(target: Pick<SshTarget, 'host' | 'port'>) {
       probes.push(`${target.host}:${target.port}`);
       return hostKey;

@@ -34,5 +34,6 @@ export function traceRemoteShell(
     runDetached: (target, request) => traced(target, request, shell.runDetached),
     probeDetached: (target, folder, timeoutMs) => shell.probeDetached(target, folder, timeoutMs),
     probeHostKey: (target, timeoutMs) => shell.probeHostKey(target, timeoutMs),
+    pruneDetached: (target, request) => shell.pruneDetached(target, request),
   };
 }

@@ -7,17 +7,22 @@ import { createRepoFileCache, type KeptRepoFiles } from '../repo/repo-file-cache
 import { passApproval } from './approval-gate.js';
 import { createStepContext, hostKeyPinsOf, type StepContextSources } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
+import { pruneDetachedFolders } from './prune-detached-folders.js';
+import { redactingDeps } from './redacting-deps.js';
 
 /** Where a job keeps the repo files it read, beside its steps' records. */
 const REPO_FILES_KEY = '_repo-files';
-
-import { redactingDeps } from './redacting-deps.js';
 
 export interface EngineDeps extends StepContextSources {
   readonly checkpoints: CheckpointStore;
   readonly approvals: ApprovalDesk;
   /** Scrubs secrets from everything the engine reports, stores or asks (playbooks print tokens too). */
   readonly redact?: ((text: string) => string) | undefined;
+  /**
+   * At the job's end (plan-finished, which settles it for good) its detached folders are removed,
+   * and any other job's older than this (prune-detached-folders.ts). Absent: they stay.
+   */
+  readonly pruneDetachedOlderThanMinutes?: number | undefined;
 }
 
 export type EngineResult =
@@ -201,6 +206,8 @@ async function finish(
     });
   }
   await deps.reporter.emit({ type: 'plan-finished', outcome, summary, failure });
+  if (deps.pruneDetachedOlderThanMinutes !== undefined)
+    await pruneDetachedFolders(deps, plan, deps.pruneDetachedOlderThanMinutes);
   // The caller logs and stores the summary too: it leaves redacted, as the event did.
   return { status: 'finished', outcome, summary: deps.redact?.(summary) ?? summary };
 }

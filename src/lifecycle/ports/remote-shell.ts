@@ -51,10 +51,26 @@ export interface DetachedRequest extends ExecRequest {
   /** Follow a command started earlier (never start it); otherwise start it, refusing if its folder exists. */
   readonly attach: boolean;
   /**
+   * What every step of the protocol (start, follow, probe, end) runs under, e.g. `sudo -n` for a
+   * folder only root may enter; none by default.
+   */
+  readonly runAs?: readonly string[] | undefined;
+  /**
    * The connection was lost while the command goes on: it is reached again in `retryInMs`, and so on
    * (with backoff) until its exit code is read or its timeout passes.
    */
   readonly onLost?: ((error: Error, retryInMs: number) => void | Promise<void>) | undefined;
+}
+
+/** What to remove of the detached commands' folders on a host once a job ended for good. */
+export interface PruneRequest {
+  /** The folder of every job's detached commands there (`.cache/cluster-bot`, `/var/lib/cluster-bot`). */
+  readonly root: string;
+  /** The job that ended for good: its folder goes now. */
+  readonly jobId: string;
+  /** Another job's folder untouched for longer goes too (its own end could not reach this host). */
+  readonly olderThanMinutes: number;
+  readonly runAs?: readonly string[] | undefined;
 }
 
 /** Where a detached command stands: never started (no folder), still running, or ended. */
@@ -79,8 +95,18 @@ export interface RemoteShell {
    * its whole process group; a lost connection or a dead worker only stops the following.
    */
   runDetached(target: SshTarget, request: DetachedRequest): Promise<ExecResult>;
-  /** Looks at a detached command's folder without touching it. */
-  probeDetached(target: SshTarget, folder: string, timeoutMs: number): Promise<DetachedState>;
+  /** Looks at a detached command's folder without touching it (under `runAs`, as DetachedRequest's). */
+  probeDetached(
+    target: SshTarget,
+    folder: string,
+    timeoutMs: number,
+    runAs?: readonly string[],
+  ): Promise<DetachedState>;
+  /**
+   * Removes the folders PruneRequest names, except a step's whose command still runs; resolves with
+   * those kept.
+   */
+  pruneDetached(target: SshTarget, request: PruneRequest): Promise<readonly string[]>;
   /**
    * Reads the host key a server presents and hangs up before authenticating: nothing can run there
    * through a probe, and the key is only shown, never trusted.

@@ -3,13 +3,12 @@ import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import { inventoryHostAddresses } from '../repo/inventory-host-addresses.js';
 import { INVENTORY_FILE } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { opsTarget } from '../targets.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { CILIUM_BASELINE_FACT, readCiliumBaseline } from './cilium-baseline.js';
 import { checkValueRules } from './cilium-value-rules.js';
 import { valueAt } from './cilium-values.js';
 import { clusterIdentityProblems, ownApiHosts } from './cluster-identity-problems.js';
-import { findDetachedRun } from './exec-detached.js';
+import { findDetachedRun, opsPlace } from './exec-detached.js';
 import {
   describeRevision,
   parseHelmHistory,
@@ -136,7 +135,7 @@ export function ciliumRollbackStep(id: string, cluster: string, requested: numbe
     detached: true,
     async run(ctx) {
       const startedFact = `rollbackStarted:${id}`;
-      const found = await findDetachedRun(ctx, opsTarget(ctx.world));
+      const found = await findDetachedRun(ctx, opsPlace(ctx));
       // A rollback already started goes to the revision picked then: the history has moved since.
       const picked = found ? ctx.facts.get<RollbackTarget>(startedFact) : undefined;
       const target = picked ?? (await readRollbackTarget(ctx, requested));

@@ -1,6 +1,6 @@
 import { ClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
-import { rootPath, runAsRoot } from './run-as-root.js';
+import { rootPath, runAsRootDetached } from './run-as-root.js';
 import { snapshotServer } from './snapshot-server.js';
 
 const SAVED = /Snapshot (\S+) saved/;
@@ -18,6 +18,7 @@ export function etcdSnapshotStep(id: string, node: string): Step {
     title: 'etcd snapshot',
     target: `a Ready server other than ${node}`,
     commandLine: `k3s etcd-snapshot save --name cluster-bot-<job> (on a Ready etcd server other than ${node})`,
+    detached: true,
     async run(ctx) {
       const survivor = await snapshotServer(ctx, node);
       if (!survivor) {
@@ -27,7 +28,7 @@ export function etcdSnapshotStep(id: string, node: string): Step {
         );
       }
       const name = `${BOT_SNAPSHOT_PREFIX}${ctx.jobId}`;
-      const result = await runAsRoot(
+      const result = await runAsRootDetached(
         ctx,
         survivor,
         ['k3s', 'etcd-snapshot', 'save', '--name', name],

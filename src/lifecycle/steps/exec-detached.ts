@@ -6,11 +6,32 @@ import { detachedFolder } from './detached-folder.js';
 /** What a resumed step found of its detached command: nothing started, or a run to follow. */
 export type FoundRun = Exclude<DetachedState, 'none'> | undefined;
 
+/** Where a step's detached command runs: the host, its folder there, and what reaching that folder takes. */
+export interface DetachedPlace {
+  readonly target: SshTarget;
+  readonly folder: string;
+  readonly runAs?: readonly string[] | undefined;
+}
+
+/** The ops host, in the step's folder under the repo's `.cache/cluster-bot/`. */
+export function opsPlace(ctx: StepContext): DetachedPlace {
+  return { target: opsTarget(ctx.world), folder: detachedFolder(ctx) };
+}
+
 /** A resumed step's run, if its command was started (only an interrupted step has one to look for). */
-export async function findDetachedRun(ctx: StepContext, target: SshTarget): Promise<FoundRun> {
+export async function findDetachedRun(ctx: StepContext, place: DetachedPlace): Promise<FoundRun> {
   if (!ctx.interrupted) return undefined;
-  const state = await ctx.shell.probeDetached(target, detachedFolder(ctx), ctx.cluster.timeouts.nodeCommand);
+  const { target, folder, runAs } = place;
+  const state = await ctx.shell.probeDetached(target, folder, ctx.cluster.timeouts.nodeCommand, runAs);
   return state === 'none' ? undefined : state;
+}
+
+export interface DetachedOptions {
+  /**
+   * Its output is read whole, from the first line, by every run that follows it (Ansible's ad-hoc
+   * result is parsed once it ended, and shown then): no count of shown lines is kept.
+   */
+  readonly whole?: boolean;
 }
 
 /**
@@ -20,12 +41,14 @@ export async function findDetachedRun(ctx: StepContext, target: SshTarget): Prom
  */
 export async function execDetached(
   ctx: StepContext,
-  target: SshTarget,
+  place: DetachedPlace,
   title: string,
   request: ExecRequest,
   found: FoundRun,
+  options: DetachedOptions = {},
 ): Promise<ExecResult> {
-  const fromLine = found ? await ctx.shown.read() : 0;
+  const counted = options.whole !== true;
+  const fromLine = found && counted ? await ctx.shown.read() : 0;
   if (found === 'running')
     await ctx.note(`worker restarted; following the running \`${title}\` from line ${fromLine + 1}`);
   if (found === 'ended')
@@ -35,9 +58,10 @@ export async function execDetached(
   let lines = fromLine;
   let marked: Promise<void> = Promise.resolve();
   let markFailure: { readonly error: unknown } | undefined;
-  const result = await ctx.shell.runDetached(target, {
+  const result = await ctx.shell.runDetached(place.target, {
     ...request,
-    folder: detachedFolder(ctx),
+    folder: place.folder,
+    runAs: place.runAs,
     fromLine,
     attach: found !== undefined,
     onLost: (error, retryInMs) =>
@@ -48,9 +72,10 @@ export async function execDetached(
       lines += 1;
       // The count is handed over in the line's own tick, so where the store batches both leave in one
       // pipeline; the stream waits for the line only, not for a round trip per line.
-      marked = ctx.shown.write(lines).catch((error: unknown) => {
-        markFailure ??= { error };
-      });
+      if (counted)
+        marked = ctx.shown.write(lines).catch((error: unknown) => {
+          markFailure ??= { error };
+        });
       return request.onLine?.(line, stream);
     },
   });
@@ -68,7 +93,8 @@ export async function execOnOpsDetached(
   title: string,
   request: ExecRequest,
   found?: FoundRun,
+  options?: DetachedOptions,
 ): Promise<ExecResult> {
-  const target = opsTarget(ctx.world);
-  return execDetached(ctx, target, title, request, found ?? (await findDetachedRun(ctx, target)));
+  const place = opsPlace(ctx);
+  return execDetached(ctx, place, title, request, found ?? (await findDetachedRun(ctx, place)), options);
 }

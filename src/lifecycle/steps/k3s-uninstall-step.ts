@@ -3,7 +3,8 @@ import type { Step, StepContext } from '../plan/step.js';
 import { findNode, nodeTarget } from '../targets.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { captureRemote } from './capture-remote.js';
-import { rootCommandLine, rootPath, runAsRoot } from './run-as-root.js';
+import { findDetachedRun } from './exec-detached.js';
+import { rootCommandLine, rootPath, rootPlace, runAsRootDetached } from './run-as-root.js';
 
 const UNINSTALL = 'k3s-uninstall.sh';
 
@@ -35,12 +36,16 @@ export function k3sUninstallStep(id: string, node: string): Step {
         };
       },
     },
+    // A resumed step follows the uninstall it started (which removes itself at its end), never a second.
+    detached: true,
     async run(ctx) {
       const entry = findNode(ctx.cluster, node);
-      if (!(await installed(ctx, node))) {
+      const path = await rootPath(ctx, entry);
+      const found = await findDetachedRun(ctx, rootPlace(ctx, entry, path));
+      if (found === undefined && !(await installed(ctx, node))) {
         return { status: 'skipped', summary: `${UNINSTALL} is not on ${node}: k3s is not installed there` };
       }
-      const result = await runAsRoot(ctx, entry, [UNINSTALL], await rootPath(ctx, entry));
+      const result = await runAsRootDetached(ctx, entry, [UNINSTALL], path, found);
       if (result.exitCode !== 0) {
         const how =
           result.failure === undefined ? `exited ${result.exitCode}` : `did not run: ${result.failure}`;

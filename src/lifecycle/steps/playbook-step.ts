@@ -2,11 +2,10 @@ import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import type { Precondition } from '../preconditions/precondition.js';
-import { opsTarget } from '../targets.js';
 import { ansibleToolchain } from './ansible-toolchain.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { checkSyntax } from './check-syntax.js';
-import { findDetachedRun } from './exec-detached.js';
+import { findDetachedRun, opsPlace } from './exec-detached.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { requirePreconditions, requireRepoAnsibleConfig } from './preconditions-step.js';
@@ -85,7 +84,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
       ]),
     async run(ctx) {
       const detached =
-        spec.hosts === 'read-only' ? undefined : { found: await findDetachedRun(ctx, opsTarget(world)) };
+        spec.hosts === 'read-only' ? undefined : { found: await findDetachedRun(ctx, opsPlace(ctx)) };
       // A run already started was checked before it started: what the repo says now cannot stop it.
       if (!detached?.found) {
         await requireRepoAnsibleConfig(ctx);

@@ -2,7 +2,7 @@ import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
 import { quorumProblems } from '../preconditions/quorum-problems.js';
 import { findNode } from '../targets.js';
-import { rootPath, runAsRoot } from './run-as-root.js';
+import { rootPath, runAsRootDetached } from './run-as-root.js';
 
 /** systemctl's exit status for a unit it does not know: no k3s is installed, none runs. */
 const UNIT_NOT_LOADED = 5;
@@ -17,6 +17,7 @@ export function removeNodeStep(id: string, node: string): Step {
     title: 'stop k3s + delete Node',
     target: node,
     commandLine: `systemctl stop k3s (on ${node}, if it answers); delete Node ${node}`,
+    detached: true,
     async run(ctx) {
       // The cluster may have changed since the job was approved: quorum is checked at the act.
       const quorum = await quorumProblems(ctx, node);
@@ -28,7 +29,12 @@ export function removeNodeStep(id: string, node: string): Step {
       const entry = findNode(ctx.cluster, node);
       let stopped = 'k3s stopped';
       try {
-        const result = await runAsRoot(ctx, entry, ['systemctl', 'stop', 'k3s'], await rootPath(ctx, entry));
+        const result = await runAsRootDetached(
+          ctx,
+          entry,
+          ['systemctl', 'stop', 'k3s'],
+          await rootPath(ctx, entry),
+        );
         // A node that answers and still runs k3s would re-register the Node and contend for its etcd
         // member: its Node is not deleted, and it stays cordoned.
         const notStopped =

@@ -6,6 +6,14 @@ import { quoteArgv } from '../quote-argv.js';
 import { nodeTarget, opsTarget } from '../targets.js';
 import { ansibleBecomeArgv } from './ansible-become-argv.js';
 import { ansibleEnv } from './ansible-env.js';
+import { DETACHED_NODES_FACT, nodeDetachedFolder } from './detached-folder.js';
+import {
+  type DetachedPlace,
+  execDetached,
+  type FoundRun,
+  findDetachedRun,
+  opsPlace,
+} from './exec-detached.js';
 import { privileged } from './node-commands.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { repoPaths } from './repo-paths.js';
@@ -45,7 +53,7 @@ export function rootCommandLine(
 /**
  * Runs argv as root on `node` by the path it has (rootPath). On the Ansible path the output comes
  * when the command ends (ad-hoc prints one result per host); an unreachable node is SSH_UNREACHABLE,
- * as the bot's own SSH would say.
+ * as the bot's own SSH would say. Read-only commands; a mutating one is runAsRootDetached.
  */
 export async function runAsRoot(
   ctx: StepContext,
@@ -66,23 +74,96 @@ export async function runAsRoot(
     });
     return { exitCode: result.exitCode, lines };
   }
-  const adhoc = ansibleBecomeArgv(node.name, argv);
   const stdout: string[] = [];
   const stderr: string[] = [];
   const result = await ctx.shell.exec(opsTarget(ctx.world), {
-    argv: adhoc,
-    cwd: repoPaths(ctx.world).ansible,
-    env: await ansibleEnv(ctx),
-    timeoutMs: ctx.cluster.timeouts.nodeCommand,
-    signal: ctx.signal,
+    ...(await adhocRequest(ctx, node, argv)),
     onLine: (line, stream) => {
       (stream === 'stdout' ? stdout : stderr).push(line);
     },
   });
+  return adhocResult(ctx, node, stdout, stderr, result.exitCode);
+}
+
+/**
+ * Where a mutating root command on `node` runs detached: over the bot's login on the node itself,
+ * in the step's root-only folder there (nodeDetachedFolder, reached as root); through Ansible the
+ * ad-hoc run is the detached command, on the ops host.
+ */
+export function rootPlace(ctx: StepContext, node: NodeEntry, path: RootPath): DetachedPlace {
+  if (path === 'ansible') return opsPlace(ctx);
+  return {
+    target: nodeTarget(ctx, node),
+    folder: nodeDetachedFolder(ctx),
+    runAs: privileged(ctx.cluster, []),
+  };
+}
+
+/**
+ * runAsRoot for a command that changes the node: it runs detached (rootPlace), so it outlives the
+ * worker, and a resumed step follows the run it finds (`found`, looked up unless given) instead of
+ * starting it again. Ansible's output is read whole once it ended, as runAsRoot reads it.
+ */
+export async function runAsRootDetached(
+  ctx: StepContext,
+  node: NodeEntry,
+  argv: readonly string[],
+  path: RootPath,
+  found?: FoundRun,
+): Promise<RootCommandResult> {
+  const title = quoteArgv(argv);
+  const place = rootPlace(ctx, node, path);
+  const run = found ?? (await findDetachedRun(ctx, place));
+  const lines: string[] = [];
+  if (path === 'ssh') {
+    // Named before it starts: the job's end prunes its folder there, whatever becomes of this worker.
+    const nodes = ctx.facts.get<string[]>(DETACHED_NODES_FACT) ?? [];
+    if (!nodes.includes(node.name)) await ctx.facts.set(DETACHED_NODES_FACT, [...nodes, node.name]);
+    const request = {
+      argv,
+      timeoutMs: ctx.cluster.timeouts.nodeCommand,
+      signal: ctx.signal,
+      onLine: (line: string) => {
+        lines.push(line);
+        return ctx.output(line);
+      },
+    };
+    const result = await execDetached(ctx, place, title, request, run);
+    return { exitCode: result.exitCode, lines };
+  }
+  // Ansible's stderr comes in the output file with its stdout: each line is read for what it says.
+  const request = {
+    ...(await adhocRequest(ctx, node, argv)),
+    onLine: (line: string) => {
+      lines.push(line);
+    },
+  };
+  const result = await execDetached(ctx, place, title, request, run, { whole: true });
+  return adhocResult(ctx, node, lines, lines, result.exitCode);
+}
+
+async function adhocRequest(ctx: StepContext, node: NodeEntry, argv: readonly string[]) {
+  return {
+    argv: ansibleBecomeArgv(node.name, argv),
+    cwd: repoPaths(ctx.world).ansible,
+    env: await ansibleEnv(ctx),
+    timeoutMs: ctx.cluster.timeouts.nodeCommand,
+    signal: ctx.signal,
+  };
+}
+
+/** What an ad-hoc run's output says of the command on `node`; its lines are shown once parsed. */
+async function adhocResult(
+  ctx: StepContext,
+  node: NodeEntry,
+  stdout: readonly string[],
+  stderr: readonly string[],
+  exitCode: number | null,
+): Promise<RootCommandResult> {
   const parsed = parseAdhocCommand(node.name, stdout);
   if (!parsed) {
     // Ansible stopped before running anything (a bad inventory, an undecryptable vault): its error says why.
-    const error = stderr.find((line) => /ERROR/.test(line))?.trim() ?? `ansible exited ${result.exitCode}`;
+    const error = stderr.find((line) => /ERROR/.test(line))?.trim() ?? `ansible exited ${exitCode}`;
     return { exitCode: null, lines: [], failure: error };
   }
   if (parsed.unreachable) {

@@ -8,6 +8,7 @@ import type { ExecRequest } from '../ports/remote-shell.js';
 import { opsTarget } from '../targets.js';
 import { ansibleEnv } from './ansible-env.js';
 import { askAnsible } from './ask-ansible.js';
+import { detachedFolder } from './detached-folder.js';
 import { execDetached, type FoundRun } from './exec-detached.js';
 import { type PlaybookInvocation, playbookArgv } from './playbook-invocation.js';
 import { repoPaths } from './repo-paths.js';
@@ -47,7 +48,13 @@ export async function runPlaybook(
   const target = opsTarget(ctx.world);
   const exec = (request: ExecRequest) =>
     detached
-      ? execDetached(ctx, target, invocation.playbook, request, detached.found)
+      ? execDetached(
+          ctx,
+          { target, folder: detachedFolder(ctx) },
+          invocation.playbook,
+          request,
+          detached.found,
+        )
       : ctx.shell.exec(target, request);
   const result = await exec({
     argv: playbookArgv(invocation),

@@ -1,8 +1,7 @@
 import type { NodeEntry, WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { Step, StepContext } from '../plan/step.js';
-import { opsTarget } from '../targets.js';
-import { execOnOpsDetached, findDetachedRun } from './exec-detached.js';
+import { execOnOpsDetached, findDetachedRun, opsPlace } from './exec-detached.js';
 import { opsCommandLine } from './ops-command-line.js';
 import { tofuRebuildApproval } from './tofu-rebuild-approval.js';
 import { tofuReplacePlan } from './tofu-replace-plan.js';
@@ -26,7 +25,7 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
     detached: true,
     async run(ctx: StepContext) {
       const planFile = plan.fileOf(ctx.jobId);
-      const found = await findDetachedRun(ctx, opsTarget(world));
+      const found = await findDetachedRun(ctx, opsPlace(ctx));
       // An apply already started was checked before it started (and has consumed its plan file).
       if (!found) await plan.show(ctx, planFile);
       try {

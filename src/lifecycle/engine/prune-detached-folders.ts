@@ -1,0 +1,49 @@
+import type { Plan } from '../plan/plan.js';
+import type { PruneRequest, SshTarget } from '../ports/remote-shell.js';
+import { DETACHED_NODES_FACT, detachedJobsRoot, NODE_DETACHED_ROOT } from '../steps/detached-folder.js';
+import { privileged } from '../steps/node-commands.js';
+import { nodeTarget, opsTarget } from '../targets.js';
+import { hostKeyPinsOf } from './create-step-context.js';
+import { loadJobFacts } from './job-facts.js';
+import type { EngineDeps } from './run-plan.js';
+
+/**
+ * How long another job's folder may lie untouched before a job's end removes it: a week outlasts
+ * any job's life (an approval waits hours, a stalled job is resumed within a minute), so only a
+ * folder whose own end could not reach its host is ever this old.
+ */
+export const STALE_DETACHED_MINUTES = 7 * 24 * 60;
+
+/**
+ * Once a job ended for good, its detached commands' folders go: on the ops host and on each node
+ * one ran on (the job fact DETACHED_NODES_FACT). Everything in them was shown in the job's log, which
+ * keeps it (redacted) for its retention; the folders hold it unredacted, on hosts others use. Other
+ * jobs' folders left untouched longer than `olderThanMinutes` go too (their own end could not reach
+ * the host). A step whose command still runs is never removed. Pruning never fails the job: a host
+ * it cannot reach is pruned by a later job's end.
+ */
+export async function pruneDetachedFolders(
+  deps: EngineDeps,
+  plan: Plan,
+  olderThanMinutes: number,
+): Promise<void> {
+  const cluster = deps.world.clusters[plan.cluster];
+  if (!cluster || !plan.steps.some((step) => step.detached)) return;
+  const facts = await loadJobFacts(deps.checkpoints);
+  const keptHostKeys = await hostKeyPinsOf(deps).read(cluster.name);
+  const request = { jobId: deps.jobId, olderThanMinutes };
+  const places: Array<[SshTarget, PruneRequest]> = [
+    [opsTarget(deps.world), { ...request, root: detachedJobsRoot(deps) }],
+  ];
+  for (const name of facts.get<string[]>(DETACHED_NODES_FACT) ?? []) {
+    const node = cluster.nodes.find((entry) => entry.name === name);
+    if (!node) continue;
+    places.push([
+      nodeTarget({ cluster, facts, keptHostKeys }, node),
+      { ...request, root: NODE_DETACHED_ROOT, runAs: privileged(cluster, []) },
+    ]);
+  }
+  await Promise.all(
+    places.map(([target, prune]) => deps.shell.pruneDetached(target, prune).catch(() => undefined)),
+  );
+}
