@@ -163,5 +163,6 @@ function approvalPolicy(cluster: ClusterConfig | undefined): ApprovalPolicy {
     timeoutMs: cluster?.approvalTimeoutMs ?? 30 * 60_000,
     approvers: cluster?.approvers ?? [],
     allowSelfApproval: cluster?.allowSelfApproval ?? false,
+    notifyApprovers: cluster?.notifyApprovers ?? 'mention',
   };
 }

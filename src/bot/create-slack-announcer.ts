@@ -1,8 +1,9 @@
 import { formatDuration } from '../config/parse-duration.js';
+import type { NotifyApprovers } from '../config/world-config.js';
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { mention } from './mention.js';
+import { isGroup, mention } from './mention.js';
 import { truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
 
@@ -19,6 +20,7 @@ export interface ApprovalPolicy {
   readonly timeoutMs: number;
   readonly approvers: readonly string[];
   readonly allowSelfApproval: boolean;
+  readonly notifyApprovers: NotifyApprovers;
 }
 
 export const APPROVE_ACTION = 'cluster_approve';
@@ -40,7 +42,7 @@ export function createSlackAnnouncer(
       const policy = policyOf(request.cluster);
       const who = whoMayDecide(policy, thread.requestedBy);
       const text = [describeRequest(request, policy.timeoutMs), who.line].join('\n');
-      return poster.post({
+      const ts = await poster.post({
         channel: thread.channel,
         threadTs: thread.threadTs,
         broadcast: true,
@@ -69,6 +71,13 @@ export function createSlackAnnouncer(
           },
         ],
       });
+      const link = `<${poster.permalink(thread.channel, ts)}|the request>`;
+      await directMessage(
+        poster,
+        who.direct,
+        `⏸ job #${thread.jobNumber ?? '?'} on ${escapeMrkdwn(request.cluster)} waits for your approval of ${escapeMrkdwn(request.stepTitle)}: see ${link} (expires in ${formatDuration(policy.timeoutMs)})`,
+      );
+      return ts;
     },
     async remind(jobId, stored, { expiresAt, at: sentAt }) {
       if (!stored.request || !stored.messageTs) return;
@@ -77,12 +86,14 @@ export function createSlackAnnouncer(
       const left = formatDuration(Math.max(0, expiresAt - sentAt));
       const at = new Date(expiresAt).toISOString().slice(11, 16);
       const link = `<${poster.permalink(thread.channel, stored.messageTs)}|the request>`;
+      const waits = `⏰ job #${thread.jobNumber ?? '?'} still waits for approval of ${escapeMrkdwn(stored.request.stepTitle)}: it expires at ${at} UTC (in ${left}); see ${link}`;
       await poster.post({
         channel: thread.channel,
         threadTs: thread.threadTs,
         broadcast: true,
-        text: `⏰ job #${thread.jobNumber ?? '?'} still waits for approval of ${escapeMrkdwn(stored.request.stepTitle)}: it expires at ${at} UTC (in ${left}); see ${link}${who.notify}`,
+        text: `${waits}${who.notify}`,
       });
+      await directMessage(poster, who.direct, waits);
     },
     async close(jobId, stored, reason) {
       if (!stored.messageTs || !stored.request) return;
@@ -110,15 +121,39 @@ export function createSlackAnnouncer(
 
 /**
  * The approvers to notify: the requester is left out when they may not approve their own job (a
- * group they belong to is still named; its other members can decide).
+ * group they belong to is still named; its other members can decide). A group cannot be messaged
+ * directly, so it is always mentioned; a user is mentioned, messaged (`direct`), or both.
  */
 function whoMayDecide(policy: ApprovalPolicy, requestedBy: string | undefined) {
   const named = policy.approvers.filter((id) => policy.allowSelfApproval || id !== requestedBy);
   if (named.length === 0) {
-    return { notify: '', line: "⚠️ *Nobody listed in this cluster's approvers can decide this request.*" };
+    return {
+      notify: '',
+      line: "⚠️ *Nobody listed in this cluster's approvers can decide this request.*",
+      direct: [],
+    };
   }
-  const mentions = named.map(mention).join(' ');
-  return { notify: ` · ${mentions}`, line: `*Who can approve:* ${mentions}` };
+  const dm = policy.notifyApprovers !== 'mention';
+  const direct = dm ? named.filter((id) => !isGroup(id)) : [];
+  const mentioned = policy.notifyApprovers === 'dm' ? named.filter(isGroup) : named;
+  const mentions = mentioned.map(mention).join(' ');
+  const told = direct.length > 0 ? `${direct.length} told by direct message` : '';
+  return {
+    notify: mentions ? ` · ${mentions}` : '',
+    line: `*Who can approve:* ${[mentions, told].filter(Boolean).join(' · ')}`,
+    direct,
+  };
+}
+
+/**
+ * One message to each user's DM with the bot (chat.postMessage to a user id), paced like every
+ * call. The thread's request stands without them: a person Slack will not let the bot message
+ * (deactivated, not in the workspace) is skipped, not a reason to fail the approval.
+ */
+async function directMessage(poster: SlackPoster, users: readonly string[], text: string): Promise<void> {
+  for (const user of users) {
+    await poster.post({ channel: user, text }).catch(() => undefined);
+  }
 }
 
 /** Every piece of it is config, repo or remote text, escaped; only the layout is mrkdwn. */

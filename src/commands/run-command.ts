@@ -6,8 +6,8 @@ import type { CommandContext, CommandReply, HandleWords } from './verb-handler.j
 import { isVerb, VERBS } from './verbs.js';
 
 /** A word no verb answers to: refused with the nearest verb, the rest of the line kept. */
-function unknownVerb(verb: string): HandleWords {
-  return operatorsOnly(async (words) => {
+function unknownVerb(verb: string): HandleWords & { readonly onlyRefuses: true } {
+  const refuse = operatorsOnly(async (words) => {
     const suggestion = closestMatch(verb, Object.keys(VERBS));
     return {
       code: 'UNKNOWN_VERB',
@@ -15,6 +15,7 @@ function unknownVerb(verb: string): HandleWords {
       suggestion: suggestion && [suggestion, ...words].join(' '),
     };
   });
+  return Object.assign(refuse, { onlyRefuses: true as const });
 }
 
 /**

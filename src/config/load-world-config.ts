@@ -70,6 +70,7 @@ function toWorldConfig(world: z.output<typeof worldSchema>): WorldConfig {
       approvers: cluster.approvers,
       requiredApprovals: cluster.requiredApprovals,
       allowSelfApproval: cluster.allowSelfApproval,
+      notifyApprovers: cluster.notifyApprovers,
       approvalTimeoutMs: cluster.approvalTimeout,
       verifyEveryMs: cluster.verifyEvery,
       driftEveryMs: cluster.driftEvery === 'off' ? undefined : cluster.driftEvery,

@@ -15,6 +15,8 @@ export interface SshCredentials {
   readonly knownHostsPath: string;
 }
 
+export type NotifyApprovers = 'mention' | 'dm' | 'both';
+
 export interface ClusterConfig {
   readonly name: string;
   /** Every mutating step is approved; the prod rules of the runbook apply. */
@@ -27,6 +29,8 @@ export interface ClusterConfig {
   readonly approvers: readonly string[];
   readonly requiredApprovals: number;
   readonly allowSelfApproval: boolean;
+  /** Mention the approvers in the thread, message each user among them directly, or both (groups are always mentioned). */
+  readonly notifyApprovers: NotifyApprovers;
   readonly approvalTimeoutMs: number;
   readonly verifyEveryMs?: number | undefined;
   /** How often the Cilium drift watch runs; undefined: never on a schedule. */

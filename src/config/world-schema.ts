@@ -97,6 +97,10 @@ const clusterSchema = z
     requiredApprovals: z.number().int().min(1).default(1),
     // A careful default: someone else looks at a disruptive step unless the cluster says otherwise.
     allowSelfApproval: z.boolean().default(false),
+    /** How approvers learn a request waits: named in the thread (`mention`), a direct message each (`dm`), or both. */
+    notifyApprovers: z
+      .enum(['mention', 'dm', 'both'], { error: 'expected mention, dm or both' })
+      .default('mention'),
     approvalTimeout: duration.prefault('30m'),
     verifyEvery: duration.optional(),
     /** The scheduled Cilium drift watch (`off` to have none). */

@@ -12,19 +12,31 @@ const REQUEST: ApprovalRequest = {
 };
 
 /** Job #4, asked for by Alice, its thread in #ops; the requests link to their message. */
-function announcerWith(policy: Partial<ApprovalPolicy>) {
+function announcerWith(policy: Partial<ApprovalPolicy>, refusedDm?: string) {
   const { poster, posts } = createRecordingPoster();
+  const post: typeof poster.post = async (message) => {
+    const ts = await poster.post(message);
+    // Slack's answer for a user the bot may not message (posted, then refused: the record shows it tried).
+    if (message.channel === refusedDm)
+      throw Object.assign(new Error('user_not_found'), { code: 'slack_webapi_platform_error' });
+    return ts;
+  };
   const threadOf = async () => ({
     channel: 'C0OPS',
     threadTs: '1.0001',
     jobNumber: 4,
     requestedBy: 'U0ALICE',
   });
-  const linked = { ...poster, permalink: (channel: string, ts: string) => `https://lab/${channel}/${ts}` };
+  const linked = {
+    ...poster,
+    post,
+    permalink: (channel: string, ts: string) => `https://lab/${channel}/${ts}`,
+  };
   const announcer = createSlackAnnouncer(linked, threadOf, () => ({
     timeoutMs: 30 * 60_000,
     approvers: ['U0ALICE', 'U0BOB', 'S0SRE'],
     allowSelfApproval: false,
+    notifyApprovers: 'mention',
     ...policy,
   }));
   return { announcer, posts };
@@ -77,5 +89,54 @@ describe('an approval request reaches the people who can decide it', () => {
         text: '⏰ job #4 still waits for approval of cilium.yml: it expires at 06:30 UTC (in 15m); see <https://lab/C0OPS/1.0002|the request> · <@U0BOB>',
       },
     ]);
+  });
+
+  it('with dm, messages each user approver directly after the request (never the requester), and mentions only groups', async () => {
+    const { announcer, posts } = announcerWith({
+      notifyApprovers: 'dm',
+      approvers: ['U0ALICE', 'U0BOB', 'U0CAROL', 'S0SRE'],
+    });
+    await announcer.announce('job-4', 'approval-1', REQUEST, Date.UTC(2026, 11, 2, 6, 0));
+    const [request, ...direct] = posts;
+    expect(request!.text).toBe('⏸ approval needed for cilium.yml (job #4) · <!subteam^S0SRE>');
+    expect(JSON.stringify(request!.blocks)).toContain(
+      '*Who can approve:* <!subteam^S0SRE> · 2 told by direct message',
+    );
+    expect(direct.map((dm) => dm.channel)).toEqual(['U0BOB', 'U0CAROL']);
+    expect(direct[0]!.text).toMatch(
+      /^⏸ job #4 on dev waits for your approval of cilium\.yml: see <https:\/\/lab\/C0OPS\/.+\|the request> \(expires in 30m\)$/,
+    );
+    expect(direct[0]!.threadTs).toBeUndefined();
+  });
+
+  it('with both, mentions everyone in the thread and messages the users too; mention (the default) sends no DM', async () => {
+    const both = announcerWith({ notifyApprovers: 'both' });
+    await both.announcer.announce('job-4', 'approval-1', REQUEST, 0);
+    expect(both.posts.map((post) => post.channel)).toEqual(['C0OPS', 'U0BOB']);
+    expect(both.posts[0]!.text).toContain('<@U0BOB> <!subteam^S0SRE>');
+    const mention = announcerWith({});
+    await mention.announcer.announce('job-4', 'approval-1', REQUEST, 0);
+    expect(mention.posts.map((post) => post.channel)).toEqual(['C0OPS']);
+  });
+
+  it('a reminder reaches the DM too with dm, and a refused DM does not stop the others', async () => {
+    const { announcer, posts } = announcerWith(
+      { notifyApprovers: 'dm', approvers: ['U0GONE', 'U0BOB'] },
+      'U0GONE',
+    );
+    const expiresAt = Date.UTC(2026, 11, 2, 6, 30);
+    await announcer.remind(
+      'job-4',
+      {
+        state: { status: 'pending', id: 'a', fingerprint: 'f', expiresAt },
+        request: REQUEST,
+        messageTs: '1.0002',
+      },
+      { expiresAt, at: expiresAt - 5 * 60_000 },
+    );
+    expect(posts.map((post) => post.channel)).toEqual(['C0OPS', 'U0GONE', 'U0BOB']);
+    expect(posts[2]!.text).toContain(
+      'still waits for approval of cilium.yml: it expires at 06:30 UTC (in 5m)',
+    );
   });
 });

@@ -54,6 +54,24 @@ describe('runCommand', () => {
     expect(await runCommand('stauts', refused.context)).toEqual({ code: 'NOT_OPERATOR', user: 'U0ALICE' });
   });
 
+  it('a typo in the console (no delivery key) is answered without counting toward the rate limit', async () => {
+    const { context, calls } = await commandContext({
+      admitCommand: async () => ({ code: 'RATE_LIMITED', perMinute: 3 }),
+    });
+    expect(await runCommand('stauts dev', context)).toMatchObject({
+      code: 'UNKNOWN_VERB',
+      suggestion: 'status dev',
+    });
+    expect(await runCommand('verify nowhere', context)).toMatchObject({ code: 'COMMAND_INVALID' });
+    expect(calls.map((call) => call.op)).not.toContain('admitCommand');
+    // A real command is still limited, and a Slack delivery (its key remembered) of a typo is still admitted.
+    expect(await runCommand('status dev', context)).toEqual({ code: 'RATE_LIMITED', perMinute: 3 });
+    expect(await runCommand('stauts dev', context, 'command:T9')).toEqual({
+      code: 'RATE_LIMITED',
+      perMinute: 3,
+    });
+  });
+
   it('does not treat inherited object keys as verbs', async () => {
     const { context } = await commandContext();
     expect(await runCommand('constructor', context)).toMatchObject({ code: 'UNKNOWN_VERB' });

@@ -87,6 +87,22 @@ describe('world config', () => {
     ]);
   });
 
+  it('notifyApprovers defaults to mention; a word it does not know is refused by name', async () => {
+    const world = parseWorldConfig(
+      await exampleWith((doc) => {
+        doc.clusters.prod.notifyApprovers = 'both';
+      }),
+    );
+    expect(world.clusters.dev!.notifyApprovers).toBe('mention');
+    expect(world.clusters.prod!.notifyApprovers).toBe('both');
+    const problems = problemsOf(
+      await exampleWith((doc) => {
+        doc.clusters.prod.notifyApprovers = 'email';
+      }),
+    );
+    expect(problems).toEqual(['clusters.prod.notifyApprovers: expected mention, dm or both']);
+  });
+
   it('names the key and the reason for a bad address', async () => {
     const text = await exampleWith((doc) => {
       doc.clusters.prod.nodes['k3s-prod-2'].address = 'not an address!';

@@ -83,6 +83,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
         timeoutMs: 60_000,
         approvers: parts.world.clusters[cluster]?.approvers ?? [],
         allowSelfApproval: parts.world.clusters[cluster]?.allowSelfApproval ?? false,
+        notifyApprovers: parts.world.clusters[cluster]?.notifyApprovers ?? 'mention',
       }),
     }),
     metrics: createMetrics(),

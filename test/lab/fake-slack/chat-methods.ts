@@ -33,7 +33,8 @@ function knownChannel(ctx: MethodContext): string | MethodResult {
 }
 
 const postMessage: MethodHandler = (ctx) => {
-  const channel = knownChannel(ctx);
+  // Posting to a user's id posts to the bot's DM with them (Slack opens it); an unknown user is channel_not_found.
+  const channel = ctx.directory.directChannel(stringArg(ctx.args, 'channel') ?? '') ?? knownChannel(ctx);
   if (typeof channel !== 'string') return channel;
   const content = readContent(ctx);
   if ('error' in content) return content.error;

@@ -13,6 +13,13 @@ export interface DirectoryOptions {
   userGroups?: Record<string, string[]>;
 }
 
+/** The bot's DM channel with a user, as Slack answers a chat.postMessage to the user's id. */
+export function directChannelOf(userId: string): string {
+  return `D0${userId.slice(2)}`;
+}
+
+const USER_ID = /^[UW][A-Z0-9]+$/;
+
 export type Directory = ReturnType<typeof createDirectory>;
 
 /** Who and what exists in the fake workspace. Without lists, every id exists with a derived name. */
@@ -21,6 +28,10 @@ export function createDirectory(options: DirectoryOptions) {
     typeof c === 'string' ? { id: c, name: c.toLowerCase() } : c,
   );
   return {
+    /** A user id posted to as a channel: their DM with the bot (undefined for anything else). */
+    directChannel(id: string): string | undefined {
+      return USER_ID.test(id) && this.user(id) ? directChannelOf(id) : undefined;
+    },
     channelKnown(id: string): boolean {
       return channels === undefined || channels.some((c) => c.id === id);
     },

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { directChannelOf } from './create-directory.js';
 import type { Delivery, EnvelopeType } from './create-socket-mode-server.js';
 import type { SlackMessage, SocketAck } from './fake-slack-types.js';
 import {
@@ -281,7 +282,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         event: {
           type: 'app_home_opened',
           user: userId,
-          channel: `D0${userId.slice(2)}`,
+          channel: directChannelOf(userId),
           tab: 'home',
           event_ts: (Date.now() / 1000).toFixed(6),
           ...(view && { view: { id: view.id, type: 'home', blocks: view.blocks } }),

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type WaitForOptions, waitFor } from '../../support/wait-for.js';
 import { applyResponseUrlPost } from './apply-response-url-post.js';
-import { createDirectory, type DirectoryOptions } from './create-directory.js';
+import { createDirectory, type DirectoryOptions, directChannelOf } from './create-directory.js';
 import { createFaultInjector, type FaultInjector } from './create-fault-injector.js';
 import { createRateLimiter } from './create-rate-limiter.js';
 import { createSlackState, type ResponseUrlTarget, type SlackIdentity } from './create-slack-state.js';
@@ -55,6 +55,8 @@ export interface FakeSlack extends Pick<FaultInjector, 'failNext' | 'stormRateLi
   /** Roots and replies of a channel, oldest first. */
   allMessages(channel: string): SlackMessage[];
   message(channel: string, ts: string): MessageWithHistory | undefined;
+  /** What the bot sent a user by direct message (chat.postMessage to their id), oldest first. */
+  directMessages(userId: string): SlackMessage[];
   /** Every Home view published to the user (views.publish), oldest first; the last is what they see. */
   homeViews(userId: string): HomeViewRecord[];
   callsTo(method: string): CallRecord[];
@@ -219,6 +221,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     replies: (channel, threadTs) => state.replies(channel, threadTs),
     allMessages: (channel) => state.everything(channel),
     message: (channel, ts) => state.get(channel, ts),
+    directMessages: (userId) => state.topLevel(directChannelOf(userId)),
     homeViews: (userId) =>
       state.homeViews.filter((view) => view.user === userId).map((view) => structuredClone(view)),
     callsTo,
