@@ -4,6 +4,7 @@ import { listenAddress } from '../config/listen-address.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
 import { createConsolePoster } from '../console/create-console-poster.js';
+import { createTerminalScreen } from '../console/create-terminal-screen.js';
 import { runConsole } from '../console/run-console.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
@@ -31,7 +32,8 @@ export interface ConsoleProcessOptions {
  */
 export async function startConsole(options: ConsoleProcessOptions): Promise<void> {
   const style = { tty: options.tty };
-  const { poster, approval } = createConsolePoster(options.output, options.redact, style);
+  const screen = createTerminalScreen(options.input, options.output, options.tty);
+  const { poster, approval } = createConsolePoster(screen.print, options.redact, style);
   const links = jobLinksFromEnv(options.env, systemClock.now);
   const core = await startCore({
     ...options,
@@ -47,7 +49,7 @@ export async function startConsole(options: ConsoleProcessOptions): Promise<void
   const server = pages && (await startPageServer(listenAddress(options.env, 'PORT'), pages.routes));
   try {
     const jobPageUrl: JobPageUrl = links?.url ?? (() => undefined);
-    await runConsole({ ...options, service: core.service, poster, approval, style, jobPageUrl });
+    await runConsole({ ...options, screen, service: core.service, poster, approval, style, jobPageUrl });
   } finally {
     pages?.stop();
     server?.close();

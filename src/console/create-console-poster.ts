@@ -1,50 +1,89 @@
-import type { Writable } from 'node:stream';
 import { APPROVE_ACTION } from '../bot/create-slack-announcer.js';
 import type { SlackMessage, SlackPoster } from '../bot/slack-poster.js';
 import type { Redact } from '../log/create-redactor.js';
+import { boardChanges, readBoard } from './board-changes.js';
+import { newTailLines } from './new-tail-lines.js';
 import { renderForTerminal, type TerminalStyle } from './render-for-terminal.js';
 
 export interface ConsoleApproval {
   readonly value: string;
   readonly channel: string;
   readonly ts: string;
+  /** What the number answers, as the request said it: "job #1, cilium.yml". */
+  readonly answers: string;
 }
+
+/** The announcer's fallback text: `⏸ approval needed for <step> (job #<n>)…`. */
+const REQUEST = /approval needed for (.+?) \(job #(\d+|\?)\)/;
 
 /**
  * The Slack calls, printed to a terminal: the status board, thread events and approval requests
  * as terminal text (mentions as @U…, links as text and address, bold only on a TTY), each approval
- * with a short number to answer at the prompt.
+ * with a short number to answer at the prompt. A board is printed when its state changes (not on
+ * its progress ticks), a live output tail as the lines it adds, an approval request as Slack shows it.
  */
-export function createConsolePoster(output: Writable, redact: Redact, style: TerminalStyle) {
+export function createConsolePoster(print: (text: string) => void, redact: Redact, style: TerminalStyle) {
   let next = 0;
   const approvals = new Map<number, ConsoleApproval>();
   const lastText = new Map<string, string>();
-  const print = (text: string) => output.write(`${redact(renderForTerminal(text, style))}\n`);
+  const show = (text: string) => print(redact(renderForTerminal(text, style)));
   const poster: SlackPoster = {
     async post(message) {
       const ts = `console.${++next}`;
-      print(message.threadTs ? `  ↳ ${message.text}` : `\n${message.text}`);
-      for (const value of approvalIds(message)) {
+      const ids = approvalIds(message);
+      // A request's buttons stand under what Slack shows: the command line, commit, preview, who may approve.
+      const text = ids.length > 0 ? sectionTexts(message) : message.text;
+      show(message.threadTs ? indent(text) : `\n${text}`);
+      for (const value of ids) {
         const number = approvals.size + 1;
-        approvals.set(number, { value, channel: message.channel, ts });
-        print(`  ↳ answer with: approve ${number}   or: reject ${number}`);
+        const request = REQUEST.exec(message.text);
+        const answers = request ? `job #${request[2]}, ${request[1]}` : 'this request';
+        approvals.set(number, { value, channel: message.channel, ts, answers });
+        show(`  ↳ answer with: approve ${number}   or: reject ${number}   (${number} = ${answers})`);
       }
       lastText.set(ts, message.text);
       return ts;
     },
     async update(message) {
-      // Boards are updated about once a second; only changes are worth a line on a terminal.
-      if (lastText.get(message.ts) === message.text) return;
+      const before = lastText.get(message.ts);
+      if (before === message.text) return;
       lastText.set(message.ts, message.text);
-      print(`\n${message.text}`);
+      const board = readBoard(message.text);
+      const previous = before === undefined ? undefined : readBoard(before);
+      if (board && previous) {
+        const changes = boardChanges(previous, board, message.text);
+        if (changes) show(`\n${changes}`);
+      } else if (board || before === undefined) {
+        show(`\n${message.text}`);
+      } else {
+        const added = newTailLines(before, message.text);
+        if (added) show(indent(added));
+      }
     },
     async upload(file) {
-      if (file.comment) print(`  ${file.comment}`);
-      print(`  ↳ ${file.title}: ${file.content.split('\n').length} lines (kept in the job log)`);
+      if (file.comment) show(`  ${file.comment}`);
+      show(`  ↳ ${file.title}: ${file.content.split('\n').length} lines (kept in the job log)`);
     },
     permalink: (channel, ts) => `console:${channel}/${ts}`,
   };
   return { poster, approval: (number: number) => approvals.get(number) };
+}
+
+const indent = (text: string) => `  ↳ ${text}`;
+
+interface Block {
+  readonly type?: unknown;
+  readonly text?: { readonly text?: unknown };
+  readonly elements?: unknown;
+}
+
+/** The text of a message's section blocks, as Slack lays them out above its buttons. */
+function sectionTexts(message: SlackMessage): string {
+  const texts = (message.blocks ?? []).flatMap((block) => {
+    const text = (block as Block | null)?.type === 'section' ? (block as Block).text?.text : undefined;
+    return typeof text === 'string' ? [text] : [];
+  });
+  return texts.length > 0 ? texts.join('\n') : message.text;
 }
 
 interface ButtonElement {
@@ -55,7 +94,7 @@ interface ButtonElement {
 /** The approval ids on a message's Approve buttons (Block Kit `actions` blocks). */
 function approvalIds(message: SlackMessage): string[] {
   return (message.blocks ?? []).flatMap((block) => {
-    const elements = (block as { readonly elements?: unknown } | null)?.elements;
+    const elements = (block as Block | null)?.elements;
     if (!Array.isArray(elements)) return [];
     return (elements as ButtonElement[])
       .filter((button) => button.action_id === APPROVE_ACTION && typeof button.value === 'string')

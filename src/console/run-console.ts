@@ -1,5 +1,3 @@
-import { createInterface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
 import { handleApprovalClick } from '../bot/handle-approval-click.js';
 import { handleClusterCommand } from '../bot/handle-cluster-command.js';
 import type { JobPageUrl } from '../bot/job-page-url.js';
@@ -8,6 +6,7 @@ import type { WorldConfig } from '../config/world-config.js';
 import type { Redact } from '../log/create-redactor.js';
 import type { ClusterService } from '../service/index.js';
 import type { ConsoleApproval } from './create-console-poster.js';
+import type { TerminalScreen } from './create-terminal-screen.js';
 import { describeHome } from './describe-home.js';
 import { renderForTerminal, type TerminalStyle } from './render-for-terminal.js';
 
@@ -19,8 +18,8 @@ export interface ConsoleOptions {
   /** The approval request printed as number N, for `approve N`. */
   readonly approval: (number: number) => ConsoleApproval | undefined;
   readonly user: string;
-  readonly input: Readable;
-  readonly output: Writable;
+  /** Where lines are typed and everything is printed (the poster prints there too). */
+  readonly screen: TerminalScreen;
   readonly style: TerminalStyle;
   readonly jobPageUrl: JobPageUrl;
   /** Answers carry stored text (a verify's summary, an alert's observation): redacted like the poster's lines. */
@@ -35,18 +34,19 @@ const ANSWER = /^(approve|reject)\s+(\d+)$/;
  * prints the App Home's overview.
  */
 export async function runConsole(options: ConsoleOptions): Promise<void> {
-  const { world, output, user, service, poster, approval } = options;
+  const { world, screen, user, service, poster, approval } = options;
   const channel = world.slack.commandChannels[0] ?? 'C0CONSOLE';
-  const say = (text: string) => output.write(`${options.redact(renderForTerminal(text, options.style))}\n`);
+  const say = (text: string) => screen.print(options.redact(renderForTerminal(text, options.style)));
   say(`cluster-bot console as ${user}. Type /cluster help, home, or quit.`);
-  const lines = createInterface({ input: options.input, output, prompt: 'cluster-bot> ', terminal: false });
-  lines.prompt();
-  for await (const raw of lines) {
+  screen.prompt();
+  for await (const raw of screen.lines()) {
     const line = raw.trim();
     if (line === 'quit' || line === 'exit') break;
     const answer = ANSWER.exec(line);
     if (answer) {
       const target = approval(Number(answer[2]));
+      // Says which job and step the number answers before the decision is taken.
+      if (target) say(`${answer[1]} ${answer[2]} = ${target.answers}`);
       const reply = target
         ? await handleApprovalClick(
             {
@@ -76,7 +76,7 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
     } else if (line !== '') {
       say('Type /cluster help, home, approve N, reject N, or quit.');
     }
-    lines.prompt();
+    screen.prompt();
   }
-  lines.close();
+  screen.close();
 }

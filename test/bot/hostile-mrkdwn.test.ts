@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { describeRequest } from '../../src/bot/create-slack-announcer.js';
 import { createSlackGateAlerts } from '../../src/bot/create-slack-gate-alerts.js';
@@ -95,10 +94,10 @@ describe('remote text in mrkdwn, on every path the bot posts', () => {
     );
     expect(home).toContain(`nodes Ready: ${HOSTILE}`);
     expect(home).not.toContain('the runbook (http://evil.example)');
-    const output = new PassThrough();
     const printed: string[] = [];
-    output.on('data', (chunk: Buffer) => printed.push(chunk.toString()));
-    const { poster } = createConsolePoster(output, createRedactor(), { tty: false });
+    const { poster } = createConsolePoster((text) => printed.push(`${text}\n`), createRedactor(), {
+      tty: false,
+    });
     await poster.post({
       channel: 'C0OPS',
       threadTs: '1.0',

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createConsolePoster } from '../../src/console/create-console-poster.js';
+import { createTerminalScreen } from '../../src/console/create-terminal-screen.js';
 import { runConsole } from '../../src/console/run-console.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
@@ -15,7 +16,8 @@ async function session(lines: string[], jobPageUrl: (id: string) => string | und
     printed += chunk;
   });
   const redact = (text: string) => text.replaceAll('hunter2', '[REDACTED]');
-  const { poster, approval } = createConsolePoster(output, redact, { tty });
+  const screen = createTerminalScreen(input, output, tty);
+  const { poster, approval } = createConsolePoster(screen.print, redact, { tty });
   const { service } = createFakeClusterService({
     home: async () => ({
       kind: 'home',
@@ -32,8 +34,7 @@ async function session(lines: string[], jobPageUrl: (id: string) => string | und
     poster,
     approval,
     user: 'U0BOB',
-    input,
-    output,
+    screen,
     style: { tty },
     jobPageUrl,
     redact,
