@@ -45,15 +45,25 @@ async function upDevRefused(world?: WorldConfig): Promise<unknown> {
  */
 async function wipeWithApiDown(hosts: readonly string[]): Promise<() => Promise<void>> {
   const kept = await mkdtemp(join(tmpdir(), 'cb-wiped-k3s-'));
-  const k3sDir = (host: string) => join(lab.repo.root, INFRA_REPO_PATHS.labOut, host, 'k3s');
+  // A wiped node has neither /etc/rancher/k3s nor /var/lib/rancher/k3s (the lab's `k3s` and `k3s-data`).
+  const k3sDirs = (host: string) =>
+    ['k3s', 'k3s-data'].map((dir) => ({
+      dir,
+      path: join(lab.repo.root, INFRA_REPO_PATHS.labOut, host, dir),
+    }));
   for (const host of hosts) {
-    await cp(k3sDir(host), join(kept, host), { recursive: true });
-    await rm(k3sDir(host), { recursive: true });
+    for (const { dir, path } of k3sDirs(host)) {
+      await cp(path, join(kept, host, dir), { recursive: true }).catch(() => undefined);
+      await rm(path, { recursive: true, force: true });
+    }
   }
   lab.sim.setUnreachable(true);
   return async () => {
     lab.sim.setUnreachable(false);
-    for (const host of hosts) await cp(join(kept, host), k3sDir(host), { recursive: true });
+    for (const host of hosts) {
+      for (const { dir, path } of k3sDirs(host))
+        await cp(join(kept, host, dir), path, { recursive: true }).catch(() => undefined);
+    }
     await rm(kept, { recursive: true, force: true });
   };
 }

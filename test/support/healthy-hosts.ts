@@ -17,6 +17,7 @@ export const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
     call.argv[0] === 'cat' ? LAB_GROUP_VARS.find((file) => call.argv.at(-1)?.endsWith(file)) : undefined;
   if (groupVars) return { stdout: readLabFile(groupVars).split('\n') };
   if (call.argv.includes('/etc/rancher/k3s/config.yaml')) return { stdout: ['disable-kube-proxy: true'] };
+  if (call.argv.includes('etcd-snapshot') && call.argv.includes('ls')) return { stdout: snapshotTakenAnHourAgo() };
   if (call.argv.includes('--list-hosts'))
     return {
       stdout: listHostsOutput('node-baseline.yml', [
@@ -27,6 +28,16 @@ export const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
     return { stdout: hostsAsked(call).flatMap((host) => [`${host} | SUCCESS => {`, '    "msg": true', '}']) };
   return undefined;
 };
+
+/** `k3s etcd-snapshot ls` as k3s prints it, its one snapshot taken an hour ago: the backup gate passes. */
+function snapshotTakenAnHourAgo(): string[] {
+  const at = Math.floor(Date.now() / 1_000) - 3_600;
+  const name = `etcd-snapshot-k3s-dev-1-${at}`;
+  return [
+    'Name                               Location                                                                           Size    Created',
+    `${name} file:///var/lib/rancher/k3s/server/db/snapshots/${name} 3616800 ${new Date(at * 1_000).toISOString().replace('.000', '')}`,
+  ];
+}
 
 /** The hosts of `ansible -i <inventory> <host,host…> …`. */
 function hostsAsked(call: ShellCall): string[] {
