@@ -138,8 +138,9 @@ function renderSteps(page) {
 
 /** A link to where the step's output begins in the log below; the log stops following to stay there. */
 function stepLogLink(stepId, index) {
-  const link = el('a', `log from line ${(index + 1).toLocaleString('en')}`, 'step-log');
-  link.href = `#log-${stepId}`;
+  // A button, not a link: the page's only links lead out of it (the thread, https:// only).
+  const link = el('button', `log from line ${(index + 1).toLocaleString('en')}`, 'step-log');
+  link.type = 'button';
   link.dataset.step = stepId;
   link.addEventListener('click', (click) => {
     click.preventDefault();

@@ -160,12 +160,12 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     const stepLinks = await page.$$eval('#steps li', (items) =>
       items.map((item) => ({
         argv: item.querySelector('code')?.textContent ?? '',
-        link: item.querySelector('a.step-log')?.textContent ?? '',
+        link: item.querySelector('button.step-log')?.textContent ?? '',
       })),
     );
     expect(stepLinks.every((step) => /^log from line [\d,]+$/.test(step.link))).toBe(true);
     const playbookStep = stepLinks.findIndex((step) => step.argv.includes('ansible-playbook'));
-    await page.click(`#steps li:nth-child(${playbookStep + 1}) a.step-log`);
+    await page.click(`#steps li:nth-child(${playbookStep + 1}) button.step-log`);
     const target = await page.waitForFunction(
       () => document.querySelector('#log-rows .row.target')?.textContent,
       { timeout: labMs(5_000) },

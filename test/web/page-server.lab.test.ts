@@ -23,7 +23,8 @@ const links = createJobLinks({
 const LOG: JobLogChunk = {
   lines: [
     { id: '1-0', text: '# refused:\n- first reason\r\n- second reason' },
-    { id: '2-0', text: 'last line' },
+    // Stored in the same millisecond: one event (an event holds one millisecond's lines).
+    { id: '1-1', text: 'last line' },
   ],
   ended: true,
 };
@@ -90,7 +91,7 @@ describe("the job pages' own listener (Socket Mode and the console)", () => {
     expect(status).toBe(200);
     const events = body.split('\n\n').filter((event) => event.includes('event: '));
     expect(events[0]!.split('\n')).toEqual([
-      'id: 2-0',
+      'id: 1-1',
       'event: lines',
       'data: # refused:',
       'data: - first reason',
