@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
@@ -8,6 +8,8 @@ import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle
 let lab: LifecycleLab;
 beforeAll(async () => {
   lab = await startLifecycleLab();
+  // Each dev server runs with an etcd data dir (empty here): what a restore moves aside on a re-joining server.
+  for (const node of DEV) await mkdir(dataDir(node, 'db'), { recursive: true });
 }, LAB_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await lab?.stop();

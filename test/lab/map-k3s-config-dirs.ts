@@ -1,4 +1,3 @@
-import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INFRA_REPO_PATHS } from './infra-repo.js';
 import type { SshdLab } from './sshd.js';
@@ -20,12 +19,5 @@ export async function mapK3sConfigDirs(
     const out = join(repoRoot, INFRA_REPO_PATHS.labOut, host);
     await sshd.mapNodePath(address, '/etc/rancher/k3s', join(out, 'k3s'));
     await sshd.mapNodePath(address, '/var/lib/rancher/k3s', join(out, 'k3s-data'));
-    // A server of a formed cluster (the role wrote its config) has an etcd data dir (empty here): what
-    // a restore moves aside on a re-joining server. A node k3s never ran on (prod's) has no k3s data.
-    const formed = await access(join(out, 'k3s')).then(
-      () => true,
-      () => false,
-    );
-    if (formed) await mkdir(join(out, 'k3s-data', 'server', 'db'), { recursive: true });
   }
 }

@@ -17,7 +17,8 @@ export const healthyHosts = (call: ShellCall): ScriptedReply | undefined => {
     call.argv[0] === 'cat' ? LAB_GROUP_VARS.find((file) => call.argv.at(-1)?.endsWith(file)) : undefined;
   if (groupVars) return { stdout: readLabFile(groupVars).split('\n') };
   if (call.argv.includes('/etc/rancher/k3s/config.yaml')) return { stdout: ['disable-kube-proxy: true'] };
-  if (call.argv.includes('etcd-snapshot') && call.argv.includes('ls')) return { stdout: snapshotTakenAnHourAgo() };
+  if (call.argv.includes('etcd-snapshot') && call.argv.includes('ls'))
+    return { stdout: snapshotTakenAnHourAgo() };
   if (call.argv.includes('--list-hosts'))
     return {
       stdout: listHostsOutput('node-baseline.yml', [

@@ -177,10 +177,13 @@ describe('the job page of a real job (bot process, worker, ansible on the lab, f
     // Each line's time on demand: to the millisecond, within the job's own span.
     await page.click('#times');
     const times = await page.waitForFunction(
-      () => [...document.querySelectorAll('#log-rows .row .time')].map((time) => time.textContent),
+      () => {
+        const shown = [...document.querySelectorAll('#log-rows .row .time')].map((time) => time.textContent);
+        return shown.length > 0 && shown;
+      },
       { timeout: labMs(5_000) },
     );
-    const shownTimes = (await times.jsonValue()).map((time) => time ?? '');
+    const shownTimes = ((await times.jsonValue()) || []).map((time) => time ?? '');
     expect(shownTimes.length).toBeGreaterThan(0);
     expect(shownTimes.every((time) => /^\d\d:\d\d:\d\d\.\d{3}$/.test(time))).toBe(true);
     expect([...shownTimes].sort()).toEqual(shownTimes);
