@@ -53,16 +53,12 @@ describe('one Slack budget for all processes', { timeout: labMs(300_000) }, () =
       `${JOBS} verify jobs on 3 workers: outcomes decided in ${decidedMs} ms (${threadsDoneAtDecision} threads complete by then), every thread complete in ${tookMs} ms; ${slack.calls.filter((c) => c.method === 'chat.postMessage').length} posts into one channel, 429s: ${slack.rateLimitedCount()} ${JSON.stringify(slack.calls.filter((c) => c.rateLimited).map((c) => c.method))}`,
     );
 
-    // Each thread as its job told it: the board shows the outcome, the step's output and result, then the final report.
+    // Each thread as its job told it: the board shows the outcome, the step, then the final report.
     const jobNumbers = roots().map((root) => {
       expect(root.text).toContain('succeeded');
       const number = /job #(\d+)/.exec(root.text)![1];
       expect(slack.replies('C0OPS', root.ts).map((m) => m.text)).toEqual([
-        // The backup gate's `k3s etcd-snapshot ls`, as the step's output tail.
-        expect.stringMatching(/^```Name\s+Location\s+Size\s+Created\n/),
-        expect.stringMatching(
-          /^✅ verify gates \(one read\) \([^)]+\): 3\/3 nodes Ready.*newest etcd snapshot/,
-        ),
+        expect.stringMatching(/^✅ verify gates \(one read\) \([^)]+\): 3\/3 nodes Ready/),
         expect.stringMatching(new RegExp(`^✅ job #${number} succeeded`)),
       ]);
       return Number(number);

@@ -20,10 +20,13 @@ export const etcdSnapshotFreshGate: Gate = {
     const unasked: string[] = [];
     let newest: { snapshot: EtcdSnapshot; server: string } | undefined;
     for (const server of servers) {
-      const listed = await listServerSnapshots(ctx, server).catch((error: unknown) => {
-        if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
-        return error.message;
-      });
+      // Quietly: the gate's verdict names the newest snapshot; the listing is not the step's output.
+      const listed = await listServerSnapshots({ ...ctx, output: () => undefined }, server).catch(
+        (error: unknown) => {
+          if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
+          return error.message;
+        },
+      );
       if (typeof listed === 'string') {
         unasked.push(`${server.name}: ${listed}`);
         continue;
