@@ -49,6 +49,22 @@ async function announce(policy: Partial<ApprovalPolicy>) {
   return { message: message!, body: JSON.stringify(message!.blocks) };
 }
 
+/** A reminder of job-4's pending request (message 1.0002), `minutes` before it expires. */
+const remindBefore = (
+  announcer: ReturnType<typeof announcerWith>['announcer'],
+  expiresAt: number,
+  minutes: number,
+) =>
+  announcer.remind(
+    'job-4',
+    {
+      state: { status: 'pending', id: 'a', fingerprint: 'f', expiresAt },
+      request: REQUEST,
+      messageTs: '1.0002',
+    },
+    { expiresAt, at: expiresAt - minutes * 60_000 },
+  );
+
 describe('an approval request reaches the people who can decide it', () => {
   it("names the cluster's approvers (users and groups) so Slack notifies them, and is broadcast to the channel", async () => {
     const { message, body } = await announce({});
@@ -72,15 +88,7 @@ describe('an approval request reaches the people who can decide it', () => {
   it('a reminder is broadcast from the thread, says when the request expires and links it', async () => {
     const { announcer, posts } = announcerWith({ approvers: ['U0ALICE', 'U0BOB'] });
     const expiresAt = Date.UTC(2026, 11, 2, 6, 30);
-    await announcer.remind(
-      'job-4',
-      {
-        state: { status: 'pending', id: 'a', fingerprint: 'f', expiresAt },
-        request: REQUEST,
-        messageTs: '1.0002',
-      },
-      { expiresAt, at: expiresAt - 15 * 60_000 },
-    );
+    await remindBefore(announcer, expiresAt, 15);
     expect(posts).toEqual([
       {
         channel: 'C0OPS',
@@ -125,15 +133,7 @@ describe('an approval request reaches the people who can decide it', () => {
       'U0GONE',
     );
     const expiresAt = Date.UTC(2026, 11, 2, 6, 30);
-    await announcer.remind(
-      'job-4',
-      {
-        state: { status: 'pending', id: 'a', fingerprint: 'f', expiresAt },
-        request: REQUEST,
-        messageTs: '1.0002',
-      },
-      { expiresAt, at: expiresAt - 5 * 60_000 },
-    );
+    await remindBefore(announcer, expiresAt, 5);
     expect(posts.map((post) => post.channel)).toEqual(['C0OPS', 'U0GONE', 'U0BOB']);
     expect(posts[2]!.text).toContain(
       'still waits for approval of cilium.yml: it expires at 06:30 UTC (in 5m)',

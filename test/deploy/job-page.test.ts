@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { readEnv } from '../../src/config/read-env.js';
 import { environmentOf } from './environment-of.js';
+import { FAKE_SECRETS } from './fake-secrets.js';
 import { findObject } from './find-object.js';
 import type { IngressObject, ServiceObject, Workload } from './k8s-types.js';
 import { renderKustomization } from './render-kustomization.js';
@@ -13,14 +14,8 @@ const deployments = ['cluster-bot-bot', 'cluster-bot-worker'].map((name) =>
 );
 const ingress = findObject<IngressObject>(objects, 'Ingress', 'cluster-bot');
 const service = findObject<ServiceObject>(objects, 'Service', 'cluster-bot');
-const SECRETS = {
-  'cluster-bot-slack/bot-token': 'xoxb-0-fake',
-  'cluster-bot-slack/app-token': 'xapp-0-fake',
-  'cluster-bot-slack/job-page-secret': 'fake-job-page-secret-0123456789abcdef',
-  'cluster-bot-redis/password': '0123456789abcdef0123456789abcdef',
-};
 const envOf = (workload: Workload) =>
-  readEnv(environmentOf(workload.spec.template.spec.containers[0]!, SECRETS));
+  readEnv(environmentOf(workload.spec.template.spec.containers[0]!, FAKE_SECRETS));
 
 /** `256Mi`, `1Gi` in megabytes (MiB, as JOB_LOGS_MAX_MB counts them). */
 function megabytes(quantity: string): number {
@@ -35,7 +30,9 @@ describe('the job page as deployed', () => {
     for (const workload of deployments) {
       const env = envOf(workload);
       expect(env.PUBLIC_URL, workload.metadata.name).toBe(`https://${host}`);
-      expect(env.JOB_PAGE_SECRET, workload.metadata.name).toBe(SECRETS['cluster-bot-slack/job-page-secret']);
+      expect(env.JOB_PAGE_SECRET, workload.metadata.name).toBe(
+        FAKE_SECRETS['cluster-bot-slack/job-page-secret'],
+      );
     }
   });
 

@@ -4,6 +4,7 @@ import { parseWorldConfig } from '../../src/config/load-world-config.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { environmentOf, expandedNames } from './environment-of.js';
+import { FAKE_SECRETS } from './fake-secrets.js';
 import { findObject } from './find-object.js';
 import type { Container, K8sObject, PodSpec, ServiceObject, Workload } from './k8s-types.js';
 import { podTemplatesOf } from './pod-templates-of.js';
@@ -14,13 +15,6 @@ import { selectorMatches } from './selector-matches.js';
 const { objects } = await renderKustomization(repoPath('deploy/overlays/homelab'));
 const bot = findObject<Workload>(objects, 'Deployment', 'cluster-bot-bot');
 const worker = findObject<Workload>(objects, 'Deployment', 'cluster-bot-worker');
-const FAKE_SECRETS = {
-  'cluster-bot-slack/bot-token': 'xoxb-0-fake',
-  'cluster-bot-slack/app-token': 'xapp-0-fake',
-  'cluster-bot-slack/signing-secret': 'fake-signing-secret',
-  'cluster-bot-slack/job-page-secret': 'fake-job-page-secret-0123456789abcdef',
-  'cluster-bot-redis/password': '0123456789abcdef0123456789abcdef',
-};
 
 function appContainer(workload: Workload): Container {
   const [container, ...others] = workload.spec.template.spec.containers;

@@ -18,11 +18,8 @@ afterEach(async () => {
   lab = undefined;
 });
 
-async function submit(command: LifecycleCommand, requestedBy = 'U0ALICE', queueIfBusy = false) {
-  const result = await lab!.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
-  if (result.kind !== 'queued') throw new Error(`${command.verb} was refused: busy`);
-  return result.record.id;
-}
+const submit = (command: LifecycleCommand, requestedBy?: string, queueIfBusy?: boolean) =>
+  lab!.submit(command, requestedBy, queueIfBusy);
 
 const outcomeOf = (jobId: string) =>
   waitFor(`the outcome of ${jobId}`, async () => (await lab!.records.get(jobId))?.outcome, {

@@ -56,14 +56,7 @@ describe('two starts of the same job (a stalled job handed out again while its f
       leaseRenewMs: labMs(50),
       logger,
     });
-    const submitted = await lab.queue.enqueue({
-      command: PACKAGES_DEV,
-      requestedBy: 'U0ALICE',
-      channel: 'C0OPS',
-      queueIfBusy: false,
-    });
-    if (submitted.kind !== 'queued') throw new Error('refused');
-    const id = submitted.record.id;
+    const id = await lab.submit(PACKAGES_DEV);
     const job = (await lab.queue.queue.getJob(id))!;
     /** The checkpoint of the plan's one step (its only field beside the job's facts). */
     const stepStatus = async () =>

@@ -15,6 +15,7 @@ import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import type { Logger } from '../../src/log/create-logger.js';
 import { systemClock } from '../../src/system-clock.js';
 import { createInProcessProcessor } from './create-in-process-processor.js';
@@ -109,6 +110,12 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     /** The texts posted or updated so far, oldest first. */
     texts: () => posts.map((post) => post.text),
     approvalOf,
+    /** A command enqueued by `requestedBy` in C0OPS, as the service would: its job id, or an error when refused. */
+    async submit(command: LifecycleCommand, requestedBy = 'U0ALICE', queueIfBusy = false): Promise<string> {
+      const result = await stores.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
+      if (result.kind !== 'queued') throw new Error(`${command.verb} was refused: busy`);
+      return result.record.id;
+    },
     /**
      * An approver's click on the job's pending approval, as the click handler records it: on the
      * approval's own message unless `messageTs` says which message the button was on.
