@@ -23,6 +23,8 @@ export async function decideClick(
   const target = parseApprovalId(click.value);
   const record = target && (await deps.records.get(target.jobId));
   const cluster = record && deps.world.clusters[record.command.cluster];
+  const thread = record && (await deps.threads.load(record));
+  const stepIndex = thread?.board.steps.findIndex((step) => step.id === target?.stepId) ?? -1;
   // A value that is no approval id is not echoed anywhere: it is whatever the sender wrote.
   const audit = (action: AuditAction, what: string) =>
     deps.audit.record({
@@ -33,9 +35,10 @@ export async function decideClick(
       cluster: cluster?.name,
       jobId: target?.jobId,
       stepId: target?.stepId,
+      stepNumber: stepIndex >= 0 ? stepIndex + 1 : undefined,
       approvalId: target ? click.value : undefined,
     });
-  if (!target || !record || !cluster) {
+  if (!target || !record || !cluster || !thread) {
     await audit('click-refused', `${click.decision}: the button matches no pending approval`);
     return { code: 'NO_SUCH_APPROVAL' };
   }
@@ -67,7 +70,6 @@ export async function decideClick(
     case 'counted': {
       const count = verdict.approvals.length;
       await audit('approve', `${step} (${count}/${required})`);
-      const thread = await deps.threads.load(record);
       const counted: Decision = {
         kind: 'counted',
         userId: actor.userId,

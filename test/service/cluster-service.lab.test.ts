@@ -1,9 +1,11 @@
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { meterBacklog } from '../../src/app/meter-backlog.js';
+import { describeAudit } from '../../src/bot/describe-audit.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
+import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import type { Decision } from '../../src/service/index.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -35,14 +37,14 @@ async function endJob(jobId: string, outcome: string) {
 }
 
 /** An approval pending on a step of `jobId`, its buttons on message `msg-<jobId>`. */
-async function pendingApproval(jobId: string, cluster: string) {
+async function pendingApproval(jobId: string, cluster: string, stepId = 'rollout') {
   const desk = createRedisApprovalDesk(t.redis, t.keys, jobId, 60_000, Date.now, {
     announce: async () => `msg-${jobId}`,
     remind: async () => undefined,
     close: async () => undefined,
   });
   const { id } = await desk.request({
-    stepId: 'rollout',
+    stepId,
     stepTitle: 'Cilium rollout',
     cluster,
     reason: 'restarts every agent',
@@ -249,6 +251,35 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       ['U0BOB', 'click-refused', expect.stringMatching(/^approve Cilium rollout: /)],
       ['U0ALICE', 'click-refused', 'approve: the button matches no pending approval'],
     ]);
+  });
+
+  it('the audit numbers a clicked step as the board does, not by its id', async () => {
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    // The board as the job's reporter saves it: the plan's steps in order. up's ids skip the
+    // kubeconfig step after k3s.yml ("3-k3s-kubeconfig"), so from there on id and place differ.
+    const plan = buildPlan({ verb: 'up', cluster: 'dev' }, world);
+    const thread = await t.threads.load((await t.records.get('job-1'))!);
+    const steps = plan.steps.map(({ id, title, target }) => ({
+      id,
+      title,
+      target,
+      disruptive: false,
+      status: 'pending' as const,
+    }));
+    await createRedisThreadOutbox(t.redis, t.keys, 60_000).append(
+      'job-1',
+      [],
+      { stream: 'worker-a', first: 0 },
+      { ...thread, board: { ...thread.board, steps } },
+    );
+    const cilium = plan.steps.findIndex((step) => step.title === 'cilium.yml');
+    expect(plan.steps[cilium]!.id).toBe(`${cilium}-cilium`);
+    const button = await pendingApproval('job-1', 'dev', plan.steps[cilium]!.id);
+    await t.service.decide(BOB, { decision: 'approve', ...button }, async () => {});
+
+    const answer = await t.service.audit(ALICE, 1);
+    const text = 'entries' in answer ? describeAudit(answer.entries) : '';
+    expect(text).toContain(`[#1 step ${cilium + 1} approval job-1.${cilium}-cilium.`);
   });
 
   it('home: the line behind the holder, open alerts and approvers; a stranger gets a refusal only', async () => {
