@@ -61,7 +61,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
       /\*Lease:\* job #1 \(cilium dev\) by <@U0ALICE>, step \d\/\d \(waiting for approval\)/,
     );
     expect(textOf(waiting)).toMatch(
-      /\*Waiting for approval:\* job #1 at cilium\.yml \(1 needed; approvers: <@U0ALICE>, <@U0BOB>\)\. You may approve it/,
+      /\*Waiting for approval:\* job #1 at cilium\.yml \(1 needed; approvers: <@U0ALICE>, <@U0BOB>\)\. You may approve or reject it/,
     );
     expect(textOf(waiting)).toMatch(/^prod\n\*Lease:\* free/m);
     // The job holding dev links to its page (signed, under PUBLIC_URL).

@@ -2,6 +2,7 @@ import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { meterBacklog } from '../../src/app/meter-backlog.js';
 import { describeAudit } from '../../src/bot/describe-audit.js';
+import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
@@ -37,7 +38,12 @@ async function endJob(jobId: string, outcome: string) {
 }
 
 /** An approval pending on a step of `jobId`, its buttons on message `msg-<jobId>`. */
-async function pendingApproval(jobId: string, cluster: string, stepId = 'rollout') {
+async function pendingApproval(
+  jobId: string,
+  cluster: string,
+  stepId = 'rollout',
+  minimumApprovals?: number,
+) {
   const desk = createRedisApprovalDesk(t.redis, t.keys, jobId, 60_000, Date.now, {
     announce: async () => `msg-${jobId}`,
     remind: async () => undefined,
@@ -49,6 +55,7 @@ async function pendingApproval(jobId: string, cluster: string, stepId = 'rollout
     cluster,
     reason: 'restarts every agent',
     binding: { commandLine: 'ansible-playbook cilium.yml', targets: cluster, fingerprint: 'f1' },
+    minimumApprovals,
   });
   return { value: id, messageTs: `msg-${jobId}` };
 }
@@ -280,6 +287,38 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     const answer = await t.service.audit(ALICE, 1);
     const text = 'entries' in answer ? describeAudit(answer.entries) : '';
     expect(text).toContain(`[#1 step ${cilium + 1} approval job-1.${cilium}-cilium.`);
+  });
+
+  it('home: each waiting approval with its own count, its request’s message, and buttons for who may decide it', async () => {
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'prod' }, false);
+    // A step that asks more than its cluster's count (a restore asks two distinct approvers on dev).
+    const dev = await pendingApproval('job-1', 'dev', 'rollout', 2);
+    const prod = await pendingApproval('job-2', 'prod');
+    const [alice, bob] = await t.service.homes([ALICE, BOB]);
+    const approvalsOf = (answer: typeof alice) =>
+      answer && 'kind' in answer ? answer.clusters.flatMap((c) => c.approvals) : [];
+    expect(approvalsOf(bob)).toMatchObject([
+      { jobId: 'job-1', required: 2, mayDecide: true, message: { channel: 'C0OPS', ts: dev.messageTs } },
+      { jobId: 'job-2', required: 2, mayDecide: true, message: { channel: 'C0OPS', ts: prod.messageTs } },
+    ]);
+    // Dev lets the requester approve; prod does not, so Alice is offered no decision on her prod job.
+    expect(approvalsOf(alice).map((a) => [a.jobId, a.mayDecide])).toEqual([
+      ['job-1', true],
+      ['job-2', false],
+    ]);
+    const view = renderHome(alice!, {
+      jobPageUrl: () => undefined,
+      verifyChannel: () => 'C0OPS',
+      threadLink: (channel, ts) => `https://slack.test/archives/${channel}/p${ts}`,
+    });
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('job #1 at Cilium rollout (2 needed; approvers: <@U0ALICE>, <@U0BOB>)');
+    expect(text).toContain('<https://slack.test/archives/C0OPS/pmsg-job-1|Open the request in its thread>');
+    expect(text.match(/"action_id":"home_(approve|reject)","value":"[^"]+"/g)).toEqual([
+      `"action_id":"home_approve","value":"${dev.value}"`,
+      `"action_id":"home_reject","value":"${dev.value}"`,
+    ]);
   });
 
   it('home: the line behind the holder, open alerts and approvers; a stranger gets a refusal only', async () => {
