@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, type HomeViewRecord, visibleText } from '../lab/fake-slack/index.js';
+import type { FakeSlack, HomeViewRecord } from '../lab/fake-slack/index.js';
 import { approvalMessage } from '../support/approval-message.js';
+import { homeShowing, homeText } from '../support/home-showing.js';
 import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
 
@@ -11,23 +12,12 @@ beforeAll(async () => {
 }, labMs(120_000));
 afterAll(() => lab?.stop());
 
-const textOf = (view: HomeViewRecord | undefined) => (view ? visibleText({ blocks: view.blocks }) : '');
 const labels = (view: HomeViewRecord) =>
   (JSON.stringify(view.blocks).match(/"type":"plain_text","text":"(Approve|Reject)[^"]*"/g) ?? []).map(
     (label) => label.replace(/^.*"text":"/, '').replace(/"$/, ''),
   );
 const hasButtons = (slack: FakeSlack, ts: string) =>
   JSON.stringify(slack.message('C0OPS', ts)?.blocks ?? []).includes('"type":"button"');
-
-function homeShowing(slack: FakeSlack, user: string, pattern: RegExp, timeoutMs = 60_000) {
-  return slack.waitFor(
-    () => {
-      const view = slack.homeViews(user).at(-1);
-      return view && pattern.test(textOf(view)) ? view : undefined;
-    },
-    { timeoutMs, description: `${user}'s Home showing ${pattern}` },
-  );
-}
 
 function board(slack: FakeSlack, job: string, status: string, timeoutMs = 120_000) {
   return slack.waitFor(
@@ -66,7 +56,7 @@ describe('approvals from the App Home, against the real bot and worker processes
     const home = await homeShowing(slack, 'U0BOB', /Waiting for approval:\* job #1 at cilium\.yml/);
     expect(labels(home)).toEqual(['Approve #1 cilium.yml', 'Reject #1 cilium.yml']);
     // A link to the request itself, in its thread.
-    expect(textOf(home)).toContain(
+    expect(homeText(home)).toContain(
       `/archives/C0OPS/p${request.ts.replace('.', '')}|Open the request in its thread>`,
     );
     // Someone who is no approver is shown no button; one taken from Bob's Home changes nothing.
