@@ -77,6 +77,8 @@ interface ProcessOptions {
   readonly failKeeping?: number;
   /** Reading a message's ts fails on this read (from 1), as on a dropped connection. */
   readonly failReadingAt?: number;
+  /** This many claims lose their reply (the lease and the read were made, the connection dropped). */
+  readonly loseClaims?: number;
   /** Keeping a message's ts never returns (the process dies between Slack's answer and the write). */
   readonly hangKeeping?: boolean;
   /** Default 100 ms. */
@@ -103,8 +105,14 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
       await store.messages.set(jobId, name, ts);
     },
   };
+  let loseClaims = options.loseClaims ?? 0;
+  const claim: typeof store.claim = async (...args) => {
+    const claimed = await store.claim(...args);
+    if (loseClaims-- > 0) throw new Error('Connection is closed.');
+    return claimed;
+  };
   const drainer = createOutboxDrainer({
-    store,
+    store: { ...store, claim },
     send: createThreadOpSender({ poster, messages, logger, readLog: async () => 'the log' }),
     logger,
     leaseMs: options.leaseMs ?? LEASE_MS,
@@ -375,6 +383,22 @@ describe('thread outbox in Redis', () => {
       rest.at(-1),
     ]);
     expect(accepted.slice(2).every((call) => call.threadTs === '100.2' || call.text.startsWith('edit'))).toBe(
+      true,
+    );
+  });
+
+  it("a claim whose reply is lost (the lease and the thread's ts read, the connection dropped): the outbox is claimed again once that lease lapses, the thread whole, in order", async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    const { drainer } = startProcess(prefix, slackPoster(accepted), { loseClaims: 1 });
+    await reportJob(drainer.outbox, 'job-1');
+    await waitFor('the thread complete', () => accepted.length >= expectedThread.length, {
+      timeoutMs: 10_000,
+    });
+    await drainer.outbox.delivered('job-1');
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+    expect(accepted.slice(1).every((call) => call.threadTs === '100.1' || call.text.startsWith('edit'))).toBe(
       true,
     );
   });
