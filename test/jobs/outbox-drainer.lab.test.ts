@@ -369,11 +369,8 @@ describe('thread outbox in Redis', () => {
     await waitFor('the root message taken by Slack', () => accepted.length === 1);
     first.redis.disconnect();
 
-    const second = startProcess(prefix, slackPoster(accepted));
-    await waitFor('the thread complete', () => accepted.length >= expectedThread.length + 1, {
-      timeoutMs: 10_000,
-    });
-    await second.drainer.outbox.delivered('job-1');
+    // Once the first one's lease lapses, the second takes the outbox over; delivered: all of it sent.
+    await startProcess(prefix, slackPoster(accepted)).drainer.outbox.delivered('job-1');
     const [root, ...rest] = expectedThread;
     expect(accepted.map((call) => call.text)).toEqual([
       root,
@@ -393,13 +390,8 @@ describe('thread outbox in Redis', () => {
     const accepted: Accepted[] = [];
     const { drainer } = startProcess(prefix, slackPoster(accepted), { loseClaims: 1 });
     await reportJob(drainer.outbox, 'job-1');
-    await waitFor('the thread complete', () => accepted.length >= expectedThread.length, {
-      timeoutMs: 10_000,
-    });
     await drainer.outbox.delivered('job-1');
     expect(accepted.map((call) => call.text)).toEqual(expectedThread);
-    expect(accepted.slice(1).every((call) => call.threadTs === '100.1' || call.text.startsWith('edit'))).toBe(
-      true,
-    );
+    expect(new Set(accepted.slice(1, -2).map((call) => call.threadTs))).toEqual(new Set(['100.1']));
   });
 });
