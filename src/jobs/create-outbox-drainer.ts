@@ -59,6 +59,8 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
     // Not ours, or nothing in it (let go at once).
     if (!claimed || claimed.ops.length === 0) return;
     let ops = claimed.ops;
+    /** The number of `ops[0]` in the outbox's life: the take names the one it takes off, so a resent take takes nothing more. */
+    let first = claimed.first;
     const lease = keepLease({ store, logger, jobId, owner, leaseMs });
     const going = () => lease.held && !stopping;
     try {
@@ -70,13 +72,16 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
         if (!sent) break;
         // What this process appended until now, the take reads: no need to look again after it.
         again.delete(jobId);
-        const next = await store.take(jobId, owner, leaseMs, BATCH);
+        const next = await store.take(jobId, owner, leaseMs, BATCH, first);
         if (!next) lease.lost();
         // Emptied: the take let it go.
         else if (next.length === 0) return;
         else ops = next;
+        first += 1;
       }
-      if (lease.held) await store.release(jobId, owner);
+      // Even with the lease given up (a stuck call): one that came back after all was taken off,
+      // which renewed the lease; left to lapse, the outbox would idle a lease period. Only our own is deleted.
+      await store.release(jobId, owner);
     } finally {
       lease.stop();
     }

@@ -45,17 +45,21 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
   const { poster, messages } = deps;
   /** ts posted whose keeping in Redis failed, by job and name. */
   const unkept = new Map<string, string>();
+  /**
+   * Records a posted message's ts and resolves to the one recorded: another's, should a holder that
+   * took the outbox over meanwhile have posted and recorded its own (the stale post is left alone).
+   */
   const keep = async (jobId: string, name: string, ts: string, held: HeldMessages | undefined) => {
     unkept.set(`${jobId}/${name}`, ts);
-    await messages.set(jobId, name, ts);
+    const recorded = await messages.record(jobId, name, ts);
     unkept.delete(`${jobId}/${name}`);
-    held?.set(name, ts);
+    held?.set(name, recorded);
+    return recorded;
   };
   const kept = async (jobId: string, name: string, held: HeldMessages | undefined) => {
     const ts = unkept.get(`${jobId}/${name}`);
     if (ts === undefined) return held ? held.get(name) : messages.get(jobId, name);
-    await keep(jobId, name, ts, held);
-    return ts;
+    return keep(jobId, name, ts, held);
   };
   return async (jobId, raw, later, held) => {
     const op = JSON.parse(raw) as ThreadOp;
@@ -66,7 +70,8 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
         channel: op.channel,
         ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
       });
-      return keep(jobId, THREAD_ROOT, ts, held);
+      await keep(jobId, THREAD_ROOT, ts, held);
+      return;
     }
     if (op.kind === 'alert') {
       const link = root ? poster.permalink(op.threadChannel, root) : undefined;
@@ -87,7 +92,10 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
       case 'tail': {
         const name = tailName(op.stepId);
         const ts = await kept(jobId, name, held);
-        if (!ts) return keep(jobId, name, await poster.post({ ...inThread, text: op.text }), held);
+        if (!ts) {
+          await keep(jobId, name, await poster.post({ ...inThread, text: op.text }), held);
+          return;
+        }
         if (later.some((next) => isTailOf(next, op.stepId))) return;
         return poster.update({ channel: op.channel, ts, text: op.text });
       }
