@@ -164,9 +164,7 @@ export function createRedisThreadOutbox(
     ): Promise<string[] | undefined> {
       const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes, keys.outboxSeq(jobId)];
       const args = [owner, String(leaseMs), String(count), jobId, String(sent)];
-      const next = (await redis.eval(TAKE, 4, ...keysOf, ...args)) as
-        | string[]
-        | null;
+      const next = (await redis.eval(TAKE, 4, ...keysOf, ...args)) as string[] | null;
       return next ?? undefined;
     },
     /** Leaves what is left to another process (shutdown). */
