@@ -12,6 +12,7 @@ import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { createCleanupStack } from '../support/cleanup-stack.js';
+import { labMs } from '../support/lab-time.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -408,8 +409,13 @@ describe('thread outbox in Redis', () => {
     const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
     cleanup.push(removeKeys);
     const accepted: Accepted[] = [];
-    // A lease that outlasts the test: the thread goes out only if the claim is made again over it.
-    const { drainer } = startProcess(prefix, slackPoster(accepted), { loseClaims: 1, leaseMs: 60_000 });
+    // A lease that outlasts the test: the thread goes out by delivered()'s deadline only if the
+    // claim is made again over it.
+    const { drainer } = startProcess(prefix, slackPoster(accepted), {
+      loseClaims: 1,
+      leaseMs: 600_000,
+      deliveredWithinMs: labMs(10_000),
+    });
     await reportJob(drainer.outbox, 'job-1');
     await drainer.outbox.delivered('job-1');
     expect(accepted.map((call) => call.text)).toEqual(expectedThread);
