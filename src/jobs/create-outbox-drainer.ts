@@ -36,7 +36,7 @@ const STUCK_LEASES = 4;
  * with a lease (renewed while sending), its operations go one at a time in order, and each leaves
  * the list only once sent. The claim reads the first operations and the thread's message ts, each
  * take the next operations, in the same round trip; the ts stay in memory while the lease lasts
- * (only the holder records new ones). Appends by this process are sent at once; a periodic scan takes over
+ * (a ts is recorded first-writer-wins, so a holder that lost its lease mid-post takes its successor's). Appends by this process are sent at once; a periodic scan takes over
  * outboxes whose process died (its lease lapsed). At shutdown it keeps sending until the deadline,
  * then lets go of its leases for another process.
  */

@@ -68,4 +68,42 @@ describe('thread op sender', () => {
     failure = new Error('Connection reset');
     await expect(send('job-3', root, [])).rejects.toThrow('Connection reset');
   });
+
+  it('a holder whose post came back after another holder kept its own: it goes on with the kept ts, editing that message and replying under that root', async () => {
+    const { poster, calls } = recordingPoster();
+    const { messages } = createMemoryThreadOutbox(poster);
+    const send = createThreadOpSender({
+      poster,
+      messages,
+      logger: createLogger({ level: 'silent', redact: createRedactor() }),
+      readLog: async () => '',
+    });
+    // Meanwhile the holder that took over posted the root and the step's tail and kept their ts.
+    await messages.record('job-3', 'root', '200.1');
+    await messages.record('job-3', 'tail:1-verify', '200.2');
+    // This holder's copy, read with its claim before any of that.
+    const held = new Map<string, string>();
+    const tail = (text: string) =>
+      JSON.stringify({ kind: 'tail', channel: 'C0OPS', stepId: '1-verify', text } satisfies ThreadOp);
+    await send(
+      'job-3',
+      JSON.stringify({ kind: 'root', channel: 'C0OPS', board } satisfies ThreadOp),
+      [],
+      held,
+    );
+    await send('job-3', tail('```line 1```'), [], held);
+    await send('job-3', tail('```line 2```'), [], held);
+    expect(held).toEqual(
+      new Map([
+        ['root', '200.1'],
+        ['tail:1-verify', '200.2'],
+      ]),
+    );
+    // Its own late posts stay in the channel; everything after goes to the kept ones.
+    expect(calls).toEqual([
+      'post *verify dev* · job #3 · asked by <@U0ALICE>',
+      'post ```line 1```',
+      'update 200.2',
+    ]);
+  });
 });

@@ -26,7 +26,9 @@ export interface ThreadOpSenderDeps {
  * kept in Redis as they are sent, so whichever process sends the next operation replies under the
  * same root and edits the same messages; while a process holds the outbox, it reads them from its
  * `held` copy (read with the claim) rather than from Redis. A message already recorded is never posted twice, nor
- * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. Slack refusing
+ * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. A ts is kept
+ * first-writer-wins: a holder whose post came back after another had posted and kept its own goes
+ * on with the one kept (ThreadMessages.record), so the thread never moves. Slack refusing
  * an operation is logged and the operation is done; any other failure is thrown, for a retry.
  */
 export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
