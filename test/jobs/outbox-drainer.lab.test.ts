@@ -148,6 +148,16 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
   return { redis, store, drainer, recorded, released };
 }
 
+/** The outbox store on a connection of the test's own, under a fresh prefix removed after the test. */
+function openStore() {
+  const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+  cleanup.push(removeKeys);
+  const redis = new Redis(REDIS_URL);
+  cleanup.push(async () => redis.disconnect());
+  const keys = redisKeys(prefix);
+  return { prefix, redis, keys, store: createRedisThreadOutbox(redis, keys, 60_000) };
+}
+
 /** A job's thread as a worker writes it: the root, NOTES replies, the final board and report. */
 async function reportJob(outbox: ThreadOutbox, jobId: string) {
   const reporter = createThreadReporter({
@@ -273,11 +283,7 @@ describe('thread outbox in Redis', () => {
   );
 
   it('an append that runs twice (a retry after its reply was lost) is stored once', async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    const { store } = openStore();
     await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
     await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
     await store.append('job-1', ['b', 'c'], { stream: 's1', first: 1 });
@@ -320,23 +326,15 @@ describe('thread outbox in Redis', () => {
   });
 
   it("a message's ts kept after its job's keys expired still expires", async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const keys = redisKeys(prefix);
-    await createRedisThreadOutbox(redis, keys, 60_000).messages.record('job-gone', 'root', '100.1');
+    const { redis, keys, store } = openStore();
+    await store.messages.record('job-gone', 'root', '100.1');
     expect(await redis.pttl(keys.threadMessages('job-gone'))).toBeGreaterThan(0);
   });
 
   it('delivers a thread in one Redis round trip per message plus one for the claim and one per ts kept: the claim and each take read what comes next', async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
     const accepted: Accepted[] = [];
     // The whole thread is in the outbox before the sending process starts, as for a job whose worker died.
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    const { prefix, redis, store } = openStore();
     await reportJob({ append: store.append, delivered: async () => undefined }, 'job-1');
     const queued = (await store.peek('job-1', 100)).length;
     // Its only scan is the one at its start; its lease outlasts the test, so it is never renewed.
@@ -423,11 +421,7 @@ describe('thread outbox in Redis', () => {
   });
 
   it("a claim resent by the same process (its reply lost) claims again over its own lease; another process's is still refused", async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    const { store } = openStore();
     await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
     await store.claim('job-1', 'worker-1', 60_000, 20);
     expect(await store.claim('job-1', 'worker-1', 60_000, 20)).toMatchObject({ ops: ['a', 'b'], first: 0 });
@@ -435,11 +429,7 @@ describe('thread outbox in Redis', () => {
   });
 
   it('a take resent after its reply was lost (ioredis resends it on reconnect) takes nothing more: the next message stays, and is sent', async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    const { store } = openStore();
     await store.append('job-1', ['root', 'gate alert', 'final report'], { stream: 's1', first: 0 });
     const claimed = await store.claim('job-1', 'worker-1', 60_000, 20);
     expect(claimed?.first).toBe(0);
