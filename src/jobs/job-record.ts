@@ -21,10 +21,11 @@ export interface JobRecord {
   readonly rerunOf?: JobRef | undefined;
 }
 
-/** Another job, as a record names it. */
+/** Another job, as a record names it: where its thread is, so one thread can link the other. */
 export interface JobRef {
   readonly jobId: string;
   readonly number: number;
+  readonly channel: string;
 }
 
 /** How many job ids the recent list keeps: what `jobs` and `status` can look back on. */

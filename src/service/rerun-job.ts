@@ -67,6 +67,7 @@ export async function rerunJob(
   const submitted = await service.submit(actor, command, false, admission, {
     jobId: record.id,
     number: record.number,
+    channel: record.channel,
   });
   await followUp.settle(submitted);
   return submitted;

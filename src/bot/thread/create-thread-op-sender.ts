@@ -1,3 +1,4 @@
+import type { BoardState } from '../../jobs/ports/job-thread.js';
 import { THREAD_ROOT, type ThreadMessages, type ThreadOpSender } from '../../jobs/ports/thread-outbox.js';
 import type { Logger } from '../../log/create-logger.js';
 import type { JobPageUrl } from '../job-page-url.js';
@@ -50,6 +51,16 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
     await keep(jobId, name, ts);
     return ts;
   };
+  /** The board as posted: its page link, and a re-run's link to the thread of the job it re-runs (once that has one). */
+  const board = async (jobId: string, state: BoardState) => {
+    const original = state.rerunOf;
+    const originalRoot = original && (await kept(original.jobId, THREAD_ROOT));
+    return renderBoard(
+      state,
+      deps.jobPageUrl?.(jobId, state.pageNonce),
+      originalRoot ? poster.permalink(original.channel, originalRoot) : undefined,
+    );
+  };
   return async (jobId, raw, later) => {
     const op = JSON.parse(raw) as ThreadOp;
     const root = await kept(jobId, THREAD_ROOT);
@@ -57,7 +68,7 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
       if (root) return;
       const ts = await poster.post({
         channel: op.channel,
-        ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
+        ...(await board(jobId, op.board)),
       });
       return keep(jobId, THREAD_ROOT, ts);
     }
@@ -75,7 +86,7 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
         return poster.update({
           channel: op.channel,
           ts: root,
-          ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
+          ...(await board(jobId, op.board)),
         });
       case 'tail': {
         const ts = await kept(jobId, tailName(op.stepId));
