@@ -83,6 +83,7 @@ function renderHeader(page) {
   const commit = page.approvals.map((a) => a.request?.binding.commit).find(Boolean);
   const facts = [
     ['Command', page.title],
+    ...(page.record.rerunOf ? [['Re-run of', `job #${page.record.rerunOf.number}`]] : []),
     ['Cluster', page.record.command.cluster],
     ['Asked by', who(page.record.requestedBy)],
     ['Status', statusOf(page)],

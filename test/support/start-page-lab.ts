@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { readEnv } from '../../src/config/read-env.js';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
+import type { JobRef } from '../../src/jobs/job-record.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
 import { createJobPages, logStreamLimitsFromEnv, startPageServer } from '../../src/web/index.js';
@@ -49,12 +50,16 @@ export async function startPageLab(
     redis: store.redis,
     keys: store.keys,
     /** A recorded job whose plan has started (its steps on the board), the feed its worker writes, its page link. */
-    async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed; url: string }> {
+    async startJob(
+      steps: readonly StepView[],
+      rerunOf?: JobRef,
+    ): Promise<{ id: string; feed: JobFeed; url: string }> {
       const queued = await store.queue.enqueue({
         command: { verb: 'verify', cluster: 'dev' },
         requestedBy: 'U0ALICE',
         channel: 'C0OPS',
         queueIfBusy: false,
+        rerunOf,
       });
       if (queued.kind !== 'queued') throw new Error(`not queued: ${queued.kind}`);
       const { record } = queued;

@@ -49,6 +49,15 @@ describe("the job page's link back to the Slack thread", { timeout: labMs(30_000
     expect(shown.link).toBe(`https://cluster-lab.slack.com/archives/C0OPS/p${ROOT_TS.replace('.', '')}`);
   });
 
+  it('a re-run says which job it re-runs', async () => {
+    const job = await lab.startJob([STEP], { jobId: 'job-41', number: 41, channel: 'C0OPS' });
+    const { page } = await chromium.open(job.url);
+    await page.waitForFunction(() => document.querySelector('#facts dt') !== null, { timeout: labMs(5_000) });
+    const facts = await page.evaluate(() => document.getElementById('facts')?.textContent ?? '');
+    await page.close();
+    expect(facts).toContain('Re-run ofjob #41');
+  });
+
   it('a job whose thread was never posted links none', async () => {
     const job = await lab.startJob([STEP]);
     expect((await threadLinkOn(job.url)).link).toBeNull();
