@@ -266,6 +266,29 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     expect(await t.records.get('job-4')).toBeUndefined();
   });
 
+  it('a re-run by an operator of other clusters only learns nothing of the job: refused for its cluster, audited', async () => {
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    await endJob('job-1', 'failed');
+    const dev = { ...world.clusters.dev!, operators: ['U0ALICE'] };
+    // The same Redis and jobs, seen through a config where Bob operates prod alone.
+    const prefix = t.keys.job('').replace(/:job:$/, '');
+    const other = startServiceOnRedis(
+      { ...world, clusters: { ...world.clusters, dev } },
+      { redis: { connect: () => t.redis.duplicate(), prefix, cleanup: async () => undefined } },
+    );
+    try {
+      expect(await other.service.rerun(BOB, { number: '1' })).toEqual({
+        code: 'NOT_OPERATOR',
+        user: 'U0BOB',
+        cluster: 'dev',
+      });
+    } finally {
+      await other.stop();
+    }
+    expect((await t.audit.recent(1))[0]).toMatchObject({ who: 'U0BOB', action: 'refused', jobId: 'job-1' });
+    expect(await t.redis.get(t.keys.rerunOf('job-1'))).toBeNull();
+  });
+
   it('decides a click by the cluster’s rules, shows it before waking the job, audits every click', async () => {
     await t.service.submit(BOB, { verb: 'cilium', cluster: 'prod' }, false);
     const button = await pendingApproval('job-1', 'prod');
