@@ -26,12 +26,13 @@ export async function rerunJob(
   service: Pick<ClusterService, 'submit' | 'admitCommand'>,
   actor: Actor,
   job: { readonly id: string } | { readonly number: string },
-  admission?: Admission,
+  // A click comes with no admission of its own: it counts against the clicker's limit all the same.
+  admission: Admission = { userId: actor.userId },
 ): Promise<Submitted | Refusal> {
   const id = 'id' in job ? job.id : jobIdOf(Number(job.number));
   const record = isJobId(id) ? await deps.records.get(id) : undefined;
   const refuse = async (refusal: Refusal): Promise<Refusal> => {
-    const limited = admission && (await service.admitCommand(admission));
+    const limited = await service.admitCommand(admission);
     if (limited) return limited;
     if (isRightsRefusal(refusal)) {
       const what = record ? `re-run job #${record.number}` : 're-run a job';
