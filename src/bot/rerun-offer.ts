@@ -1,4 +1,5 @@
 import type { JobThread } from '../jobs/ports/job-thread.js';
+import { type OfferMessage, offerMessage } from './offer-message.js';
 
 export const RERUN_ACTION = 'cluster_rerun';
 
@@ -7,7 +8,7 @@ export const RERUN_ACTION = 'cluster_rerun';
  * job, which the service checks again on the click). The step is where the job stopped: the one
  * that failed, else the first that did not run. A `plan` job changes nothing, so it offers none.
  */
-export function rerunOffer(thread: JobThread): { text: string; blocks: unknown[] } | undefined {
+export function rerunOffer(thread: JobThread): OfferMessage | undefined {
   const { board } = thread;
   if (board.outcome !== 'failed' && board.outcome !== 'cancelled') return undefined;
   if (board.title.startsWith('plan ')) return undefined;
@@ -19,21 +20,9 @@ export function rerunOffer(thread: JobThread): { text: string; blocks: unknown[]
     `🔁 Re-run from ${from.title}? A new job (\`/cluster rerun ${board.jobNumber}\`, an operator of ${thread.cluster}) runs the ` +
     'preconditions and every check again, skips the playbooks this job finished while the infra repo and their ' +
     'command lines are unchanged (else it runs every step and says why), and asks every approval anew.';
-  return {
-    text,
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text } },
-      {
-        type: 'actions',
-        elements: [
-          {
-            type: 'button',
-            text: { type: 'plain_text', text: `Re-run from ${from.title}`.slice(0, 75) },
-            action_id: RERUN_ACTION,
-            value: thread.jobId,
-          },
-        ],
-      },
-    ],
-  };
+  return offerMessage(text, {
+    label: `Re-run from ${from.title}`.slice(0, 75),
+    actionId: RERUN_ACTION,
+    jobId: thread.jobId,
+  });
 }
