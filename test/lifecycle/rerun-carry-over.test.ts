@@ -6,7 +6,7 @@ import type { RerunSource } from '../../src/lifecycle/engine/carry-over.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
-import { readRepoCommit } from '../../src/lifecycle/steps/read-repo-commit.js';
+import { readRepoText } from '../../src/lifecycle/repo/read-repo-text.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
@@ -39,7 +39,8 @@ function plan(
     commandLine,
     detached: commandLine !== undefined,
     async run(ctx) {
-      await readRepoCommit(ctx);
+      // As the real steps read the repo: through the job's file cache, which keeps its own record.
+      await readRepoText(ctx, 'infra/ansible/inventory/hosts.ini');
       ran.push(id);
       if (failing.has(id)) throw new ClusterBotError('PLAYBOOK_FAILED', `${title} failed: k3s-dev-2: boom`);
       return { status: 'succeeded', summary: 'ok' };
@@ -107,7 +108,7 @@ describe('a re-run skips what the failed job did to the nodes only at the same c
     // Kept in its checkpoint: a re-run of this job knows where the step was done.
     expect(rerun.checkpoints.records.get('2-node-baseline')).toMatchObject({
       status: 'skipped',
-      data: { doneIn: 1, commit: COMMIT_A, commandLine: 'ansible-playbook node-baseline.yml' },
+      data: { doneIn: 1, ranAt: COMMIT_A, commandLine: 'ansible-playbook node-baseline.yml' },
     });
   });
 

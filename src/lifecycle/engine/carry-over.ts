@@ -12,7 +12,8 @@ export interface RerunSource {
 /** A step that changed nodes, where and at what it was done (kept in its checkpoint, so a re-run of a re-run knows too). */
 export interface DoneStep {
   readonly doneIn: number;
-  readonly commit: string;
+  /** The commit its run had read (a key of its own: the engine's other records keep a `commit` too). */
+  readonly ranAt: string;
   readonly commandLine?: string | undefined;
 }
 
@@ -36,22 +37,22 @@ export function doneAt(
   repoFiles: RepoFileCache,
   approvalId: string | undefined,
 ): Record<string, unknown> | undefined {
-  const commit = changesNodes(step) ? repoFiles.commit() : undefined;
-  if (!commit) return approvalId ? { approvalId } : undefined;
-  return { ...(approvalId && { approvalId }), commit, commandLine: step.commandLine };
+  const ranAt = changesNodes(step) ? repoFiles.commit() : undefined;
+  if (!ranAt) return approvalId ? { approvalId } : undefined;
+  return { ...(approvalId && { approvalId }), ranAt, commandLine: step.commandLine };
 }
 
 /** The original's steps that changed nodes and were done, by step id. */
 export function doneSteps(source: RerunSource): ReadonlyMap<string, DoneStep> {
   const done = new Map<string, DoneStep>();
   for (const [id, record] of Object.entries(source.records)) {
-    const { commit, commandLine, doneIn } = record.data ?? {};
-    if (typeof commit !== 'string') continue;
+    const { ranAt, commandLine, doneIn } = record.data ?? {};
+    if (typeof ranAt !== 'string') continue;
     const line = typeof commandLine === 'string' ? commandLine : undefined;
-    if (record.status === 'succeeded') done.set(id, { doneIn: source.number, commit, commandLine: line });
+    if (record.status === 'succeeded') done.set(id, { doneIn: source.number, ranAt, commandLine: line });
     // Carried over by that job in turn: done where it says.
     else if (record.status === 'skipped' && typeof doneIn === 'number')
-      done.set(id, { doneIn, commit, commandLine: line });
+      done.set(id, { doneIn, ranAt, commandLine: line });
   }
   return done;
 }
@@ -111,10 +112,10 @@ export function carryOver(steps: readonly Step[], source: RerunSource, facts: Jo
       const was = changesNodes(step) ? done.get(step.id) : undefined;
       if (!was || facts.get(RUNS_EVERYTHING_FACT) !== undefined) return undefined;
       const head = await readRepoCommit(ctx);
-      if (head === was.commit) return was;
+      if (head === was.ranAt) return was;
       await ctx.note(
         await off(
-          `the infra repo moved from ${was.commit.slice(0, 12)} (where ${step.title} ran in #${was.doneIn}) to ${head.slice(0, 12)}`,
+          `the infra repo moved from ${was.ranAt.slice(0, 12)} (where ${step.title} ran in #${was.doneIn}) to ${head.slice(0, 12)}`,
         ),
       );
       return undefined;
