@@ -15,6 +15,7 @@ const READING_ORDER = inReadingOrder([
   'status',
   'jobs',
   'cancel',
+  'rerun',
   'audit',
   'help',
 ]);

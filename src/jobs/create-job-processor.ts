@@ -15,6 +15,7 @@ import type { JobProcessorDeps } from './processor/job-processor-deps.js';
 import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspension.js';
 import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
+import { readRerunSource } from './processor/read-rerun-source.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
 import { traceRemoteShell } from './processor/trace-remote-shell.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
@@ -92,6 +93,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         signal: run.signal,
         redact: deps.redact,
         pruneDetachedOlderThanMinutes: STALE_DETACHED_MINUTES,
+        rerunOf: record.rerunOf && (await readRerunSource(deps, record.rerunOf)),
       });
       // Taken over meanwhile: the start that holds the lease now reports and settles the job.
       lease.throwIfLost();
