@@ -117,6 +117,18 @@ describe('upgrade <cluster>: the plan', () => {
       ...perServer(16, 'k3s-dev-1', 'k3s-dev-1 (the founder: its play, on a formed cluster)'),
     ]);
     expect(text).toContain('ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml --limit k3s-dev-2');
+    // The ids a resumed job finds its checkpoints by follow the same order.
+    expect(
+      planOf('dev')
+        .steps.map((step) => step.id)
+        .slice(0, 5),
+    ).toEqual([
+      '1-preconditions',
+      '2-approve-upgrade',
+      '3-etcd-snapshot',
+      '4-quorum-k3s-dev-2',
+      '5-cordon-drain-k3s-dev-2',
+    ]);
   });
 
   it("runs prod's k3s.yml with prod's host groups and checks its vault", () => {

@@ -36,7 +36,6 @@ export function upgradePlan(world: WorldConfig, cluster: ClusterConfig): Step[] 
   const id = createStepIds();
   const order = upgradeOrder(cluster);
   const firstToGo = order[0]?.name ?? '';
-  const snapshot = etcdSnapshotStep(id('etcd-snapshot'), firstToGo);
   return [
     preconditionsStep(id('preconditions'), cluster.name, [
       founderAgrees,
@@ -55,16 +54,21 @@ export function upgradePlan(world: WorldConfig, cluster: ClusterConfig): Step[] 
       ...(cluster.production ? [vaultPresent(everyNodeOf(cluster))] : []),
     ]),
     upgradeApprovalStep(id('approve-upgrade'), cluster.name),
-    {
-      ...snapshot,
-      async run(ctx) {
-        const { servers, target } = approvedUpgrade(ctx);
-        if (servers.length === 0) return { status: 'skipped', summary: `every server runs ${target}` };
-        return snapshot.run(ctx);
-      },
-    },
+    whenUpgrading(etcdSnapshotStep(id('etcd-snapshot'), firstToGo)),
     ...order.flatMap((server) => serverSteps(world, cluster, server, id)),
   ];
+}
+
+/** A step of the whole upgrade: skipped when the approval found nothing to upgrade. */
+function whenUpgrading(step: Step): Step {
+  return {
+    ...step,
+    async run(ctx) {
+      const { servers, target } = approvedUpgrade(ctx);
+      if (servers.length === 0) return { status: 'skipped', summary: `every server runs ${target}` };
+      return step.run(ctx);
+    },
+  };
 }
 
 function serverSteps(
