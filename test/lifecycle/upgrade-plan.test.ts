@@ -6,7 +6,10 @@ import type { Step, StepContext } from '../../src/lifecycle/plan/step.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { describePlan } from '../../src/lifecycle/plans/describe-plan.js';
 import { createRepoFileCache } from '../../src/lifecycle/repo/repo-file-cache.js';
+import { atApprovedCommit } from '../../src/lifecycle/upgrade/at-approved-commit.js';
 import { onlyApprovedServer } from '../../src/lifecycle/upgrade/only-approved-server.js';
+import { quorumStep } from '../../src/lifecycle/upgrade/quorum-step.js';
+import { serverVersionGate } from '../../src/lifecycle/upgrade/server-version-gate.js';
 import { upgradeApprovalStep } from '../../src/lifecycle/upgrade/upgrade-approval-step.js';
 import { type ApprovedUpgrade, UPGRADE_FACT } from '../../src/lifecycle/upgrade/upgrade-facts.js';
 import { versionsAllowUpgrade } from '../../src/lifecycle/upgrade/versions-allow-upgrade.js';
@@ -33,13 +36,19 @@ const COMMIT = 'a'.repeat(40);
 function devContext(
   versions: readonly string[],
   files: Record<string, string | undefined> = { [ALL_VARS]: labAllVars },
+  gitStatus: readonly string[] = [],
 ) {
   const memory = createMemoryKube();
   for (const [i, version] of versions.entries()) memory.setNodeVersion(`k3s-dev-${i + 1}`, version);
   const readFiles = opsRepoFiles(files);
   const shell = createScriptedShell(
     (call) =>
-      readFiles(call) ?? (call.argv.join(' ') === 'git rev-parse HEAD' ? { stdout: [COMMIT] } : undefined),
+      readFiles(call) ??
+      (call.argv.join(' ') === 'git rev-parse HEAD'
+        ? { stdout: [COMMIT] }
+        : call.argv[0] === 'git' && call.argv[1] === 'status'
+          ? { stdout: gitStatus }
+          : undefined),
   );
   const facts = new Map<string, unknown>();
   const notes: string[] = [];
@@ -278,3 +287,49 @@ function stepThat(run: () => Promise<unknown>): Step {
     },
   };
 }
+
+describe('upgrade: right before each server', () => {
+  const approved = (commit: string): ApprovedUpgrade => ({
+    target: 'v1.37.0+k3s1',
+    commit,
+    servers: [{ server: 'k3s-dev-2', from: 'v1.36.4+k3s1' }],
+  });
+
+  it("k3s.yml runs only at the approved commit, from a clean checkout: it installs what the checkout's k3s_version says", async () => {
+    const moved = devContext([]);
+    moved.facts.set(UPGRADE_FACT, approved('b'.repeat(40)));
+    expect(await atApprovedCommit.check(moved.ctx, undefined as never)).toEqual([
+      `the infra repo moved from bbbbbbbbbbbb (approved) to aaaaaaaaaaaa: k3s.yml would install what the new commit says; run the upgrade again to approve it`,
+    ]);
+    const dirty = devContext([], undefined, ['M  infra/ansible/group_vars/all.yml']);
+    dirty.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await atApprovedCommit.check(dirty.ctx, undefined as never)).toEqual([
+      expect.stringContaining('infra/ansible/group_vars/all.yml'),
+    ]);
+    const clean = devContext([]);
+    clean.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await atApprovedCommit.check(clean.ctx, undefined as never)).toEqual([]);
+  });
+
+  it('the quorum check refuses to take a server down while another is NotReady', async () => {
+    const { ctx, memory } = devContext([]);
+    memory.setNodeReady('k3s-dev-1', false);
+    await expect(quorumStep('4-quorum-k3s-dev-2', 'k3s-dev-2').run(ctx)).rejects.toThrow(
+      'k3s-dev-1 is NotReady: taking k3s-dev-2 away as well would lose etcd quorum',
+    );
+  });
+
+  it('a server Ready again but still on its old version is not back yet', async () => {
+    const { ctx, memory } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1']);
+    const gate = serverVersionGate('k3s-dev-2', 'v1.37.0+k3s1');
+    expect(await gate.evaluate(ctx)).toEqual({
+      passed: false,
+      observed: 'k3s-dev-2 still runs v1.36.4+k3s1',
+    });
+    memory.setNodeVersion('k3s-dev-2', 'v1.37.0+k3s1');
+    expect(await gate.evaluate(ctx)).toEqual({
+      passed: true,
+      observed: 'k3s-dev-2 runs v1.37.0+k3s1 with the etcd role',
+    });
+  });
+});
