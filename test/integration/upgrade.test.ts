@@ -36,36 +36,32 @@ const alerts = (job: LabJob) =>
     event.type === 'gate-failed' ? [`${event.gate}: ${event.observed}`] : [],
   );
 
+/** With `version` committed, `upgrade dev` is refused before any approval, each server named; nothing runs. */
+async function expectRefused(version: string, reason: (node: DevNode) => string) {
+  await commitVersion(version);
+  const job = lab.startJob('upgrade dev');
+  expect(await job.runUntilDone({ approve: true })).toMatchObject({ status: 'finished', outcome: 'failed' });
+  const refusal = job.texts().find((text) => text.startsWith('1-preconditions failed')) ?? '';
+  for (const node of ORDER) expect(refusal).toContain(reason(node));
+  expect(job.approvals.requests).toEqual([]);
+  expect(await k3sRuns()).toEqual([]);
+}
+
 // One file, in order: each test upgrades the same lab cluster further; the one that leaves a server down is last.
 describe('/cluster upgrade dev against the lab', { timeout: LAB_TEST_TIMEOUT_MS }, () => {
   it("refuses a jump of more than one minor version, naming every server's version and the target, before anything is asked or touched", async () => {
-    await commitVersion('v1.38.0+k3s1');
-    const job = lab.startJob('upgrade dev');
-    expect(await job.runUntilDone({ approve: true })).toMatchObject({
-      status: 'finished',
-      outcome: 'failed',
-    });
-    const refusal = job.texts().find((text) => text.startsWith('1-preconditions failed')) ?? '';
-    for (const node of ORDER)
-      expect(refusal).toContain(
+    await expectRefused(
+      'v1.38.0+k3s1',
+      (node) =>
         `${node} runs ${SEEDED}, more than one minor version below v1.38.0+k3s1: upgrade one minor version at a time`,
-      );
-    expect(job.approvals.requests).toEqual([]);
-    expect(await k3sRuns()).toEqual([]);
+    );
   });
 
   it('refuses a downgrade, naming every server', async () => {
-    await commitVersion('v1.36.1+k3s1');
-    const job = lab.startJob('upgrade dev');
-    expect(await job.runUntilDone({ approve: true })).toMatchObject({
-      status: 'finished',
-      outcome: 'failed',
-    });
-    const refusal = job.texts().find((text) => text.startsWith('1-preconditions failed')) ?? '';
-    for (const node of ORDER)
-      expect(refusal).toContain(`${node} runs ${SEEDED}, newer than v1.36.1+k3s1: a downgrade is refused`);
-    expect(job.approvals.requests).toEqual([]);
-    expect(await k3sRuns()).toEqual([]);
+    await expectRefused(
+      'v1.36.1+k3s1',
+      (node) => `${node} runs ${SEEDED}, newer than v1.36.1+k3s1: a downgrade is refused`,
+    );
   });
 
   it('plan upgrade shows every command line in order and runs the read-only checks, changing nothing', async () => {
