@@ -126,6 +126,12 @@ describe('/cluster upgrade dev against the lab', { timeout: LAB_TEST_TIMEOUT_MS 
         ),
       );
     expect(job.texts().filter((text) => /^\d+-verify-k3s-dev-\d succeeded/.test(text))).toHaveLength(3);
+    // The job page shows each server old → new beside its step (a step's notes are drawn there).
+    expect(
+      job.reporter.events.flatMap((event) =>
+        event.type === 'note' && /^\d+-upgraded-/.test(event.stepId ?? '') ? [event.text] : [],
+      ),
+    ).toEqual(ORDER.map((node) => `${node}: ${SEEDED} → v1.37.0+k3s1`));
     expect(alerts(job)).toEqual([]);
   });
 });

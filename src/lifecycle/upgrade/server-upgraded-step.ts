@@ -13,6 +13,8 @@ export function serverUpgradedStep(id: string, server: string): Step {
       const { target, servers } = approvedUpgrade(ctx);
       const observed = await requireGates(ctx, [serverVersionGate(server, target), ...nodeBackGates(server)]);
       const from = servers.find((entry) => entry.server === server)?.from ?? '?';
+      // A note, so the job page shows the version change beside the step, as the thread does.
+      await ctx.note(`${server}: ${fromTo(from, target)}`);
       return { status: 'succeeded', summary: `${server} ${fromTo(from, target)}: ${observed}` };
     },
   };
