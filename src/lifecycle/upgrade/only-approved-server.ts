@@ -27,7 +27,7 @@ export function onlyApprovedServer(server: string, step: Step): Step {
         await ctx.note(
           `The upgrade stopped at ${step.title} of ${server}. Every server now:\n${states.join('\n')}\n` +
             (after.length > 0 ? `Untouched: ${after.map((entry) => entry.server).join(', ')}. ` : '') +
-            `By hand from here: find out why ${server} did not take k3s ${upgrade.target} (\`journalctl -u k3s\` on it); once it is Ready, \`kubectl uncordon ${server}\`, then run the upgrade again: servers already at ${upgrade.target} are skipped`,
+            `By hand from here: find out why ${step.title} failed on ${server} (k3s itself: \`journalctl -u k3s\` there); once it is Ready, \`kubectl uncordon ${server}\` if it is cordoned, then run the upgrade again: servers already at ${upgrade.target} are skipped`,
         );
         throw error;
       }
