@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Processor, Queue, Worker } from 'bullmq';
+import { type Processor, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { connectRedis } from '../src/app/connect-redis.js';
 import type { SlackPoster } from '../src/bot/slack-poster.js';
@@ -18,76 +18,96 @@ import { loadExampleWorld } from '../test/support/example-world.js';
 import { answerK3sServer, K3S_SERVER_CONFIG } from '../test/support/k3s-server-replies.js';
 import type { BenchRedis } from './bench-redis.js';
 import { createRoundTripCounter } from './count-round-trips.js';
+import { profileCpu } from './profile-cpu.js';
 import { median, round } from './stats.js';
 
 const JOBS = 300;
+/** Rounds timed for the CPU figure (a counted round before them warms the process up, a profiled one follows). */
 const ROUNDS = 3;
 const CONCURRENCY = 4;
 /** Time the drainer gets after the last job to send what is left (Slack answers at once here). */
 const DELIVERY_GRACE_MS = 30_000;
+/** Places of the profile shown one by one; the rest are summed. */
+const PROFILE_PLACES = 12;
 
 export interface ThroughputFigures {
   readonly throughput: {
-    jobsPerSec: number;
-    bareBullmqJobsPerSec: number;
-    ratio: number;
     jobs: number;
     rounds: number;
+    /** The worker process's CPU (user and system) per job: running it, then delivering its thread; median of the rounds. */
+    workerCpuMsPerJob: number;
+    /**
+     * Where that CPU went, in one more round under V8's profiler: that round's CPU per job split by
+     * place in the shares of the profile's samples, most first (profile-cpu.ts says what a place is).
+     */
+    workerCpuProfile: { where: string; msPerJob: number }[];
+    /** Jobs per second through the worker (reported: no fleet needs 100 a second). */
+    jobsPerSec: number;
     /** Commands and pipelines (one each) sent per job, enqueue to completion, counted client-side. */
     redisRoundTripsPerJob: number;
-    bareBullmqRoundTripsPerJob: number;
-    /** The threads' delivery apart (outbox leases, reads, takes, the upload's log), after the job. */
+    /** The threads' delivery apart (outbox claims and takes, the ts kept, the upload's log), after the job. */
     deliveryRoundTripsPerJob: number;
   };
 }
 
-/** One round's figures: jobs per second and the Redis round trips all its jobs took. */
+/** What a round is for: its Redis round trips counted, its CPU timed, or its CPU profiled. */
+type RoundKind = 'counted' | 'timed' | 'profiled';
+
+/** One round's figures: jobs per second, the worker's CPU, and (counted) the Redis round trips all its jobs took. */
 interface Round {
   readonly jobsPerSec: number;
-  readonly trips: number;
+  readonly cpuMs: number;
+  readonly trips?: number;
   readonly deliveryTrips?: number;
 }
 
 /**
- * Jobs per second through the whole job layer (records, thread reporter, checkpoints, audit, job
- * log) running a plan that touches nothing (`verify dev` against an in-memory healthy cluster, Slack
- * posts answered at once), against a bare BullMQ worker doing nothing: same Redis, same
- * concurrency (4), rounds alternated, medians compared. Connections are made as the bot makes them
- * (connectRedis from an environment), on the single Redis or the Redis Cluster.
+ * The worker's cost of a job through the whole job layer (records, thread reporter, checkpoints,
+ * audit, job log, the thread's delivery) running a plan that touches nothing remote (`verify dev`
+ * against an in-memory healthy cluster, Slack posts answered at once), concurrency 4: the process's
+ * CPU per job, where it goes, and the Redis round trips per job. The round trips are counted in a
+ * round of their own and the CPU timed in others, so the counting is not in the CPU. Connections are
+ * made as the bot makes them (connectRedis from an environment), on the single Redis or the Redis Cluster.
  */
 export async function measureThroughput(redis: BenchRedis): Promise<ThroughputFigures> {
   const world = await loadExampleWorld();
-  const engine: Round[] = [];
-  const bare: Round[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    engine.push(await engineRound(world, redis));
-    bare.push(await bareRound(redis));
-  }
-  const perSec = (rounds: readonly Round[]) => median(rounds.map((one) => one.jobsPerSec));
-  const tripsPerJob = (rounds: readonly Round[], of: (one: Round) => number = (one) => one.trips) =>
-    round(rounds.reduce((sum, one) => sum + of(one), 0) / (JOBS * rounds.length));
+  const counted = await engineRound(world, redis, 'counted');
+  const timed: Round[] = [];
+  for (let round = 0; round < ROUNDS; round++) timed.push(await engineRound(world, redis, 'timed'));
+  const profiled = await profileCpu(() => engineRound(world, redis, 'profiled'));
+  // The profiler's samples are wall time (on a busy machine, time the process waited for a core
+  // too): their shares split the CPU that round took.
+  const sampledMs = profiled.places.reduce((sum, { ms }) => sum + ms, 0);
+  const perJob = (ms: number) => round(ms / JOBS, 2);
+  const places = profiled.places.map(({ where, ms }) => ({
+    where,
+    ms: (ms / sampledMs) * profiled.result.cpuMs,
+  }));
+  const shown = places.slice(0, PROFILE_PLACES).map(({ where, ms }) => ({ where, msPerJob: perJob(ms) }));
+  const rest = places.slice(PROFILE_PLACES).reduce((sum, { ms }) => sum + ms, 0);
   return {
     throughput: {
-      jobsPerSec: round(perSec(engine)),
-      bareBullmqJobsPerSec: round(perSec(bare)),
-      ratio: round(perSec(engine) / perSec(bare), 3),
       jobs: JOBS,
       rounds: ROUNDS,
-      redisRoundTripsPerJob: tripsPerJob(engine),
-      bareBullmqRoundTripsPerJob: tripsPerJob(bare),
-      deliveryRoundTripsPerJob: tripsPerJob(engine, (one) => one.deliveryTrips ?? 0),
+      workerCpuMsPerJob: perJob(median(timed.map((one) => one.cpuMs))),
+      workerCpuProfile: [...shown, { where: 'everything else', msPerJob: perJob(rest) }],
+      jobsPerSec: round(median(timed.map((one) => one.jobsPerSec))),
+      redisRoundTripsPerJob: round((counted.trips ?? 0) / JOBS),
+      deliveryRoundTripsPerJob: round((counted.deliveryTrips ?? 0) / JOBS),
     },
   };
 }
 
-async function engineRound(world: WorldConfig, benchRedis: BenchRedis): Promise<Round> {
+async function engineRound(world: WorldConfig, benchRedis: BenchRedis, kind: RoundKind): Promise<Round> {
   const { env, prefix, cleanup } = benchRedis.space('bench-engine');
   const trips = createRoundTripCounter();
-  const connect = () => trips.watch(connectRedis(readEnv(env)));
+  const watched = (connection: Redis) => (kind === 'counted' ? trips.watch(connection) : connection);
+  const connect = () => watched(connectRedis(readEnv(env)));
   const redis = connect();
   // The threads' delivery (the outbox drainer, which any process runs after the job) counts apart.
   const deliveryTrips = createRoundTripCounter();
-  const deliveryRedis = deliveryTrips.watch(connectRedis(readEnv(env)));
+  const deliveryConnection = connectRedis(readEnv(env));
+  const deliveryRedis = kind === 'counted' ? deliveryTrips.watch(deliveryConnection) : deliveryConnection;
   const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
   const keys = redisKeys(prefix);
   const logger = createLogger({ level: 'silent', redact: createRedactor() });
@@ -122,32 +142,21 @@ async function engineRound(world: WorldConfig, benchRedis: BenchRedis): Promise<
       dataDir,
       deliveryRedis,
     });
+    // From the worker's start to the last thread delivered: what the worker process spends on the jobs.
+    const cpuBefore = process.cpuUsage();
     const jobsPerSec = await drain(connect(), prefix, processor);
     const jobTrips = trips.count();
     await processor.drainer.stop(Date.now() + DELIVERY_GRACE_MS);
-    return { jobsPerSec, trips: jobTrips, deliveryTrips: deliveryTrips.count() };
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    if (kind !== 'counted') return { jobsPerSec, cpuMs };
+    return { jobsPerSec, cpuMs, trips: jobTrips, deliveryTrips: deliveryTrips.count() };
   } finally {
     await queue.close();
     redis.disconnect();
     deliveryRedis.disconnect();
     await cleanup();
     await rm(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function bareRound(benchRedis: BenchRedis): Promise<Round> {
-  const { env, prefix, cleanup } = benchRedis.space('bench-bare');
-  const trips = createRoundTripCounter();
-  const connect = () => trips.watch(connectRedis(readEnv(env)));
-  const connection = connect();
-  const queue = new Queue(QUEUE_NAME, { connection, prefix });
-  try {
-    for (let i = 0; i < JOBS; i++) await queue.add('noop', { i });
-    return { jobsPerSec: await drain(connect(), prefix, async () => 'ok'), trips: trips.count() };
-  } finally {
-    await queue.close();
-    connection.disconnect();
-    await cleanup();
   }
 }
 

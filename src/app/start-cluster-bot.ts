@@ -92,6 +92,7 @@ export async function startClusterBot(
     world,
     service: core.service,
     publisher: createHomePublisher(client, redact, pacer, metrics),
+    poster,
     jobPageUrl: links?.url ?? (() => undefined),
     clock: systemClock,
     logger,

@@ -5,15 +5,19 @@ import type { Logger } from '../log/create-logger.js';
 import type { ClusterService, HomeAnswer } from '../service/index.js';
 import type { HomePublisher } from './create-home-publisher.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
+import { handleApprovalClick } from './handle-approval-click.js';
 import { handleClusterCommand } from './handle-cluster-command.js';
 import { homeChannel, verifyChannel } from './home-channels.js';
 import type { JobPageUrl } from './job-page-url.js';
 import { type HomeView, renderHome } from './render-home.js';
+import type { SlackPoster } from './slack-poster.js';
 
 export interface HomeTabDeps {
   readonly world: WorldConfig;
   readonly service: ClusterService;
   readonly publisher: HomePublisher;
+  /** Where an approval decided from the Home is shown (its thread), and the requests' links. */
+  readonly poster: SlackPoster;
   readonly jobPageUrl: JobPageUrl;
   readonly clock: Pick<Clock, 'sleep'>;
   readonly logger: Logger;
@@ -26,7 +30,7 @@ const NOT_SHOWN = 'not shown';
 export const HOME_WATCH_MS = 30 * 60_000;
 
 /**
- * The App Home: published when a person opens it, after their "Verify now" click, and again
+ * The App Home: published when a person opens it, after their "Verify now" or approval click, and again
  * whenever what it shows changes while they watch (opened within HOME_WATCH_MS). Changes are found
  * by polling the service and comparing a hash of the rendered view with the one last published
  * (kept by the service in Redis): it needs no hook in the worker, works the same whichever process
@@ -39,6 +43,7 @@ export function createHomeTab(deps: HomeTabDeps) {
   const viewOf = (data: HomeAnswer, notice?: string) =>
     renderHome(data, {
       jobPageUrl: deps.jobPageUrl,
+      threadLink: deps.poster.permalink,
       verifyChannel: (cluster) => verifyChannel(world, cluster),
       notice,
     });
@@ -77,6 +82,20 @@ export function createHomeTab(deps: HomeTabDeps) {
         : { text: '⛔ That button names no cluster of this bot; nothing was run.' };
       await service.watchHome(userId);
       const notice = `*Verify now${known ? ` (${escapeMrkdwn(cluster)})` : ''}:* ${text}`;
+      await show(userId, await read(userId), notice);
+    },
+
+    /**
+     * Approve or Reject on the Home: the same decision as the thread's buttons (rights, rules, one
+     * compare-and-set, the audit, the thread updated), answered on the clicker's Home.
+     */
+    async approvalClicked(userId: string, decision: 'approve' | 'reject', value: string): Promise<void> {
+      const answer = await handleApprovalClick(
+        { userId, decision, value, channel: homeChannel(world), onHome: true },
+        { service, poster: deps.poster },
+      );
+      await service.watchHome(userId);
+      const notice = `*${decision === 'approve' ? 'Approve' : 'Reject'}:* ${answer ?? 'done; the job’s thread shows it.'}`;
       await show(userId, await read(userId), notice);
     },
 

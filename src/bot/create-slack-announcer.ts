@@ -2,6 +2,7 @@ import { formatDuration } from '../config/parse-duration.js';
 import type { NotifyApprovers } from '../config/world-config.js';
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
+import { approvalButtons } from './approval-buttons.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { isGroup, mention } from './mention.js';
 import { truncate } from './render-board.js';
@@ -52,22 +53,7 @@ export function createSlackAnnouncer(
           {
             type: 'actions',
             block_id: 'approval',
-            elements: [
-              {
-                type: 'button',
-                style: 'primary',
-                text: { type: 'plain_text', text: 'Approve' },
-                action_id: APPROVE_ACTION,
-                value: approvalId,
-              },
-              {
-                type: 'button',
-                style: 'danger',
-                text: { type: 'plain_text', text: 'Reject' },
-                action_id: REJECT_ACTION,
-                value: approvalId,
-              },
-            ],
+            elements: approvalButtons(approvalId, { approve: APPROVE_ACTION, reject: REJECT_ACTION }),
           },
         ],
       });

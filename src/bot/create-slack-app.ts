@@ -13,7 +13,7 @@ import { handleClusterCommand } from './handle-cluster-command.js';
 import { handleRollbackClick } from './handle-rollback-click.js';
 import type { JobPageUrl } from './job-page-url.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
-import { HOME_VERIFY_ACTION } from './render-home.js';
+import { HOME_APPROVAL_ACTIONS, HOME_VERIFY_ACTION } from './render-home.js';
 import type { SlackPoster } from './slack-poster.js';
 import { slackSdkLogger } from './slack-sdk-logger.js';
 
@@ -150,6 +150,17 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
     if (!(await deps.service.firstDelivery(`home-verify:${body.trigger_id}`))) return;
     await deps.homeTab.verifyClicked(body.user.id, action.value ?? '');
   });
+  for (const [actionId, decision] of [
+    [HOME_APPROVAL_ACTIONS.approve, 'approve'],
+    [HOME_APPROVAL_ACTIONS.reject, 'reject'],
+  ] as const) {
+    app.action<BlockAction<ButtonAction>>({ action_id: actionId }, async ({ ack, body, action }) => {
+      await ack();
+      // A redelivered click would only be told "already counted" on the Home: the first one answers.
+      if (!(await deps.service.firstDelivery(`home-approval:${body.trigger_id}`))) return;
+      await deps.homeTab.approvalClicked(body.user.id, decision, action.value ?? '');
+    });
+  }
   app.action<BlockAction<ButtonAction>>(
     { action_id: ROLLBACK_ACTION },
     async ({ ack, body, action, respond }) => {

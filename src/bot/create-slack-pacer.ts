@@ -11,16 +11,20 @@ interface PaceRule extends Pace {
  * Slack's published limits (api.slack.com/apis/rate-limits; tiers per method as in
  * ../shared/reference/platform-facts.md), as buckets that never exceed them in any minute:
  * burst + 60 × perSecond ≤ the tier's calls per minute. chat.postMessage is "about one message per
- * second per channel, short bursts allowed".
+ * second per channel, short bursts allowed" (three here).
+ *
+ * Each burst keeps one call in hand. A slot is when a call may leave, not when Slack counts it: a
+ * burst that reaches Slack a little late (a busy event loop, a slow connection) refills Slack's
+ * bucket later than ours, and a full burst then left the next post 53 ms of slack before a 429.
  */
 const RULES: Readonly<Record<string, PaceRule>> = {
-  'chat.postMessage': { burst: 3, perSecond: 0.95, perChannel: true },
-  'chat.update': { burst: 5, perSecond: 45 / 60 },
-  'chat.postEphemeral': { burst: 10, perSecond: 90 / 60 },
-  'files.getUploadURLExternal': { burst: 10, perSecond: 90 / 60 },
-  'files.completeUploadExternal': { burst: 10, perSecond: 90 / 60 },
+  'chat.postMessage': { burst: 3 - 1, perSecond: 0.95, perChannel: true },
+  'chat.update': { burst: 5 - 1, perSecond: 45 / 60 },
+  'chat.postEphemeral': { burst: 10 - 1, perSecond: 90 / 60 },
+  'files.getUploadURLExternal': { burst: 10 - 1, perSecond: 90 / 60 },
+  'files.completeUploadExternal': { burst: 10 - 1, perSecond: 90 / 60 },
   // Tier 4 (100+ per minute per workspace, docs.slack.dev views.publish): one Home per call.
-  'views.publish': { burst: 10, perSecond: 90 / 60 },
+  'views.publish': { burst: 10 - 1, perSecond: 90 / 60 },
 };
 
 /** The bucket a call of `method` (to `channel`) is counted in, and its pace; none for unlisted methods. */

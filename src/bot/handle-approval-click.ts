@@ -4,13 +4,22 @@ import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { renderDecision } from './render-decision.js';
 import type { SlackPoster } from './slack-poster.js';
 
-export interface ApprovalClickRequest {
+export type ApprovalClickRequest = {
   readonly userId: string;
   readonly decision: 'approve' | 'reject';
   readonly value: string;
+  /** Where the clicker acts (the button's channel; for the App Home, the Home's channel). */
   readonly channel: string;
-  readonly messageTs: string;
-}
+} & (
+  | {
+      /** The message the button was on. */
+      readonly messageTs: string;
+    }
+  | {
+      /** The button was on the clicker's App Home. */
+      readonly onHome: true;
+    }
+);
 
 export interface ApprovalClickDeps {
   readonly service: ClusterService;
@@ -18,9 +27,10 @@ export interface ApprovalClickDeps {
 }
 
 /**
- * One Approve/Reject click, decided by the service. A counted approval goes into the job's thread,
- * a decision replaces the buttons. Returns the text for an ephemeral answer to the clicker, or
- * undefined when the thread says it all.
+ * One Approve/Reject click, from the thread or the App Home, decided by the service. A counted
+ * approval goes into the job's thread, a decision replaces the buttons of the approval's message
+ * (wherever the click was). Returns the text of an answer to the clicker, or undefined when the
+ * thread says it all.
  */
 export async function handleApprovalClick(
   click: ApprovalClickRequest,
@@ -28,17 +38,21 @@ export async function handleApprovalClick(
 ): Promise<string | undefined> {
   const result = await deps.service.decide(
     { userId: click.userId, channelId: click.channel },
-    { decision: click.decision, value: click.value, messageTs: click.messageTs },
+    {
+      decision: click.decision,
+      value: click.value,
+      ...('onHome' in click ? { onHome: true as const } : { messageTs: click.messageTs }),
+    },
     async (decision) => {
       if (decision.kind === 'counted') {
         await deps.poster.post({
           ...decision.thread,
           text: `👍 <@${decision.userId}> approved ${escapeMrkdwn(decision.step)} (${decision.count}/${decision.required}); ${decision.missing} more needed.`,
         });
-      } else if (decision.stored) {
+      } else if (decision.stored?.messageTs) {
         await deps.poster.update({
-          channel: click.channel,
-          ts: click.messageTs,
+          channel: decision.thread.channel,
+          ts: decision.stored.messageTs,
           ...renderDecision(decision.stored, decision.at),
         });
       }

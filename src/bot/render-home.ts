@@ -1,4 +1,5 @@
 import type { HomeAnswer, HomeCluster, JobSummary, LastVerify } from '../service/index.js';
+import { approvalButtons } from './approval-buttons.js';
 import { describeJob } from './describe-job.js';
 import { describeRefusal } from './describe-refusal.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
@@ -7,6 +8,8 @@ import { mention } from './mention.js';
 import { OUTCOME, truncate } from './render-board.js';
 
 export const HOME_VERIFY_ACTION = 'home_verify';
+/** The Home's own Approve/Reject: a click goes to the same decision as the thread's buttons. */
+export const HOME_APPROVAL_ACTIONS = { approve: 'home_approve', reject: 'home_reject' } as const;
 
 /** A Home tab view as views.publish takes it. */
 export interface HomeView {
@@ -16,6 +19,8 @@ export interface HomeView {
 
 export interface HomeOptions {
   readonly jobPageUrl: JobPageUrl;
+  /** The web address of a Slack message (the approval's request in its thread). */
+  readonly threadLink?: ((channel: string, ts: string) => string) | undefined;
   /** Where a "Verify now" job's thread goes (the cluster's command channel), named under its button. */
   readonly verifyChannel: (cluster: string) => string;
   /** A line on top, e.g. what a "Verify now" click did; not part of the state the view reflects. */
@@ -26,9 +31,10 @@ export interface HomeOptions {
 const LISTED = 5;
 
 /**
- * The App Home: one section per cluster with its lease, the approvals waiting (and who may give
- * them), the jobs queued behind, the last verify and open alerts, and a "Verify now" button. A
- * refusal (not an operator) shows only the refusal: no cluster data, no button.
+ * The App Home: one section per cluster with its lease, the approvals waiting (who may give them, a
+ * link to each request in its thread, Approve and Reject for whoever may decide), the jobs queued
+ * behind, the last verify and open alerts, and a "Verify now" button. A refusal (not an operator)
+ * shows only the refusal: no cluster data, no button.
  */
 export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
   const notice = options.notice ? [section(options.notice), { type: 'divider' }] : [];
@@ -38,6 +44,7 @@ export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
   const clusters = data.clusters.flatMap((cluster) => [
     { type: 'header', text: { type: 'plain_text', text: truncate(cluster.cluster, 150) } },
     section(describeHomeCluster(cluster, options)),
+    ...approvalActions(cluster),
     {
       type: 'actions',
       block_id: `home_${cluster.cluster}`.slice(0, 255),
@@ -62,12 +69,30 @@ export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
     { type: 'divider' },
   ]);
   const empty = data.clusters.length === 0 ? [section('No clusters in the config.')] : [];
-  // A Home view holds 100 blocks; five per cluster keeps a long list under it.
+  // A Home view holds 100 blocks; five per cluster (and one per approval) keeps a long list under it.
   return { type: 'home', blocks: [...notice, ...clusters, ...empty].slice(0, 100) };
 }
 
+/** A pair of buttons per approval the viewer may decide, once its request is in the thread (the one the buttons answer). */
+function approvalActions(cluster: HomeCluster) {
+  return cluster.approvals
+    .filter((approval) => approval.mayDecide && approval.message)
+    .map((approval) => ({
+      type: 'actions',
+      block_id: `home_approval_${approval.approvalId}`.slice(0, 255),
+      elements: approvalButtons(
+        approval.approvalId,
+        HOME_APPROVAL_ACTIONS,
+        `${approval.jobId.replace('job-', '#')} ${approval.stepTitle}`,
+      ),
+    }));
+}
+
 /** The mrkdwn of one cluster's section (also what the console's `home` prints). */
-export function describeHomeCluster(cluster: HomeCluster, options: Pick<HomeOptions, 'jobPageUrl'>): string {
+export function describeHomeCluster(
+  cluster: HomeCluster,
+  options: Pick<HomeOptions, 'jobPageUrl' | 'threadLink'>,
+): string {
   const job = (summary: JobSummary) => `${describeJob(summary)}${jobPageLink(summary, options.jobPageUrl)}`;
   const lines = [
     cluster.holder
@@ -78,9 +103,13 @@ export function describeHomeCluster(cluster: HomeCluster, options: Pick<HomeOpti
     const number = approval.jobId.replace('job-', '#');
     const given =
       approval.approvals.length > 0 ? `, approved by ${approval.approvals.map(mention).join(', ')}` : '';
-    const yours = approval.mayDecide ? ' You may approve it in the job’s thread.' : '';
+    const yours = approval.mayDecide ? ' You may approve or reject it.' : '';
+    const link =
+      approval.message && options.threadLink
+        ? ` <${options.threadLink(approval.message.channel, approval.message.ts)}|Open the request in its thread>.`
+        : '';
     lines.push(
-      `*Waiting for approval:* job ${number} at ${escapeMrkdwn(approval.stepTitle)} (${cluster.requiredApprovals} needed${given}; approvers: ${cluster.approvers.map(mention).join(', ')}).${yours}`,
+      `*Waiting for approval:* job ${number} at ${escapeMrkdwn(approval.stepTitle)} (${approval.required} needed${given}; approvers: ${cluster.approvers.map(mention).join(', ')}).${yours}${link}`,
     );
   }
   if (cluster.queued.length > 0) {

@@ -79,6 +79,8 @@ const timeoutsSchema = z.strictObject({
   drain: duration.prefault('10m'),
   sshWait: duration.prefault('15m'),
   nodeCommand: duration.prefault('2m'),
+  /** A restore's `k3s server --cluster-reset`: k3s starts etcd, restores the snapshot and exits; a large one takes minutes. */
+  clusterReset: duration.prefault('30m'),
 });
 
 const clusterSchema = z

@@ -25,6 +25,8 @@ export interface AuditEntry {
   readonly jobId?: string | undefined;
   /** For a click: the step and the approval (request) it answered. */
   readonly stepId?: string | undefined;
+  /** The step's number on the job's board ("6. cilium.yml"), which people read; the id is the checkpoints'. */
+  readonly stepNumber?: number | undefined;
   readonly approvalId?: string | undefined;
 }
 
@@ -47,6 +49,8 @@ const fieldsOf = (entry: AuditEntry): string[] => [
   entry.jobId ?? '',
   'stepId',
   entry.stepId ?? '',
+  'stepNumber',
+  entry.stepNumber === undefined ? '' : String(entry.stepNumber),
   'approvalId',
   entry.approvalId ?? '',
 ];
@@ -64,6 +68,7 @@ function entryOf(fields: readonly string[]): AuditEntry {
     cluster: value('cluster') || undefined,
     jobId: value('jobId') || undefined,
     stepId: value('stepId') || undefined,
+    stepNumber: value('stepNumber') ? Number(value('stepNumber')) : undefined,
     approvalId: value('approvalId') || undefined,
   };
 }

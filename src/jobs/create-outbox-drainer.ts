@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/create-logger.js';
 import type { RedisThreadOutbox } from './create-redis-thread-outbox.js';
-import type { ThreadOpSender, ThreadOutbox } from './ports/thread-outbox.js';
+import type { HeldMessages, ThreadOpSender, ThreadOutbox } from './ports/thread-outbox.js';
 
 export interface OutboxDrainerOptions {
   readonly store: RedisThreadOutbox;
@@ -19,7 +19,7 @@ export interface OutboxDrainerOptions {
   readonly retryMs?: number;
 }
 
-/** Operations read per round trip: enough to see a board edit that a later one replaces. */
+/** Operations read per round trip (the claim's, each take's): enough to see a board edit that a later one replaces. */
 const BATCH = 20;
 /** At shutdown, how long the calls on the wire may take once the grace period is over. */
 const LAST_CALL_MS = 1_000;
@@ -34,7 +34,9 @@ const STUCK_LEASES = 4;
 /**
  * Sends the job threads' outboxes kept in Redis, from any process: a job's outbox is claimed
  * with a lease (renewed while sending), its operations go one at a time in order, and each leaves
- * the list only once sent. Appends by this process are sent at once; a periodic scan takes over
+ * the list only once sent. The claim reads the first operations and the thread's message ts, each
+ * take the next operations, in the same round trip; the ts stay in memory while the lease lasts
+ * (only the holder records new ones). Appends by this process are sent at once; a periodic scan takes over
  * outboxes whose process died (its lease lapsed). At shutdown it keeps sending until the deadline,
  * then lets go of its leases for another process.
  */
@@ -53,24 +55,26 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
   const warn = (what: string) => (error: unknown) => logger.warn({ err: error }, `outbox: ${what} failed`);
 
   async function drain(jobId: string): Promise<void> {
-    if (!(await store.claim(jobId, owner, leaseMs))) return;
+    const claimed = await store.claim(jobId, owner, leaseMs, BATCH);
+    // Not ours, or nothing in it (let go at once).
+    if (!claimed || claimed.ops.length === 0) return;
+    let ops = claimed.ops;
     const lease = keepLease({ store, logger, jobId, owner, leaseMs });
     const going = () => lease.held && !stopping;
     try {
       while (going()) {
-        const ops = await store.peek(jobId, BATCH);
-        if (ops.length === 0) {
-          if (await store.releaseIfEmpty(jobId, owner)) return;
-          continue;
-        }
-        for (const [index, op] of ops.entries()) {
-          if (!going()) break;
-          const sent = await lease.during(() =>
-            sendWithRetries(retry, jobId, op, ops.slice(index + 1), going),
-          );
-          if (!sent) break;
-          if (!(await store.take(jobId, owner, 1, leaseMs))) lease.lost();
-        }
+        const [op, ...later] = ops as [string, ...string[]];
+        const sent = await lease.during(() =>
+          sendWithRetries(retry, jobId, op, later, going, claimed.messages),
+        );
+        if (!sent) break;
+        // What this process appended until now, the take reads: no need to look again after it.
+        again.delete(jobId);
+        const next = await store.take(jobId, owner, leaseMs, BATCH);
+        if (!next) lease.lost();
+        // Emptied: the take let it go.
+        else if (next.length === 0) return;
+        else ops = next;
       }
       if (lease.held) await store.release(jobId, owner);
     } finally {
@@ -144,10 +148,11 @@ async function sendWithRetries(
   op: string,
   later: readonly string[],
   going: () => boolean,
+  held: HeldMessages,
 ): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await send(jobId, op, later);
+      await send(jobId, op, later, held);
       return true;
     } catch (error) {
       if (attempt >= ATTEMPTS) {

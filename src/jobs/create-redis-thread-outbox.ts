@@ -2,19 +2,32 @@ import type { ChainableCommander, Redis } from 'ioredis';
 import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lock.js';
 import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { JobThread } from './ports/job-thread.js';
-import type { OutboxSeq, ThreadMessages } from './ports/thread-outbox.js';
+import type { HeldMessages, OutboxSeq, ThreadMessages } from './ports/thread-outbox.js';
 import type { RedisKeys } from './redis-keys.js';
 
-// Only the lease holder takes sent operations off the outbox, and renews its lease as it does.
-const TAKE = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('ltrim', KEYS[2], ARGV[2], -1)
-return redis.call('pexpire', KEYS[1], ARGV[3])`;
-// The holder lets go once the outbox is empty; an append since it last looked keeps it sending.
-const RELEASE_IF_EMPTY = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return 1 end
-if redis.call('llen', KEYS[2]) > 0 then return 0 end
-redis.call('srem', KEYS[3], ARGV[2])
-redis.call('del', KEYS[1])
-return 1`;
+// Claims a job's outbox for ARGV[1] (a lease of ARGV[2] ms) and, in the same round trip, reads its
+// first ARGV[3] operations and the ts of its thread's messages: what the holder keeps in memory. An
+// empty outbox is let go at once. False when another process holds it.
+const CLAIM = `if not redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return false end
+local ops = redis.call('lrange', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+if #ops == 0 then
+  redis.call('srem', KEYS[3], ARGV[4])
+  redis.call('del', KEYS[1])
+end
+return {ops, redis.call('hgetall', KEYS[4])}`;
+// Only the lease holder takes a sent operation off the outbox, renewing its lease as it does, and
+// reads the next ARGV[3] in the same round trip. An outbox left empty is let go (an append since the
+// holder last looked keeps it sending). False once the lease is another's.
+const TAKE = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return false end
+redis.call('ltrim', KEYS[2], 1, -1)
+local ops = redis.call('lrange', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+if #ops == 0 then
+  redis.call('srem', KEYS[3], ARGV[4])
+  redis.call('del', KEYS[1])
+else
+  redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return ops`;
 // A message's ts lives as long as the job it belongs to: the job's retention may have started already,
 // or even ended (the job's keys gone), in which case the ts gets a retention of its own.
 const SET_TS = `redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
@@ -43,6 +56,12 @@ export class OutboxGapError extends Error {
   constructor(jobId: string, first: number) {
     super(`outbox of job ${jobId}: operation ${first} would leave a gap`);
   }
+}
+
+/** A claimed outbox: its first operations and its messages' ts, read in the claim's round trip. */
+export interface Claimed {
+  readonly ops: string[];
+  readonly messages: HeldMessages;
 }
 
 /** The thread's state as saved: its root's ts is the sender's to write (threadMessages), never a worker's. */
@@ -88,22 +107,35 @@ export function createRedisThreadOutbox(
     /** Jobs whose outbox is not empty (some may be held by a live process). */
     pending: (): Promise<string[]> => redis.smembers(keys.outboxes),
     size: (jobId: string): Promise<number> => redis.llen(keys.outbox(jobId)),
-    async claim(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
-      return (await redis.set(keys.outboxLease(jobId), owner, 'PX', leaseMs, 'NX')) === 'OK';
+    /**
+     * Claims the job's outbox: its first `count` operations and its messages' ts as they are now, or
+     * undefined when another process holds it. With no operations, it was let go already.
+     */
+    async claim(jobId: string, owner: string, leaseMs: number, count: number): Promise<Claimed | undefined> {
+      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes, keys.threadMessages(jobId)];
+      const claimed = (await redis.eval(CLAIM, 4, ...keysOf, owner, String(leaseMs), String(count), jobId)) as
+        | [string[], string[]]
+        | null;
+      if (!claimed) return undefined;
+      const [ops, fields] = claimed;
+      const messages: HeldMessages = new Map();
+      for (let i = 0; i + 1 < fields.length; i += 2) messages.set(fields[i]!, fields[i + 1]!);
+      return { ops, messages };
     },
     async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
       return (await redis.eval(RENEW_LEASE, 1, keys.outboxLease(jobId), owner, String(leaseMs))) === 1;
     },
     peek: (jobId: string, count: number): Promise<string[]> => redis.lrange(keys.outbox(jobId), 0, count - 1),
-    /** Takes the first `count` operations off (they were sent); false once the lease is no longer `owner`'s. */
-    async take(jobId: string, owner: string, count: number, leaseMs: number): Promise<boolean> {
-      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId)];
-      return (await redis.eval(TAKE, 2, ...keysOf, owner, String(count), String(leaseMs))) === 1;
-    },
-    /** Lets go of an emptied outbox; false when operations arrived meanwhile (the holder carries on). */
-    async releaseIfEmpty(jobId: string, owner: string): Promise<boolean> {
+    /**
+     * Takes the first operation off (it was sent) and returns the next `count`; with none left, the
+     * outbox was let go. Undefined once the lease is no longer `owner`'s.
+     */
+    async take(jobId: string, owner: string, leaseMs: number, count: number): Promise<string[] | undefined> {
       const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes];
-      return (await redis.eval(RELEASE_IF_EMPTY, 3, ...keysOf, owner, jobId)) === 1;
+      const next = (await redis.eval(TAKE, 3, ...keysOf, owner, String(leaseMs), String(count), jobId)) as
+        | string[]
+        | null;
+      return next ?? undefined;
     },
     /** Leaves what is left to another process (shutdown). */
     async release(jobId: string, owner: string): Promise<void> {

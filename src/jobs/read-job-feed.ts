@@ -31,11 +31,7 @@ export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
     return { lines: found, ended };
   }
   async function events(jobId: string): Promise<FeedEvent[]> {
-    const entries = await redis.xrange(keys.feedEvents(jobId), '-', '+');
-    return entries.map(([id, fields]) => {
-      const { at, event } = JSON.parse(fields[1] ?? '{}') as Omit<FeedEvent, 'id'>;
-      return { id, at, event };
-    });
+    return parseEvents(await redis.xrange(keys.feedEvents(jobId), '-', '+'));
   }
   return {
     lines,
@@ -43,17 +39,22 @@ export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
      * The log for the thread's final upload: its last 2 MB, whole lines, so a runaway playbook cannot
      * swell the process sending it. Its worker ends the log as the job closes, just after the
      * outcome is queued; a log never ended (its worker died) is taken as it is after a while.
+     * Two round trips when the log has ended: its newest page, then its length and marks together.
      */
     async uploadText(jobId: string): Promise<string> {
       const key = keys.feedLog(jobId);
-      const giveUpAt = Date.now() + END_PATIENCE_MS;
-      const isEnded = async () => (await redis.xrevrange(key, '+', '-', 'COUNT', 1))[0]?.[1][0] === 'end';
-      while (!(await isEnded()) && Date.now() < giveUpAt) await sleep(END_POLL_MS);
+      const newest = () => redis.xrevrange(key, '+', '-', 'COUNT', PAGE);
+      // The end is the newest entry: the first page read says whether the log has ended.
+      let entries = await newest();
+      if (!isEnd(entries)) {
+        const giveUpAt = Date.now() + END_PATIENCE_MS;
+        const isEnded = async () => isEnd(await redis.xrevrange(key, '+', '-', 'COUNT', 1));
+        while (!(await isEnded()) && Date.now() < giveUpAt) await sleep(END_POLL_MS);
+        entries = await newest();
+      }
       const kept: string[] = [];
       let bytes = 0;
-      let before = '+';
       reading: for (;;) {
-        const entries = await redis.xrevrange(key, before, '-', 'COUNT', PAGE);
         for (const [, fields] of entries) {
           if (fields[0] === 'end') continue;
           if (fields[0] === 's') continue;
@@ -63,18 +64,38 @@ export function createJobFeedReader(redis: Redis, keys: RedisKeys) {
           kept.push(text);
         }
         if (entries.length < PAGE) break;
-        before = `(${entries.at(-1)![0]}`;
+        entries = await redis.xrevrange(key, `(${entries.at(-1)![0]}`, '-', 'COUNT', PAGE);
       }
-      const total = await redis.xlen(key);
-      const ended = (await isEnded()) ? 1 : 0;
+      const replies = (await redis
+        .multi()
+        .xlen(key)
+        .xrevrange(key, '+', '-', 'COUNT', 1)
+        .xrange(keys.feedEvents(jobId), '-', '+')
+        .exec()) as [[Error | null, number], [Error | null, StreamEntry[]], [Error | null, StreamEntry[]]];
+      const failed = replies.find(([error]) => error);
+      if (failed) throw failed[0];
+      const [[, total], [, last], [, eventEntries]] = replies;
+      const ended = isEnd(last) ? 1 : 0;
       // Each step's start is a mark in the stream, one per step-started event: not a line left out.
-      const marks = (await events(jobId)).filter(({ event }) => event.type === 'step-started').length;
+      const marks = parseEvents(eventEntries).filter(({ event }) => event.type === 'step-started').length;
       const leftOut = total - ended - kept.length - marks;
       const header = leftOut > 0 ? [`[first ${leftOut} lines left out]`] : [];
       return [...header, ...kept.reverse()].join('\n');
     },
     events,
   };
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+/** Whether the newest of `entries` (newest first) is the log's end. */
+const isEnd = (entries: readonly StreamEntry[]) => entries[0]?.[1][0] === 'end';
+
+function parseEvents(entries: readonly StreamEntry[]): FeedEvent[] {
+  return entries.map(([id, fields]) => {
+    const { at, event } = JSON.parse(fields[1] ?? '{}') as Omit<FeedEvent, 'id'>;
+    return { id, at, event };
+  });
 }
 
 export type JobFeedReader = ReturnType<typeof createJobFeedReader>;

@@ -15,8 +15,11 @@ export interface ClickTarget {
   readonly jobId: string;
   readonly stepId: string;
   readonly approvalId: string;
-  /** The message the button was on: a value copied onto another message does not count. */
-  readonly messageTs: string;
+  /**
+   * The message the button was on: a value copied onto another message does not count. Undefined
+   * for a button on the clicker's App Home (a view the bot publishes for that person only).
+   */
+  readonly messageTs: string | undefined;
 }
 
 // Each lost race means another click changed the record; only a crowd of approvers gets this far.
@@ -48,7 +51,7 @@ export async function recordApprovalClick(
     if (!raw || !stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
       return { verdict: { kind: 'refused', reason: 'this button does not match a pending approval' } };
     }
-    if (stored.messageTs !== target.messageTs) {
+    if (target.messageTs !== undefined && stored.messageTs !== target.messageTs) {
       return { verdict: { kind: 'refused', reason: 'this button does not belong to that approval' } };
     }
     const needed = { ...rules, requiredApprovals: requiredApprovalsOf(rules, stored.request) };

@@ -63,8 +63,12 @@ export interface PendingApproval {
   readonly approvalId: string;
   readonly stepTitle: string;
   readonly approvals: readonly string[];
-  /** Whether the person asking is one of the cluster's approvers. */
+  /** Distinct approvals it needs: the step's own count where it asks more than the cluster's (a restore). */
+  readonly required: number;
+  /** Whether the person asking may decide it: one of the cluster's approvers, and not its requester where self-approval is off. */
   readonly mayDecide: boolean;
+  /** Its message with the buttons in the job's thread, once posted. */
+  readonly message?: { readonly channel: string; readonly ts: string } | undefined;
 }
 
 /** A gate the scheduled verify found failing and alerted on, until it passes again. */
@@ -125,13 +129,20 @@ export type Submitted = {
 
 export type Planned = { readonly kind: 'planned'; readonly steps: string; readonly number: number };
 
-export interface ApprovalClick {
+export type ApprovalClick = {
   readonly decision: 'approve' | 'reject';
   /** The button's value: an approval id, or whatever a forged request put there. */
   readonly value: string;
-  /** The message the button was on. */
-  readonly messageTs: string;
-}
+} & (
+  | {
+      /** The message the button was on: it must be the approval's own. */
+      readonly messageTs: string;
+    }
+  | {
+      /** The button was on the clicker's App Home, which the bot published for them alone. */
+      readonly onHome: true;
+    }
+);
 
 export type Decision =
   | { readonly kind: 'already-counted'; readonly missing: number }
@@ -150,6 +161,8 @@ export type Decision =
       /** The approval after the decision; absent only if it vanished meanwhile. */
       readonly stored?: StoredApproval | undefined;
       readonly at: number;
+      /** The job's thread: its approval message (`stored.messageTs`) is in this channel, wherever the click was. */
+      readonly thread: { readonly channel: string; readonly threadTs?: string | undefined };
     };
 
 /** Shows a counted or decided click before the job is woken, so its thread reads in order. */

@@ -8,8 +8,10 @@ import type { Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /**
- * One Approve/Reject click. Rights are checked now (groups resolved now), the button must be the
- * one on the pending approval's own message, and the cluster's rules decide. A counted or decided
+ * One Approve/Reject click, from the job's thread or the clicker's App Home. Rights are checked now
+ * (groups resolved now), a thread's button must be the one on the pending approval's own message, and
+ * the cluster's rules decide, in one compare-and-set whichever surface the click came from: the first
+ * decision stands, the other surface's buttons are stale. A counted or decided
  * click is shown (`show`) before the job is woken.
  *
  * Slightly long on purpose: one switch over the verdicts, so what each audits and shows reads together.
@@ -23,6 +25,8 @@ export async function decideClick(
   const target = parseApprovalId(click.value);
   const record = target && (await deps.records.get(target.jobId));
   const cluster = record && deps.world.clusters[record.command.cluster];
+  const thread = record && (await deps.threads.load(record));
+  const stepIndex = thread?.board.steps.findIndex((step) => step.id === target?.stepId) ?? -1;
   // A value that is no approval id is not echoed anywhere: it is whatever the sender wrote.
   const audit = (action: AuditAction, what: string) =>
     deps.audit.record({
@@ -33,9 +37,10 @@ export async function decideClick(
       cluster: cluster?.name,
       jobId: target?.jobId,
       stepId: target?.stepId,
+      stepNumber: stepIndex >= 0 ? stepIndex + 1 : undefined,
       approvalId: target ? click.value : undefined,
     });
-  if (!target || !record || !cluster) {
+  if (!target || !record || !cluster || !thread) {
     await audit('click-refused', `${click.decision}: the button matches no pending approval`);
     return { code: 'NO_SUCH_APPROVAL' };
   }
@@ -43,7 +48,7 @@ export async function decideClick(
   const { verdict, stored } = await recordApprovalClick(
     deps.redis,
     deps.keys,
-    { ...target, approvalId: click.value, messageTs: click.messageTs },
+    { ...target, approvalId: click.value, messageTs: 'onHome' in click ? undefined : click.messageTs },
     {
       userId: actor.userId,
       decision: click.decision,
@@ -67,7 +72,6 @@ export async function decideClick(
     case 'counted': {
       const count = verdict.approvals.length;
       await audit('approve', `${step} (${count}/${required})`);
-      const thread = await deps.threads.load(record);
       const counted: Decision = {
         kind: 'counted',
         userId: actor.userId,
@@ -94,7 +98,13 @@ export async function decideClick(
           (deps.clock.now() - stored.requestedAt) / 1_000,
         );
       }
-      const decided: Decision = { kind: 'decided', verdict: verdict.kind, stored, at: deps.clock.now() };
+      const decided: Decision = {
+        kind: 'decided',
+        verdict: verdict.kind,
+        stored,
+        at: deps.clock.now(),
+        thread: { channel: thread.channel, threadTs: thread.threadTs },
+      };
       await show(decided);
       await deps.queue.promote(record.id);
       return decided;

@@ -1,9 +1,10 @@
 import { isMember } from '../access/access-policy.js';
+import { requiredApprovalsOf } from '../jobs/decide-approval.js';
 import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import type { ClusterOverview, PendingApproval } from './cluster-service.js';
 import type { ServiceDeps } from './service-deps.js';
 
-/** The approvals still pending on a cluster's unfinished jobs, and whether `userId` may decide them. */
+/** The approvals still pending on a cluster's unfinished jobs, what each needs, and whether `userId` may decide it. */
 export async function readPendingApprovals(
   deps: ServiceDeps,
   overview: ClusterOverview,
@@ -11,9 +12,10 @@ export async function readPendingApprovals(
 ): Promise<PendingApproval[]> {
   const cluster = deps.world.clusters[overview.cluster];
   if (!cluster) return [];
-  const mayDecide = await isMember(userId, cluster.approvers, deps.members);
+  const isApprover = await isMember(userId, cluster.approvers, deps.members);
   const pending: PendingApproval[] = [];
   for (const job of overview.open) {
+    const ownJob = job.record?.requestedBy === userId;
     for (const { stepId, stored: approval } of await readStoredApprovals(deps.redis, deps.keys, job.id)) {
       if (approval.state.status !== 'pending') continue;
       pending.push({
@@ -22,7 +24,12 @@ export async function readPendingApprovals(
         approvalId: approval.state.id,
         stepTitle: approval.request?.stepTitle ?? stepId,
         approvals: approval.approvals ?? [],
-        mayDecide,
+        required: requiredApprovalsOf(cluster, approval.request),
+        mayDecide: isApprover && (cluster.allowSelfApproval || !ownJob),
+        message:
+          job.record && approval.messageTs
+            ? { channel: job.record.channel, ts: approval.messageTs }
+            : undefined,
       });
     }
   }

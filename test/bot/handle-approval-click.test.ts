@@ -81,13 +81,43 @@ describe('handleApprovalClick', () => {
         kind: 'decided',
         verdict: 'rejected',
         at,
-        stored: { state: { status: 'rejected', id: 'a', by: 'U0BOB' }, decidedAt: at },
+        stored: { state: { status: 'rejected', id: 'a', by: 'U0BOB' }, decidedAt: at, messageTs: '5.5' },
+        thread: { channel: 'C0OPS', threadTs: '1.0' },
       }),
     );
     const { poster, updates } = recordingPoster();
     expect(await handleApprovalClick(CLICK, { service, poster })).toBeUndefined();
     expect(updates).toMatchObject([
       { channel: 'C0OPS', ts: '5.5', text: '🚫 step rejected by <@U0BOB> at 2026-01-02 03:04:05 UTC' },
+    ]);
+  });
+
+  it('a click on the App Home is decided as one on the message, and replaces the buttons in the thread', async () => {
+    const at = Date.UTC(2026, 0, 2, 3, 4, 5);
+    const { service, calls } = createFakeClusterService(
+      deciding({
+        kind: 'decided',
+        verdict: 'approved',
+        at,
+        stored: {
+          state: { status: 'approved', id: 'a', fingerprint: 'f', by: ['U0BOB'] },
+          decidedAt: at,
+          messageTs: '7.7',
+        },
+        thread: { channel: 'C0THREAD', threadTs: '1.0' },
+      }),
+    );
+    const { poster, updates } = recordingPoster();
+    const home = {
+      userId: 'U0BOB',
+      decision: 'approve',
+      value: 'job-1.rollout.x',
+      channel: 'C0OPS',
+    } as const;
+    expect(await handleApprovalClick({ ...home, onHome: true }, { service, poster })).toBeUndefined();
+    expect(calls[0]!.args[1]).toEqual({ decision: 'approve', value: 'job-1.rollout.x', onHome: true });
+    expect(updates).toMatchObject([
+      { channel: 'C0THREAD', ts: '7.7', text: expect.stringMatching(/approved by <@U0BOB>/) },
     ]);
   });
 

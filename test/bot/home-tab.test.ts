@@ -8,6 +8,7 @@ import { loadExampleWorld } from '../support/example-world.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
 import { homeCluster } from '../support/home-cluster.js';
 import { createInstantClock } from '../support/manual-clock.js';
+import { createRecordingPoster } from '../support/recording-poster.js';
 
 /** The service's home state as the test sets it, and markHomeShown as Redis would answer. */
 async function homeTabLab(watchers: string[] = ['U0BOB'], failFor: ReadonlySet<string> = new Set()) {
@@ -33,6 +34,7 @@ async function homeTabLab(watchers: string[] = ['U0BOB'], failFor: ReadonlySet<s
     world: await loadExampleWorld(),
     service: fake.service,
     publisher,
+    poster: createRecordingPoster().poster,
     jobPageUrl: () => undefined,
     clock: createInstantClock(),
     logger: captureLogger((text) => text).logger,
@@ -111,6 +113,7 @@ describe('the App Home tab', () => {
       world: await loadExampleWorld(),
       service: refusing.service,
       publisher: { publish: async (user, view) => void published.push({ user, view }) },
+      poster: createRecordingPoster().poster,
       jobPageUrl: () => undefined,
       clock: createInstantClock(),
       logger: captureLogger((text) => text).logger,
@@ -135,6 +138,7 @@ describe('the App Home tab', () => {
       world: await loadExampleWorld(),
       service: failing,
       publisher: { publish: async () => undefined },
+      poster: createRecordingPoster().poster,
       jobPageUrl: () => undefined,
       clock: createInstantClock(),
       logger,

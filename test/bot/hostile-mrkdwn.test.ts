@@ -28,7 +28,15 @@ const hostileDev = homeCluster('dev', {
   fluxSuspended: { jobNumber: 3, jobId: 'job-3', at: AT, outcome: 'failed', reason: HOSTILE },
   alerts: [{ gate: 'nodes Ready', observed: HOSTILE, alertedAt: AT }],
   approvals: [
-    { jobId: 'job-3', stepId: 's', approvalId: 'a', stepTitle: HOSTILE, approvals: [], mayDecide: false },
+    {
+      jobId: 'job-3',
+      stepId: 's',
+      approvalId: 'a',
+      stepTitle: HOSTILE,
+      approvals: [],
+      required: 1,
+      mayDecide: false,
+    },
   ],
 });
 const hostileHome: HomeAnswer = { kind: 'home', clusters: [hostileDev] };

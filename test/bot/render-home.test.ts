@@ -36,6 +36,7 @@ const dev: HomeCluster = {
       approvalId: 'a1',
       stepTitle: 'cilium.yml',
       approvals: [],
+      required: 1,
       mayDecide: true,
     },
   ],
@@ -64,7 +65,7 @@ describe('renderHome', () => {
     expect(devText).toContain('*Lease:* job #3 (cilium dev) by <@U0BOB>, step 3/5 (waiting for approval)');
     expect(devText).toContain('<https://bot.example/jobs/job-3?exp=1&amp;sig=t|job page>, since <!date^');
     expect(devText).toContain(
-      '*Waiting for approval:* job #3 at cilium.yml (1 needed; approvers: <@U0ALICE>, <!subteam^S0PLATFORM>). You may approve it',
+      '*Waiting for approval:* job #3 at cilium.yml (1 needed; approvers: <@U0ALICE>, <!subteam^S0PLATFORM>). You may approve or reject it.',
     );
     expect(devText).toContain('*Queued behind it:* job #4 (verify dev) by <@U0ALICE>, queued');
     expect(devText).toMatch(
@@ -78,6 +79,28 @@ describe('renderHome', () => {
       'prod',
     ]);
     expect(texts({ kind: 'home', clusters: [dev] })).toContain('its thread goes to <#C0OPS>');
+  });
+
+  it('Approve and Reject of its own for each request in a thread that the viewer may decide, and a link to it', () => {
+    const [waiting] = dev.approvals;
+    const posted = { ...waiting!, message: { channel: 'C0OPS', ts: '1700000000.000100' } };
+    const others = { ...posted, jobId: 'job-5', approvalId: 'a5', mayDecide: false };
+    const notYetPosted = { ...waiting!, jobId: 'job-6', approvalId: 'a6' };
+    const view = renderHome(
+      { kind: 'home', clusters: [{ ...dev, approvals: [posted, others, notYetPosted] }] },
+      { ...options, threadLink: (channel, ts) => `https://team.slack.test/archives/${channel}/p${ts}` },
+    );
+    expect(validateBlocks(view.blocks as Record<string, unknown>[])).toBeUndefined();
+    const pairs = view.blocks
+      .filter((block) => block.type === 'actions' && String(block.block_id).startsWith('home_approval_'))
+      .map((block) => block.elements as { action_id: string; value: string; text: { text: string } }[]);
+    expect(pairs.flat().map((b) => [b.text.text, b.action_id, b.value])).toEqual([
+      ['Approve #3 cilium.yml', 'home_approve', 'a1'],
+      ['Reject #3 cilium.yml', 'home_reject', 'a1'],
+    ]);
+    expect(JSON.stringify(view.blocks)).toContain(
+      '<https://team.slack.test/archives/C0OPS/p1700000000.000100|Open the request in its thread>',
+    );
   });
 
   it('says when a failed Cilium job left Flux suspended, and how to resume it', () => {

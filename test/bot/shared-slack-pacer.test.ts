@@ -45,8 +45,8 @@ describe('Slack pacer over the shared budget', () => {
     const { pacer, clock, lines } = pacerOver(budget);
     await pacer.take('chat.postMessage', 'C0OPS');
     expect(lines.join('')).toContain('Slack budget in Redis unreachable: pacing this process alone');
-    // Meanwhile the local pacer alone: three posts at once, then about one a second.
-    for (let i = 0; i < 3; i++) await pacer.take('chat.postMessage', 'C0OPS');
+    // Meanwhile the local pacer alone: that post and the next at once, the third about a second later.
+    for (let i = 0; i < 2; i++) await pacer.take('chat.postMessage', 'C0OPS');
     expect(clock.now()).toBeGreaterThanOrEqual(1_000);
     expect(clock.now()).toBeLessThan(1_100);
     expect(asked).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeSlack, type HomeViewRecord, visibleText } from '../lab/fake-slack/index.js';
+import type { HomeViewRecord } from '../lab/fake-slack/index.js';
 import { renderBlocksHtml } from '../lab/fake-slack/render-blocks-html.js';
+import { homeShowing, homeText } from '../support/home-showing.js';
 import { labMs } from '../support/lab-time.js';
 import { startBrowser } from '../support/start-browser.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
@@ -15,19 +16,6 @@ beforeAll(async () => {
   lab = await startSlackLab({ workers: 1, env: { PUBLIC_URL } });
 }, labMs(120_000));
 afterAll(() => lab?.stop());
-
-const textOf = (view: HomeViewRecord | undefined) => (view ? visibleText({ blocks: view.blocks }) : '');
-
-/** The person's Home once its text matches, as a person looking at the tab would notice. */
-function homeShowing(slack: FakeSlack, user: string, pattern: RegExp, timeoutMs = 60_000) {
-  return slack.waitFor(
-    () => {
-      const view = slack.homeViews(user).at(-1);
-      return view && pattern.test(textOf(view)) ? view : undefined;
-    },
-    { timeoutMs, description: `${user}'s Home showing ${pattern}` },
-  );
-}
 
 /** The App Home picture in docs/operators.md: the view as the fake Slack draws it, in the tests' browser. */
 async function screenshot(view: HomeViewRecord, path: string) {
@@ -50,7 +38,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
     await driver.homeOpened('U0BOB');
     const first = await homeShowing(slack, 'U0BOB', /^dev\n[\s\S]*\*Lease:\* free[\s\S]*^prod\n/m, 15_000);
     expect(buttons(first)).toBe(2);
-    expect(textOf(first)).toContain(
+    expect(homeText(first)).toContain(
       'Verify now runs `verify dev` as you, with your rights; its thread goes to <#C0OPS>.',
     );
 
@@ -58,14 +46,16 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
     const waiting = await homeShowing(
       slack,
       'U0BOB',
-      /\*Lease:\* job #1 \(cilium dev\) by <@U0ALICE>, step \d\/\d \(waiting for approval\)/,
+      // Once the request is in the thread: the Home links it and offers its own buttons.
+      /\*Lease:\* job #1 \(cilium dev\) by <@U0ALICE>, step \d\/\d \(waiting for approval\)[\s\S]*\|Open the request in its thread>/,
     );
-    expect(textOf(waiting)).toMatch(
-      /\*Waiting for approval:\* job #1 at cilium\.yml \(1 needed; approvers: <@U0ALICE>, <@U0BOB>\)\. You may approve it/,
+    expect(buttons(waiting)).toBe(4);
+    expect(homeText(waiting)).toMatch(
+      /\*Waiting for approval:\* job #1 at cilium\.yml \(1 needed; approvers: <@U0ALICE>, <@U0BOB>\)\. You may approve or reject it/,
     );
-    expect(textOf(waiting)).toMatch(/^prod\n\*Lease:\* free/m);
+    expect(homeText(waiting)).toMatch(/^prod\n\*Lease:\* free/m);
     // The job holding dev links to its page (signed, under PUBLIC_URL).
-    expect(textOf(waiting)).toMatch(
+    expect(homeText(waiting)).toMatch(
       new RegExp(`<${PUBLIC_URL}/jobs/job-1\\?n=[\\w-]{22}&(amp;)?exp=\\d+&(amp;)?mac=[\\w-]+\\|job page>`),
     );
     if (process.env.APP_HOME_SCREENSHOT) await screenshot(waiting, process.env.APP_HOME_SCREENSHOT);
@@ -89,7 +79,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
       'U0BOB',
       /^dev\n\*Lease:\* (free|job #1 \(cilium dev\) by <@U0ALICE>, step \d\/\d,)/m,
     );
-    expect(textOf(approved)).not.toContain('Waiting for approval');
+    expect(homeText(approved)).not.toContain('Waiting for approval');
     await homeShowing(slack, 'U0BOB', /^dev\n\*Lease:\* free/m);
 
     // Every publish showed something new: a view is never published twice in a row unchanged.
@@ -112,7 +102,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
     expect((await driver.resend({ ...click, responseUrl: '' })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     const answers = new Set(
-      slack.homeViews('U0BOB').flatMap((view) => textOf(view).match(/Verify now \(dev\):\* [^\n]*/g) ?? []),
+      slack.homeViews('U0BOB').flatMap((view) => homeText(view).match(/Verify now \(dev\):\* [^\n]*/g) ?? []),
     );
     expect([...answers]).toEqual([expect.stringMatching(/Queued as job #\d+: `verify dev`/)]);
     expect(verifyBoards()).toHaveLength(1);
@@ -122,7 +112,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
     const { slack, driver } = lab;
     await driver.homeOpened('U0MALLORY');
     const refused = await homeShowing(slack, 'U0MALLORY', /not an operator/, 15_000);
-    expect(textOf(refused)).not.toMatch(/dev|prod|Lease/);
+    expect(homeText(refused)).not.toMatch(/dev|prod|Lease/);
     expect(buttons(refused)).toBe(0);
 
     const boardsBefore = slack.messages('C0OPS').length;
@@ -133,7 +123,7 @@ describe('the App Home, against the real bot and worker processes', { timeout: l
       /Verify now \(dev\):\* ⛔ .*not an operator.*nothing was run/,
       15_000,
     );
-    expect(textOf(notice)).not.toContain('Lease');
+    expect(homeText(notice)).not.toContain('Lease');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(slack.messages('C0OPS')).toHaveLength(boardsBefore);
   });

@@ -15,16 +15,18 @@ const ephemerals = (slack: FakeSlack, user: string) =>
   slack.ephemerals.filter((e) => e.user === user).map((e) => e.text);
 const threadTexts = (slack: FakeSlack, rootTs: string) => slack.replies('C0OPS', rootTs).map((m) => m.text);
 
+/** Approves the step's request; returns what the request showed before the click replaced it. */
 async function approve(title: string) {
   const { slack, driver } = lab;
   const request = await approvalMessage(slack, title);
+  const shown = JSON.stringify(slack.message('C0OPS', request.ts)?.blocks);
   await driver.click({
     channel: 'C0OPS',
     where: { ts: request.ts },
     button: { text: 'Approve' },
     userId: 'U0BOB',
   });
-  return request;
+  return shown;
 }
 
 const board = (title: string, status: string) =>
@@ -90,8 +92,7 @@ describe('Roll back Cilium from the thread of a halted rollout', { timeout: labM
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(ephemerals(slack, 'U0ALICE').filter((t) => t.includes('rollback is job #2 already'))).toEqual([]);
     expect(slack.messages('C0OPS').filter((m) => m.text.includes('cilium dev --rollback'))).toHaveLength(1);
-    const request = await approve('helm rollback cilium');
-    expect(JSON.stringify(slack.message('C0OPS', request.ts)?.blocks)).toContain(
+    expect(await approve('helm rollback cilium')).toContain(
       'from revision 3 (cilium-1.20.1, deployed) to revision 2 (cilium-1.20.1, superseded)',
     );
     const done = await board('cilium dev --rollback', 'succeeded');

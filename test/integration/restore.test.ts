@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { DEV_ADDRESSES, type DevNode, LAB_TEST_TIMEOUT_MS, UNSERVED_ADDRESS } from '../support/lab-names.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
+import { waitFor } from '../support/wait-for.js';
 
 let lab: LifecycleLab;
 beforeAll(async () => {
@@ -16,6 +17,7 @@ afterAll(async () => {
 });
 
 const SNAPSHOT = 'etcd-snapshot-k3s-dev-2-1764590400';
+const RESET_STEP = '4-cluster-reset';
 const DEV: readonly DevNode[] = ['k3s-dev-1', 'k3s-dev-2', 'k3s-dev-3'];
 
 /** k3s-dev-2's disk holds the noon snapshot (k3s's scheduled one); the others hold none. */
@@ -148,6 +150,53 @@ describe('/cluster restore dev <snapshot> against the lab', { timeout: LAB_TEST_
     expect(await state('cluster-resets', 'k3s-dev-2')).toBe(`${resetsBefore}${SNAPSHOT}\n`);
     expect(await there(dataDir('k3s-dev-1', `db.cluster-bot-${job.jobId}`))).toBe(true);
     expect(await there(dataDir('k3s-dev-3', `db.cluster-bot-${job.jobId}`))).toBe(true);
+    expect(await members()).toEqual([...DEV]);
+  });
+
+  it('a worker killed mid cluster reset: the reset outlives it and runs once; the resumed job follows it to its end and finishes', async () => {
+    const holder = DEV_ADDRESSES['k3s-dev-2'];
+    const resetsBefore = await state('cluster-resets', 'k3s-dev-2');
+    const callsBefore = (await state('k3s-calls', 'k3s-dev-2')) ?? '';
+    const resetCalls = async () =>
+      ((await state('k3s-calls', 'k3s-dev-2')) ?? '')
+        .slice(callsBefore.length)
+        .split('\n')
+        .filter((call) => call.startsWith('server --cluster-reset'));
+    await lab.nodes.setNodeState('cluster-reset-hold', '1', holder);
+    const job = lab.startJob(`restore dev ${SNAPSHOT}`);
+    const running = job.runUntilDone({ approve: true }).catch(() => undefined);
+    await waitFor(
+      'k3s to have moved the old data aside',
+      () => job.reporter.linesOf(RESET_STEP).some((line) => line.includes('Pre-restore etcd database moved')),
+      { timeoutMs: 30_000 },
+    );
+    job.checkpoints.crash();
+    await lab.nodes.killSessions();
+    await running;
+    // k3s goes on with no worker: started once, not done restoring yet.
+    expect(job.checkpoints.records.get(RESET_STEP)?.status).toBe('running');
+    expect(await resetCalls()).toHaveLength(1);
+    expect(await state('cluster-resets', 'k3s-dev-2')).toBe(resetsBefore);
+
+    job.checkpoints.revive();
+    const resumed = job.runUntilDone({ approve: true });
+    await waitFor('the re-attach', () =>
+      job
+        .texts()
+        .some((text) => text.includes('worker restarted; following the running `k3s server --cluster-reset')),
+    );
+    await lab.nodes.setNodeState('cluster-reset-hold', null, holder);
+    expect(await resumed).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+
+    // One reset, started once; its lines each shown once; the cluster whole again.
+    expect(await state('cluster-resets', 'k3s-dev-2')).toBe(`${resetsBefore}${SNAPSHOT}\n`);
+    expect(await resetCalls()).toHaveLength(1);
+    const shown = job.reporter.linesOf(RESET_STEP);
+    for (const said of ['Pre-restore etcd database moved', 'restart without --cluster-reset flag now'])
+      expect(shown.filter((line) => line.includes(said))).toHaveLength(1);
+    expect(job.texts()).toContain(
+      `${RESET_STEP} succeeded: ${SNAPSHOT} restored on k3s-dev-2; etcd membership reset to k3s-dev-2 (its old data in /var/lib/rancher/k3s/server/db/etcd-old-*)`,
+    );
     expect(await members()).toEqual([...DEV]);
   });
 

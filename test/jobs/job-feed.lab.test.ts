@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { createRoundTripCounter } from '../../bench/count-round-trips.js';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
@@ -120,6 +121,27 @@ describe('the job page feed in Redis', () => {
     const kept = 1 + rest.length;
     expect(header).toBe(`[first ${30_000 - kept} lines left out]`);
     expect(first).toBe(`line ${30_000 - kept + 1} ${'x'.repeat(100)}`);
+  });
+
+  it("reads an ended log for the thread's upload in two round trips: its newest page, then its length and marks", async () => {
+    const feed = createRedisJobFeed(redis, keys, 'job-upload-trips', Date.now, silent);
+    feed.event({ type: 'step-started', stepId: 'verify' });
+    feed.line('dev-1 Ready');
+    feed.line('dev-2 Ready');
+    feed.end();
+    await feed.flush();
+    const trips = createRoundTripCounter();
+    const counted = trips.watch(new Redis(REDIS_URL));
+    try {
+      await counted.ping();
+      const before = trips.count();
+      expect(await createJobFeedReader(counted, keys).uploadText('job-upload-trips')).toBe(
+        'dev-1 Ready\ndev-2 Ready',
+      );
+      expect(trips.count() - before).toBe(2);
+    } finally {
+      counted.disconnect();
+    }
   });
 
   it('keeps the events with their times, and expires with the job record', async () => {

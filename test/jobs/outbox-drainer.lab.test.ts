@@ -1,8 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRoundTripCounter, type RoundTripCounter } from '../../bench/count-round-trips.js';
 import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
+import { type ThreadOp, tailName } from '../../src/bot/thread/thread-op.js';
 import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { ThreadMessages, ThreadOutbox } from '../../src/jobs/ports/thread-outbox.js';
@@ -75,11 +77,20 @@ interface ProcessOptions {
   readonly failKeeping?: number;
   /** Reading a message's ts fails on this read (from 1), as on a dropped connection. */
   readonly failReadingAt?: number;
+  /** This many claims lose their reply (the lease and the read were made, the connection dropped). */
+  readonly loseClaims?: number;
+  /** Keeping a message's ts never returns (the process dies between Slack's answer and the write). */
+  readonly hangKeeping?: boolean;
+  /** Default 100 ms. */
+  readonly scanMs?: number;
+  /** Counts this process's Redis round trips. */
+  readonly trips?: RoundTripCounter;
 }
 
 /** One process's drainer, on its own Redis connection (disconnecting it is that process dying). */
 function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptions = {}) {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = options.trips ? options.trips.watch(connection) : connection;
   const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
   let failKeeping = options.failKeeping ?? 0;
   let reads = 0;
@@ -90,15 +101,22 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
     },
     set: async (jobId, name, ts) => {
       if (failKeeping-- > 0) throw new Error("READONLY You can't write against a read only replica.");
+      if (options.hangKeeping) await new Promise(() => undefined);
       await store.messages.set(jobId, name, ts);
     },
   };
+  let loseClaims = options.loseClaims ?? 0;
+  const claim: typeof store.claim = async (...args) => {
+    const claimed = await store.claim(...args);
+    if (loseClaims-- > 0) throw new Error('Connection is closed.');
+    return claimed;
+  };
   const drainer = createOutboxDrainer({
-    store,
+    store: { ...store, claim },
     send: createThreadOpSender({ poster, messages, logger, readLog: async () => 'the log' }),
     logger,
     leaseMs: options.leaseMs ?? LEASE_MS,
-    scanMs: 100,
+    scanMs: options.scanMs ?? 100,
     retryMs: 20,
     deliveredWithinMs: options.deliveredWithinMs,
   });
@@ -288,5 +306,92 @@ describe('thread outbox in Redis', () => {
     const keys = redisKeys(prefix);
     await createRedisThreadOutbox(redis, keys, 60_000).messages.set('job-gone', 'root', '100.1');
     expect(await redis.pttl(keys.threadMessages('job-gone'))).toBeGreaterThan(0);
+  });
+
+  it('delivers a thread in one Redis round trip per message plus one for the claim and one per ts kept: the claim and each take read what comes next', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    // The whole thread is in the outbox before the sending process starts, as for a job whose worker died.
+    const redis = new Redis(REDIS_URL);
+    cleanup.push(async () => redis.disconnect());
+    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    await reportJob({ append: store.append, delivered: async () => undefined }, 'job-1');
+    const queued = (await store.peek('job-1', 100)).length;
+    // Its only scan is the one at its start; its lease outlasts the test, so it is never renewed.
+    const trips = createRoundTripCounter();
+    startProcess(prefix, slackPoster(accepted), { trips, scanMs: 60_000, leaseMs: 60_000 });
+    // Watched from another connection, so only the delivery's own round trips are counted.
+    await waitFor(
+      'the outbox emptied and let go',
+      async () =>
+        (await redis.exists(redisKeys(prefix).outboxLease('job-1'))) === 0 &&
+        (await store.size('job-1')) === 0,
+    );
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+    const delivery = trips.sent().filter(([command]) => !command?.startsWith('smembers'));
+    // The claim (with the first operations and the thread's ts), a take per message (with the next
+    // operations; the last lets the emptied outbox go), the root's ts kept: its ts is read no more.
+    expect(delivery).toHaveLength(1 + queued + 1);
+  });
+
+  it('a ts another process kept while it held the outbox is read at the next claim: its message is edited, not posted again', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    const { store, drainer } = startProcess(prefix, slackPoster(accepted));
+    const board = { title: 'verify dev', jobNumber: 1, requestedBy: 'U0ALICE', steps: [] };
+    const op = (sent: ThreadOp) => JSON.stringify(sent);
+    const tail = (stepId: string, text: string) => op({ kind: 'tail', channel: 'C0OPS', stepId, text });
+    await drainer.outbox.append(
+      'job-1',
+      [op({ kind: 'root', channel: 'C0OPS', board }), tail('1-preflight', 'ok')],
+      { stream: 's1', first: 0 },
+    );
+    await drainer.outbox.delivered('job-1');
+    // Meanwhile another process held the outbox, posted the next step's output and kept its ts.
+    await store.messages.set('job-1', tailName('2-verify'), '100.77');
+    await drainer.outbox.append('job-1', [tail('2-verify', '3/3 nodes Ready')], { stream: 's1', first: 2 });
+    await drainer.outbox.delivered('job-1');
+    expect(accepted.map((call) => call.text)).toEqual([
+      expect.stringContaining('verify dev'),
+      'ok',
+      'edit 100.77: 3/3 nodes Ready',
+    ]);
+  });
+
+  it('a process that dies between Slack taking a message and keeping its ts: the next holder posts that message again, once, and the rest under it', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    const first = startProcess(prefix, slackPoster(accepted), { hangKeeping: true });
+    await reportJob(first.drainer.outbox, 'job-1');
+    await waitFor('the root message taken by Slack', () => accepted.length === 1);
+    first.redis.disconnect();
+
+    // Once the first one's lease lapses, the second takes the outbox over; delivered: all of it sent.
+    await startProcess(prefix, slackPoster(accepted)).drainer.outbox.delivered('job-1');
+    const [root, ...rest] = expectedThread;
+    expect(accepted.map((call) => call.text)).toEqual([
+      root,
+      root,
+      ...rest.slice(0, -2),
+      expect.stringMatching(/^edit 100\.2: .*verify dev/),
+      rest.at(-1),
+    ]);
+    expect(accepted.slice(2).every((call) => call.threadTs === '100.2' || call.text.startsWith('edit'))).toBe(
+      true,
+    );
+  });
+
+  it("a claim whose reply is lost (the lease and the thread's ts read, the connection dropped): the outbox is claimed again once that lease lapses, the thread whole, in order", async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    const { drainer } = startProcess(prefix, slackPoster(accepted), { loseClaims: 1 });
+    await reportJob(drainer.outbox, 'job-1');
+    await drainer.outbox.delivered('job-1');
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
+    expect(new Set(accepted.slice(1, -2).map((call) => call.threadTs))).toEqual(new Set(['100.1']));
   });
 });

@@ -97,7 +97,7 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
     expect(await budget.take('refill', pace)).toBe(0);
   });
 
-  it('two pacers over it post to one channel at about one a second after a burst of three', async () => {
+  it('two pacers over it post to one channel at about one a second after a burst of two', async () => {
     const { logger } = captureLogger((text) => text);
     const pacers = [first, second].map((redis) =>
       createSharedSlackPacer(createRedisRateBudget(redis, keys), systemClock, logger),
@@ -110,9 +110,10 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
       }),
     );
     const sorted = sentAt.sort((a, b) => a - b);
-    expect(sorted[2]).toBeLessThan(200);
-    expect(sorted[3]).toBeGreaterThanOrEqual(1_050);
-    expect(sorted[4]).toBeGreaterThanOrEqual(2_100);
+    expect(sorted[1]).toBeLessThan(200);
+    expect(sorted[2]).toBeGreaterThanOrEqual(1_050);
+    expect(sorted[3]).toBeGreaterThanOrEqual(2_100);
+    expect(sorted[4]).toBeGreaterThanOrEqual(3_150);
     // Another channel has its own bucket; updates are counted per workspace, not per channel.
     const other = Date.now();
     await pacers[0]!.take('chat.postMessage', 'C0OTHER');
@@ -138,7 +139,6 @@ describe('the Slack budget in Redis (GCRA on Redis time)', () => {
       expect(Date.now() - started).toBeLessThan(1_500);
       expect(log.lines.join('')).toContain('Slack budget in Redis unreachable: pacing this process alone');
       // The local pacer's burst, then its pace: no waiting for Redis meanwhile, no unpaced posting.
-      await pacer.take('chat.postMessage', 'C0DOWN');
       await pacer.take('chat.postMessage', 'C0DOWN');
       expect(Date.now() - started).toBeLessThan(1_500);
       await pacer.take('chat.postMessage', 'C0DOWN');

@@ -1,9 +1,12 @@
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { meterBacklog } from '../../src/app/meter-backlog.js';
+import { describeAudit } from '../../src/bot/describe-audit.js';
+import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
+import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import type { Decision } from '../../src/service/index.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -35,18 +38,24 @@ async function endJob(jobId: string, outcome: string) {
 }
 
 /** An approval pending on a step of `jobId`, its buttons on message `msg-<jobId>`. */
-async function pendingApproval(jobId: string, cluster: string) {
+async function pendingApproval(
+  jobId: string,
+  cluster: string,
+  stepId = 'rollout',
+  minimumApprovals?: number,
+) {
   const desk = createRedisApprovalDesk(t.redis, t.keys, jobId, 60_000, Date.now, {
     announce: async () => `msg-${jobId}`,
     remind: async () => undefined,
     close: async () => undefined,
   });
   const { id } = await desk.request({
-    stepId: 'rollout',
+    stepId,
     stepTitle: 'Cilium rollout',
     cluster,
     reason: 'restarts every agent',
     binding: { commandLine: 'ansible-playbook cilium.yml', targets: cluster, fingerprint: 'f1' },
+    minimumApprovals,
   });
   return { value: id, messageTs: `msg-${jobId}` };
 }
@@ -248,6 +257,67 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       ['U0ALICE', 'approve', 'Cilium rollout (1/2)'],
       ['U0BOB', 'click-refused', expect.stringMatching(/^approve Cilium rollout: /)],
       ['U0ALICE', 'click-refused', 'approve: the button matches no pending approval'],
+    ]);
+  });
+
+  it('the audit numbers a clicked step as the board does, not by its id', async () => {
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    // The board as the job's reporter saves it: the plan's steps in order. up's ids skip the
+    // kubeconfig step after k3s.yml ("3-k3s-kubeconfig"), so from there on id and place differ.
+    const plan = buildPlan({ verb: 'up', cluster: 'dev' }, world);
+    const thread = await t.threads.load((await t.records.get('job-1'))!);
+    const steps = plan.steps.map(({ id, title, target }) => ({
+      id,
+      title,
+      target,
+      disruptive: false,
+      status: 'pending' as const,
+    }));
+    await createRedisThreadOutbox(t.redis, t.keys, 60_000).append(
+      'job-1',
+      [],
+      { stream: 'worker-a', first: 0 },
+      { ...thread, board: { ...thread.board, steps } },
+    );
+    const cilium = plan.steps.findIndex((step) => step.title === 'cilium.yml');
+    expect(plan.steps[cilium]!.id).toBe(`${cilium}-cilium`);
+    const button = await pendingApproval('job-1', 'dev', plan.steps[cilium]!.id);
+    await t.service.decide(BOB, { decision: 'approve', ...button }, async () => {});
+
+    const answer = await t.service.audit(ALICE, 1);
+    const text = 'entries' in answer ? describeAudit(answer.entries) : '';
+    expect(text).toContain(`[#1 step ${cilium + 1} approval job-1.${cilium}-cilium.`);
+  });
+
+  it('home: each waiting approval with its own count, its request’s message, and buttons for who may decide it', async () => {
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false);
+    await t.service.submit(ALICE, { verb: 'cilium', cluster: 'prod' }, false);
+    // A step that asks more than its cluster's count (a restore asks two distinct approvers on dev).
+    const dev = await pendingApproval('job-1', 'dev', 'rollout', 2);
+    const prod = await pendingApproval('job-2', 'prod');
+    const [alice, bob] = await t.service.homes([ALICE, BOB]);
+    const approvalsOf = (answer: typeof alice) =>
+      answer && 'kind' in answer ? answer.clusters.flatMap((c) => c.approvals) : [];
+    expect(approvalsOf(bob)).toMatchObject([
+      { jobId: 'job-1', required: 2, mayDecide: true, message: { channel: 'C0OPS', ts: dev.messageTs } },
+      { jobId: 'job-2', required: 2, mayDecide: true, message: { channel: 'C0OPS', ts: prod.messageTs } },
+    ]);
+    // Dev lets the requester approve; prod does not, so Alice is offered no decision on her prod job.
+    expect(approvalsOf(alice).map((a) => [a.jobId, a.mayDecide])).toEqual([
+      ['job-1', true],
+      ['job-2', false],
+    ]);
+    const view = renderHome(alice!, {
+      jobPageUrl: () => undefined,
+      verifyChannel: () => 'C0OPS',
+      threadLink: (channel, ts) => `https://slack.test/archives/${channel}/p${ts}`,
+    });
+    const text = JSON.stringify(view.blocks);
+    expect(text).toContain('job #1 at Cilium rollout (2 needed; approvers: <@U0ALICE>, <@U0BOB>)');
+    expect(text).toContain('<https://slack.test/archives/C0OPS/pmsg-job-1|Open the request in its thread>');
+    expect(text.match(/"action_id":"home_(approve|reject)","value":"[^"]+"/g)).toEqual([
+      `"action_id":"home_approve","value":"${dev.value}"`,
+      `"action_id":"home_reject","value":"${dev.value}"`,
     ]);
   });
 

@@ -79,6 +79,7 @@ describe('refusals for want of rights are audited, within the rate limit', { tim
       world,
       service: t.service,
       publisher: { publish: async (userId) => void published.push(userId) },
+      poster: createRecordingPoster().poster,
       jobPageUrl: () => undefined,
       clock: { sleep: async () => undefined },
       logger: pino({ level: 'silent' }),

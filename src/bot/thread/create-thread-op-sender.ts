@@ -1,4 +1,9 @@
-import { THREAD_ROOT, type ThreadMessages, type ThreadOpSender } from '../../jobs/ports/thread-outbox.js';
+import {
+  type HeldMessages,
+  THREAD_ROOT,
+  type ThreadMessages,
+  type ThreadOpSender,
+} from '../../jobs/ports/thread-outbox.js';
 import type { Logger } from '../../log/create-logger.js';
 import type { JobPageUrl } from '../job-page-url.js';
 import { renderBoard } from '../render-board.js';
@@ -19,15 +24,16 @@ export interface ThreadOpSenderDeps {
 /**
  * Sends one operation of a job's thread outbox to Slack. The root message's ts and each tail's are
  * kept in Redis as they are sent, so whichever process sends the next operation replies under the
- * same root and edits the same messages. A message already recorded is never posted twice, nor
+ * same root and edits the same messages; while a process holds the outbox, it reads them from its
+ * `held` copy (read with the claim) rather than from Redis. A message already recorded is never posted twice, nor
  * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. Slack refusing
  * an operation is logged and the operation is done; any other failure is thrown, for a retry.
  */
 export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
   const send = createOpSender(deps);
-  return async (jobId, raw, later) => {
+  return async (jobId, raw, later, held) => {
     try {
-      await send(jobId, raw, later);
+      await send(jobId, raw, later, held);
     } catch (error) {
       if (!isSlackRefusal(error)) throw error;
       deps.logger.warn({ err: error, jobId }, 'thread: Slack refused a message; it is dropped');
@@ -39,27 +45,28 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
   const { poster, messages } = deps;
   /** ts posted whose keeping in Redis failed, by job and name. */
   const unkept = new Map<string, string>();
-  const keep = async (jobId: string, name: string, ts: string) => {
+  const keep = async (jobId: string, name: string, ts: string, held: HeldMessages | undefined) => {
     unkept.set(`${jobId}/${name}`, ts);
     await messages.set(jobId, name, ts);
     unkept.delete(`${jobId}/${name}`);
+    held?.set(name, ts);
   };
-  const kept = async (jobId: string, name: string) => {
+  const kept = async (jobId: string, name: string, held: HeldMessages | undefined) => {
     const ts = unkept.get(`${jobId}/${name}`);
-    if (ts === undefined) return messages.get(jobId, name);
-    await keep(jobId, name, ts);
+    if (ts === undefined) return held ? held.get(name) : messages.get(jobId, name);
+    await keep(jobId, name, ts, held);
     return ts;
   };
-  return async (jobId, raw, later) => {
+  return async (jobId, raw, later, held) => {
     const op = JSON.parse(raw) as ThreadOp;
-    const root = await kept(jobId, THREAD_ROOT);
+    const root = await kept(jobId, THREAD_ROOT, held);
     if (op.kind === 'root') {
       if (root) return;
       const ts = await poster.post({
         channel: op.channel,
         ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
       });
-      return keep(jobId, THREAD_ROOT, ts);
+      return keep(jobId, THREAD_ROOT, ts, held);
     }
     if (op.kind === 'alert') {
       const link = root ? poster.permalink(op.threadChannel, root) : undefined;
@@ -78,8 +85,9 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
           ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
         });
       case 'tail': {
-        const ts = await kept(jobId, tailName(op.stepId));
-        if (!ts) return keep(jobId, tailName(op.stepId), await poster.post({ ...inThread, text: op.text }));
+        const name = tailName(op.stepId);
+        const ts = await kept(jobId, name, held);
+        if (!ts) return keep(jobId, name, await poster.post({ ...inThread, text: op.text }), held);
         if (later.some((next) => isTailOf(next, op.stepId))) return;
         return poster.update({ channel: op.channel, ts, text: op.text });
       }

@@ -22,8 +22,25 @@ export interface OutboxSeq {
   readonly first: number;
 }
 
-/** Sends one operation of a job's outbox; `later` are the ones queued after it, so an edit a later one replaces can be skipped. */
-export type ThreadOpSender = (jobId: string, op: string, later: readonly string[]) => Promise<void>;
+/**
+ * Sends one operation of a job's outbox; `later` are the ones queued after it, so an edit a later one
+ * replaces can be skipped. `held`: the job's messages' ts as the process holding its outbox knows
+ * them (HeldMessages); without it, each is read from Redis.
+ */
+export type ThreadOpSender = (
+  jobId: string,
+  op: string,
+  later: readonly string[],
+  held?: HeldMessages,
+) => Promise<void>;
+
+/**
+ * The ts of a job's thread messages (by name, as ThreadMessages keeps them) in the memory of the
+ * process holding the job's outbox: read from Redis in the claim's round trip, and each one kept
+ * since added. Only the holder keeps new ones, so the copy stays whole while the lease lasts; it is
+ * dropped with the lease (let go, lost or taken over), and the next holder reads its own.
+ */
+export type HeldMessages = Map<string, string>;
 
 /** The name the thread's root message is kept under (ThreadMessages): the thread store reads it back. */
 export const THREAD_ROOT = 'root';

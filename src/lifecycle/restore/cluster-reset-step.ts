@@ -2,11 +2,13 @@ import { ClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
 import { findNode } from '../targets.js';
 import { K3S_DB_DIR, snapshotBeingRestored } from './restore-facts.js';
-import { runOnServer } from './server-commands.js';
+import { runOnServerDetached } from './server-commands.js';
 import { stopWithStates } from './stop-with-states.js';
 
 /** What k3s logs once it has restored and reset the membership, before it exits 0 (pkg/etcd/etcd.go). */
 const RESET_DONE = /restart without --cluster-reset flag now/;
+/** The job fact kept once k3s said it: a worker that takes the reset over follows only the lines after those shown. */
+const RESET_SAID_FACT = 'restore.resetSaid';
 
 export function clusterResetArgv(path: string): string[] {
   return ['k3s', 'server', '--cluster-reset', `--cluster-reset-restore-path=${path}`];
@@ -15,6 +17,8 @@ export function clusterResetArgv(path: string): string[] {
 /**
  * On the server holding the snapshot, k3s restores it and resets etcd's membership to that server
  * alone (its own data moved to `server/db/etcd-old-<time>`), then exits. Done only when k3s says so.
+ * It runs detached, under its own timeout: a reset cut off by a dying worker, or run a second time
+ * by the one that resumes the job, is the half-restored cluster the procedure exists to avoid.
  */
 export function clusterResetStep(id: string, snapshot: string): Step {
   return stopWithStates(
@@ -26,8 +30,12 @@ export function clusterResetStep(id: string, snapshot: string): Step {
       async run(ctx) {
         const restoring = snapshotBeingRestored(ctx);
         const holder = findNode(ctx.cluster, restoring.server);
-        const lines = await runOnServer(ctx, holder, clusterResetArgv(restoring.path));
-        if (!lines.some((line) => RESET_DONE.test(line))) {
+        const lines = await runOnServerDetached(ctx, holder, clusterResetArgv(restoring.path), {
+          timeoutMs: ctx.cluster.timeouts.clusterReset,
+          onLine: (line) => (RESET_DONE.test(line) ? ctx.facts.set(RESET_SAID_FACT, true) : undefined),
+        });
+        const said = lines.some((line) => RESET_DONE.test(line)) || ctx.facts.get(RESET_SAID_FACT) === true;
+        if (!said) {
           throw new ClusterBotError(
             'COMMAND_FAILED',
             `k3s on ${holder.name} exited without saying the etcd membership was reset (last line: ${lines.at(-1) ?? 'none'})`,

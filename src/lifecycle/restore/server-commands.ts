@@ -2,7 +2,13 @@ import type { NodeEntry } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
 import { captureRemote } from '../steps/capture-remote.js';
-import { rootPath, runAsRoot } from '../steps/run-as-root.js';
+import {
+  type RootCommandResult,
+  type RootDetachedOptions,
+  rootPath,
+  runAsRoot,
+  runAsRootDetached,
+} from '../steps/run-as-root.js';
 import { nodeTarget } from '../targets.js';
 
 /** Whether k3s runs on the server (`systemctl is-active k3s`, which needs no root). */
@@ -24,7 +30,24 @@ export async function runOnServer(
   server: NodeEntry,
   argv: readonly string[],
 ): Promise<readonly string[]> {
-  const result = await runAsRoot(ctx, server, argv, await rootPath(ctx, server));
+  return succeeded(server, argv, await runAsRoot(ctx, server, argv, await rootPath(ctx, server)));
+}
+
+/**
+ * runOnServer for a command that must neither die with the worker nor run twice (the cluster
+ * reset): detached on the server, followed again by a resumed step.
+ */
+export async function runOnServerDetached(
+  ctx: StepContext,
+  server: NodeEntry,
+  argv: readonly string[],
+  options: RootDetachedOptions,
+): Promise<readonly string[]> {
+  const path = await rootPath(ctx, server);
+  return succeeded(server, argv, await runAsRootDetached(ctx, server, argv, path, undefined, options));
+}
+
+function succeeded(server: NodeEntry, argv: readonly string[], result: RootCommandResult): readonly string[] {
   if (result.exitCode !== 0) {
     const why = result.failure ?? result.lines.at(-1) ?? `exit ${result.exitCode}`;
     throw failed(server, argv.join(' '), why, result.exitCode);

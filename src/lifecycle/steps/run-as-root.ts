@@ -22,6 +22,17 @@ import { rootWithoutPassword } from './root-without-password.js';
 /** How a root command reaches a node: the bot's own login, or the ops host's Ansible with become. */
 export type RootPath = 'ssh' | 'ansible';
 
+export interface RootDetachedOptions {
+  /** How long it may run; default: the cluster's nodeCommand. */
+  readonly timeoutMs?: number;
+  /**
+   * Each line as it is followed on the bot's own login. A resumed step gets only the lines after
+   * those already shown (the Ansible path's result holds them all), so what a line proves is kept
+   * from here.
+   */
+  readonly onLine?: (line: string) => Promise<void> | void;
+}
+
 export interface RootCommandResult {
   readonly exitCode: number | null;
   /** Its output (stdout, then stderr on the Ansible path), each line also given to ctx.output. */
@@ -110,7 +121,9 @@ export async function runAsRootDetached(
   argv: readonly string[],
   path: RootPath,
   found?: FoundRun,
+  options: RootDetachedOptions = {},
 ): Promise<RootCommandResult> {
+  const timeoutMs = options.timeoutMs ?? ctx.cluster.timeouts.nodeCommand;
   const title = quoteArgv(argv);
   const place = rootPlace(ctx, node, path);
   const run = found ?? (await findDetachedRun(ctx, place));
@@ -121,10 +134,11 @@ export async function runAsRootDetached(
     if (!nodes.includes(node.name)) await ctx.facts.set(DETACHED_NODES_FACT, [...nodes, node.name]);
     const request = {
       argv,
-      timeoutMs: ctx.cluster.timeouts.nodeCommand,
+      timeoutMs,
       signal: ctx.signal,
-      onLine: (line: string) => {
+      onLine: async (line: string) => {
         lines.push(line);
+        await options.onLine?.(line);
         return ctx.output(line);
       },
     };
@@ -134,6 +148,7 @@ export async function runAsRootDetached(
   // Ansible's stderr comes in the output file with its stdout: each line is read for what it says.
   const request = {
     ...(await adhocRequest(ctx, node, argv)),
+    timeoutMs,
     onLine: (line: string) => {
       lines.push(line);
     },

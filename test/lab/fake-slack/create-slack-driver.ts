@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { directChannelOf } from './create-directory.js';
 import type { Delivery, EnvelopeType } from './create-socket-mode-server.js';
-import type { SlackMessage, SocketAck } from './fake-slack-types.js';
+import type { HomeViewRecord, SlackMessage, SocketAck } from './fake-slack-types.js';
 import {
   type ButtonSelector,
   describeButtons,
@@ -48,6 +48,8 @@ export interface ClickOptions {
   userName?: string;
   /** Tamper with the button's value before sending, as a forged click would. */
   editValue?: (value: string) => string;
+  /** The message as the clicker's client still shows it (a stale copy), instead of its current state. */
+  shown?: SlackMessage;
   retryNum?: number;
   retryReason?: string;
   signature?: SlashOptions['signature'];
@@ -63,6 +65,8 @@ export interface HomeClickOptions {
   editValue?: (value: string) => string;
   /** Take the button from this person's Home instead: a forged click by someone shown no button. */
   buttonFrom?: string;
+  /** A view published earlier, still on the clicker's screen (a stale tab), instead of the last one. */
+  shown?: HomeViewRecord;
 }
 
 export interface SentRequest {
@@ -251,7 +255,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
 
   function homeButton(click: HomeClickOptions) {
     const owner = click.buttonFrom ?? click.userId;
-    const view = slack.homeViews(owner).at(-1);
+    const view = click.shown ?? slack.homeViews(owner).at(-1);
     if (!view) throw new Error(`No Home view was published to ${owner}`);
     const selector = click.button;
     const matching = listButtons(view).filter((button) =>
@@ -331,7 +335,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       return send('slash_commands', form, form, slash, responseUrl);
     },
     async click(click) {
-      const message = locate(slack, click.channel, click.where);
+      const message = click.shown ?? locate(slack, click.channel, click.where);
       const button = findButton(message, click.button);
       if (!button) {
         throw new Error(
