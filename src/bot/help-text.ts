@@ -11,6 +11,7 @@ const READING_ORDER = inReadingOrder([
   'health',
   'snapshots',
   'restore',
+  'upgrade',
   'plan',
   'status',
   'jobs',
