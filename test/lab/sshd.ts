@@ -40,6 +40,8 @@ export interface SshdOptions {
    * reaches the same machine the bot's SSH does).
    */
   readonly aliases?: Readonly<Record<string, string>>;
+  /** Channels one connection may have open at once (sshd's MaxSessions); default 100. */
+  readonly maxSessions?: number;
 }
 
 export interface SshdLab {
@@ -67,6 +69,8 @@ export interface SshdLab {
   botConnections(): Promise<LabConnection[]>;
   /** The clients' ports of the connections established to this lab's sshd right now. */
   openConnections(): Promise<number[]>;
+  /** The clients' ports of the connections whose client ended them with a disconnect message. */
+  disconnectedByClient(): Promise<number[]>;
   /** Sets a state key for every node, or only for `address`; null removes it. */
   setNodeState(key: string, value: string | null, address?: string): Promise<void>;
   /** What a node sees for `key` (its own value, else the shared one), or what its tools recorded. */
@@ -173,7 +177,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
 
   const launch = async (address: string): Promise<void> => {
     const own = perAddress(address);
-    await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }));
+    await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }, options.maxSessions ?? 100));
     const log = await open(sshdLog, 'a');
     try {
       const child = spawn(SSHD, ['-D', '-e', '-f', own.config], {
@@ -250,6 +254,10 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     },
     async openConnections() {
       return establishedClientPorts(port);
+    },
+    async disconnectedByClient() {
+      const log = await readFile(sshdLog, 'utf8');
+      return [...log.matchAll(/^Received disconnect from \S+ port (\d+):/gm)].map((match) => Number(match[1]));
     },
     async setNodeState(key, value, address) {
       const folder = address === undefined ? stateDir : join(stateDir, address);
@@ -331,6 +339,7 @@ function sshdConfig(
   port: number,
   address: string,
   paths: { hostKey: string; authorizedKeys: string; pid: string; wrapper: string },
+  maxSessions: number,
 ): string {
   return [
     `Port ${port}`,
@@ -351,7 +360,7 @@ function sshdConfig(
     // Root's .bashrc starts pyenv (1.5 s per command) unless SHLVL is already set.
     'SetEnv SHLVL=1',
     'MaxStartups 100:30:200',
-    'MaxSessions 100',
+    `MaxSessions ${maxSessions}`,
     'LogLevel VERBOSE',
     `ForceCommand ${paths.wrapper}`,
     '',
