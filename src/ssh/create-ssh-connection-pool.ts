@@ -58,6 +58,8 @@ export function createSshConnectionPool(settings: PoolSettings): SshConnectionPo
   const everyConnection = new Set<Connection>();
   const closing: Array<Promise<void>> = [];
   let closed = false;
+  // What the run's connections cost, logged at close (the benchmark counts them per job).
+  const opened = { connections: 0, connectMs: 0, hosts: new Set<string>() };
 
   const endpointOf = (target: SshTarget) =>
     `${target.user}@${target.host}:${target.port} ${target.privateKeyPath}`;
@@ -158,13 +160,12 @@ export function createSshConnectionPool(settings: PoolSettings): SshConnectionPo
     });
     connection.open = pinned;
     connection.limit = settings.channelsPerConnection;
+    const connectMs = performance.now() - startedAt;
+    opened.connections += 1;
+    opened.connectMs += connectMs;
+    opened.hosts.add(`${target.host}:${target.port}`);
     settings.logger.debug(
-      {
-        label: target.label,
-        host: target.host,
-        port: target.port,
-        connectMs: tenths(performance.now() - startedAt),
-      },
+      { label: target.label, host: target.host, port: target.port, connectMs: tenths(connectMs) },
       'ssh connection opened',
     );
   };
@@ -197,12 +198,18 @@ export function createSshConnectionPool(settings: PoolSettings): SshConnectionPo
       }
     },
     async close() {
-      closed = true;
-      for (const connection of everyConnection) {
-        for (const waiter of connection.waiting.splice(0)) waiter.fail(closedError());
-        drop(connection);
+      if (!closed) {
+        closed = true;
+        settings.logger.debug(
+          { connections: opened.connections, hosts: opened.hosts.size, connectMs: tenths(opened.connectMs) },
+          'ssh connections closed',
+        );
+        for (const connection of everyConnection) {
+          for (const waiter of connection.waiting.splice(0)) waiter.fail(closedError());
+          drop(connection);
+        }
+        connections.clear();
       }
-      connections.clear();
       await Promise.all(closing);
     },
   };

@@ -257,7 +257,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     },
     async disconnectedByClient() {
       const log = await readFile(sshdLog, 'utf8');
-      return [...log.matchAll(/^Received disconnect from \S+ port (\d+):/gm)].map((match) => Number(match[1]));
+      return [...log.matchAll(/^Received disconnect from \S+ port (\d+):/gm)].map((match) =>
+        Number(match[1]),
+      );
     },
     async setNodeState(key, value, address) {
       const folder = address === undefined ? stateDir : join(stateDir, address);
