@@ -11,11 +11,11 @@ export interface RunShells {
 }
 
 /** The worker's shells, one per job run, so that stopping the process closes every connection it holds. */
-export function createRunShells(openSsh: () => SshRemoteShell, metrics: Metrics): RunShells {
+export function createRunShells(openSsh: (jobId: string) => SshRemoteShell, metrics: Metrics): RunShells {
   const open = new Set<SshRemoteShell>();
   return {
-    open(): RunShell {
-      const ssh = openSsh();
+    open(jobId): RunShell {
+      const ssh = openSsh(jobId);
       open.add(ssh);
       return {
         ...meterRemoteShell(ssh, metrics),

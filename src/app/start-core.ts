@@ -62,7 +62,10 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     ? createOtlpTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME })
     : NO_TRACING;
   const sshLogger = logger.child({ component: 'ssh' });
-  const shells = createRunShells(() => createSshRemoteShell({ logger: sshLogger }), metrics);
+  const shells = createRunShells(
+    (jobId) => createSshRemoteShell({ logger: sshLogger.child({ jobId }) }),
+    metrics,
+  );
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined

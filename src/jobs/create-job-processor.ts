@@ -70,7 +70,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     });
     let ending = 'stopped';
     // The run's own SSH connections: one per host, closed when the run ends however it ends.
-    const shell = deps.openShell();
+    const shell = deps.openShell(record.id);
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));

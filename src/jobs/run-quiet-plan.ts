@@ -51,9 +51,10 @@ export async function runQuietPlan(
 ): Promise<{ result: EngineResult; failingNow: Record<string, string>; failure: StepFailure | undefined }> {
   const failingNow: Record<string, string> = {};
   let failure: StepFailure | undefined;
-  const shell = deps.openShell();
+  const jobId = `${meterAs}-${command.cluster}`;
+  const shell = deps.openShell(jobId);
   const result = await runPlan(buildPlan(command, deps.world), {
-    jobId: `${meterAs}-${command.cluster}`,
+    jobId,
     world: deps.world,
     shell,
     kube: deps.kubeFor(command.cluster),

@@ -8,5 +8,5 @@ export interface RunShell extends RemoteShell {
   close(): Promise<void>;
 }
 
-/** Opens a shell for one run. */
-export type OpenRunShell = () => RunShell;
+/** Opens a shell for one run of the job `jobId` (named in its logs). */
+export type OpenRunShell = (jobId: string) => RunShell;
