@@ -63,7 +63,11 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     : NO_TRACING;
   const sshLogger = logger.child({ component: 'ssh' });
   const shells = createRunShells(
-    (jobId) => createSshRemoteShell({ logger: sshLogger.child({ jobId }) }),
+    (jobId) =>
+      createSshRemoteShell({
+        logger: sshLogger.child({ jobId }),
+        channelsPerConnection: env.SSH_CHANNELS_PER_CONNECTION,
+      }),
     metrics,
   );
   const worker =
