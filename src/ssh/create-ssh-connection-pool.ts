@@ -4,6 +4,7 @@ import type { SshTarget } from '../lifecycle/ports/remote-shell.js';
 import { ChannelNotOpened } from './channel-not-opened.js';
 import { type ConnectSettings, connectSsh } from './connect-ssh.js';
 import { loadHostKeyPolicy } from './load-host-key-policy.js';
+import { tenths } from './tenths.js';
 
 export interface PoolSettings extends ConnectSettings {
   /** Channels open at once on one connection; sshd's MaxSessions (10 by default) is the most. */
@@ -260,5 +261,3 @@ function closedError(target?: SshTarget): ClusterBotError {
     details: target ? { label: target.label, host: target.host, port: target.port } : {},
   });
 }
-
-const tenths = (ms: number) => Math.round(ms * 10) / 10;

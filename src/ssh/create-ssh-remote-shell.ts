@@ -8,6 +8,7 @@ import type { ReadFile } from './read-file.js';
 import { runCommand } from './run-command.js';
 import { probeDetached, pruneDetached, runDetached } from './run-detached.js';
 import type { SshLogger } from './ssh-logger.js';
+import { tenths } from './tenths.js';
 import { END_GRACE_SECONDS, wrapInProcessGroup } from './wrap-in-process-group.js';
 
 export interface SshRemoteShellOptions {
@@ -97,5 +98,3 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): SshRe
   };
   return shell;
 }
-
-const tenths = (ms: number) => Math.round(ms * 10) / 10;
