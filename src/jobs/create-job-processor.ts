@@ -70,13 +70,15 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       attempt: job.attemptsMade,
     });
     let ending = 'stopped';
+    // The run's own SSH connections: one per host, closed when the run ends however it ends.
+    const shell = deps.openShell(record.id);
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         world: deps.world,
-        shell: traceRemoteShell(deps.shell, trace, deps.redact),
+        shell: traceRemoteShell(shell, trace, deps.redact),
         kube: deps.kubeFor(cluster.name),
         kubeconfigs: deps.kubeconfigs,
         hostKeyPins: deps.hostKeyPins,
@@ -110,6 +112,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       return result.outcome;
     } finally {
       trace.end(ending);
+      await shell.close();
       await run.close();
     }
   };
