@@ -16,6 +16,9 @@ export interface LogEntry {
   readonly options?: readonly string[];
   readonly connectMs?: number;
   readonly durationMs?: number;
+  /** A job run's SSH connections, when its shell closed ("ssh connections closed"): how many, to how many hosts. */
+  readonly connections?: number;
+  readonly hosts?: number;
 }
 
 export interface BenchLab extends SlackLab {

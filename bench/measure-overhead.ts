@@ -35,9 +35,15 @@ export interface OverheadFigures {
     breakdown: Breakdown;
     /** The script's time in the playbooks and in the previews, one line after another (ms, medians). */
     scriptBreakdown: { playbooks: number; previews: number };
-    /** Remote commands per bot job (each its own SSH connection) and their connection time, median (ms). */
+    /** Remote commands per bot job, each a channel on its run's connection to the host. */
     remoteCommands: number;
-    sshConnectMedianMs: number;
+    /**
+     * SSH connections per bot job, and the most it may open: one per host each of its runs (one
+     * before each approval, one after) touches; the time spent connecting per job (ms). Medians.
+     */
+    sshConnections: number;
+    sshConnectionsTarget: number;
+    sshConnectMs: number;
   };
   readonly resumeMs: readonly number[];
 }
@@ -63,7 +69,9 @@ export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigure
     const jobs: Breakdown[] = [];
     const scripts: ReturnType<typeof breakDownScript>[] = [];
     const commands: number[] = [];
-    const connects: number[] = [];
+    const connections: number[] = [];
+    const connectionsTarget: number[] = [];
+    const connectMs: number[] = [];
     const resumeMs = [...warmUp.resumeMs];
     for (let pair = 0; pair < PAIRS; pair++) {
       const run = await runUpDev(lab);
@@ -72,9 +80,15 @@ export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigure
       const timeline = await readJobTimeline(lab, run, feed, lab.processEnv.REDIS_PREFIX!);
       jobs.push(breakDownJob(timeline));
       commands.push(timeline.commands.length);
-      connects.push(...timeline.commands.map((command) => command.connectMs));
       await writeFile(timings, '');
       plain.push(await timeScript(script));
+      // Each of the job's runs logs its connections when its shell closes, the last just after the outcome.
+      const runs = lab
+        .logEntries()
+        .filter((entry) => entry.msg === 'ssh connections closed' && entry.jobId === run.jobId);
+      connections.push(runs.reduce((sum, entry) => sum + entry.connections!, 0));
+      connectionsTarget.push(runs.reduce((sum, entry) => sum + entry.hosts!, 0));
+      connectMs.push(runs.reduce((sum, entry) => sum + entry.connectMs!, 0));
       scripts.push(breakDownScript(await readLineTimings(timings, playbookLines)));
     }
     const ratios = bot.map((seconds, i) => seconds / plain[i]!);
@@ -93,7 +107,9 @@ export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigure
           previews: round(median(scripts.map((one) => one.previews)), 0),
         },
         remoteCommands: median(commands),
-        sshConnectMedianMs: round(median(connects)),
+        sshConnections: median(connections),
+        sshConnectionsTarget: median(connectionsTarget),
+        sshConnectMs: round(median(connectMs), 0),
       },
       resumeMs,
     };

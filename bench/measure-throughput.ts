@@ -9,8 +9,8 @@ import { readEnv } from '../src/config/read-env.js';
 import type { WorldConfig } from '../src/config/world-config.js';
 import { QUEUE_NAME } from '../src/jobs/create-job-queue.js';
 import { createJobStores } from '../src/jobs/create-job-stores.js';
+import type { RunShell } from '../src/jobs/ports/run-shell.js';
 import { redisKeys } from '../src/jobs/redis-keys.js';
-import type { RemoteShell } from '../src/lifecycle/ports/remote-shell.js';
 import { createLogger } from '../src/log/create-logger.js';
 import { createRedactor } from '../src/log/create-redactor.js';
 import { createInProcessProcessor } from '../test/support/create-in-process-processor.js';
@@ -196,7 +196,7 @@ function answeringPoster(): SlackPoster {
 
 /** A verify plan runs nothing remote; a call here would mean the benchmark measures the wrong thing. */
 /** A verify reads each server's k3s config and snapshots over SSH; here those answers come from memory, as the cluster's do. */
-const nodesInMemory: RemoteShell = {
+const nodesInMemory: RunShell = {
   async exec(target, request) {
     const call = { argv: request.argv, target: target.label };
     for (const line of answerK3sServer(call, K3S_SERVER_CONFIG, Date.now() - 3_600_000)?.stdout ?? []) {
@@ -208,4 +208,5 @@ const nodesInMemory: RemoteShell = {
   probeDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
   pruneDetached: () => Promise.reject(new Error('a verify runs nothing detached')),
   probeHostKey: () => Promise.reject(new Error('the throughput benchmark dials no host')),
+  close: async () => undefined,
 };

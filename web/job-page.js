@@ -83,6 +83,7 @@ function renderHeader(page) {
   const commit = page.approvals.map((a) => a.request?.binding.commit).find(Boolean);
   const facts = [
     ['Command', page.title],
+    ...(page.record.rerunOf ? [['Re-run of', `job #${page.record.rerunOf.number}`]] : []),
     ['Cluster', page.record.command.cluster],
     ['Asked by', who(page.record.requestedBy)],
     ['Status', statusOf(page)],
@@ -125,7 +126,9 @@ function renderSteps(page) {
   list.replaceChildren();
   for (const step of page.steps) {
     const item = el('li');
-    item.append(el('span', `${step.title} → ${step.target} (${step.status})`, `status-${step.status}`));
+    // A step a re-run carried over says where it was done ("skipped: done in #12").
+    const status = step.status === 'skipped' && step.detail ? `skipped: ${step.detail}` : step.status;
+    item.append(el('span', `${step.title} → ${step.target} (${status})`, `status-${step.status}`));
     if (step.commandLine) item.append(el('code', step.commandLine, 'argv'));
     if (log.stepStarts.has(step.id)) item.append(stepLogLink(step.id, log.stepStarts.get(step.id)));
     // What the thread said of this step beside its output: a re-attach after a worker restart, say.

@@ -14,12 +14,12 @@ import { createClusterKubes } from '../kube/create-cluster-kubes.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';
 import type { Metrics } from '../metrics/create-metrics.js';
-import { meterRemoteShell } from '../metrics/meter-remote-shell.js';
 import { type ClusterService, createClusterService, type GroupMembers } from '../service/index.js';
 import { createSshRemoteShell } from '../ssh/index.js';
 import { systemClock } from '../system-clock.js';
 import { createOtlpTracing } from '../tracing/create-otlp-tracing.js';
 import { type JobTracing, NO_TRACING } from '../tracing/job-tracing.js';
+import { createRunShells, type RunShells } from './create-run-shells.js';
 import { startWorker } from './start-worker.js';
 
 export interface CoreOptions {
@@ -61,10 +61,19 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
     ? createOtlpTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME })
     : NO_TRACING;
+  const sshLogger = logger.child({ component: 'ssh' });
+  const shells = createRunShells(
+    (jobId) =>
+      createSshRemoteShell({
+        logger: sshLogger.child({ jobId }),
+        channelsPerConnection: env.SSH_CHANNELS_PER_CONNECTION,
+      }),
+    metrics,
+  );
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
-      : startWorker(env, stores.keys, createProcessor(options, stores, drainer, tracing), logger);
+      : startWorker(env, stores.keys, createProcessor(options, stores, drainer, tracing, shells), logger);
   if (worker) await stores.queue.syncVerifySchedules(world);
   return {
     redis,
@@ -78,12 +87,14 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     async stop() {
       const graceOver = systemClock.now() + env.SHUTDOWN_GRACE_SECONDS * 1_000;
       const jobsLetGo = worker ? await worker.stop() : true;
+      // The runs still going after the grace lose their connections now (detached commands go on).
+      await shells.closeAll();
       // The runs that ended or let go have ended their spans: they leave before the process does.
       await tracing.shutdown().catch((error: Error) => logger.warn({ err: error }, 'traces not sent'));
       // Threads keep going out for what is left of the grace period; the rest waits for another process.
       await drainer.stop(graceOver);
       if (!jobsLetGo) {
-        // Not waiting for the steps: the process exits, its SSH connections drop (ending the remote
+        // Not waiting for the steps: their SSH connections were closed above (ending the remote
         // commands that are not detached) and the jobs' BullMQ locks lapse, so another worker picks them up.
         redis.disconnect();
         return;
@@ -117,6 +128,7 @@ function createProcessor(
   stores: JobStores,
   drainer: OutboxDrainer,
   tracing: JobTracing,
+  shells: RunShells,
 ) {
   const { env, world, logger, metrics, poster } = options;
   const { records, threads } = stores;
@@ -143,7 +155,7 @@ function createProcessor(
     }),
     world,
     members: options.members,
-    shell: meterRemoteShell(createSshRemoteShell({ logger: logger.child({ component: 'ssh' }) }), metrics),
+    openShell: shells.open,
     metrics,
     kubeFor: kubes.kubeFor,
     kubeconfigs: kubes,

@@ -1,5 +1,6 @@
 import type { JobThread } from '../jobs/ports/job-thread.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
+import { type OfferMessage, offerMessage } from './offer-message.js';
 
 export const ROLLBACK_ACTION = 'cluster_cilium_rollback';
 
@@ -14,7 +15,7 @@ const CHANGED_AGENTS = /^\d+-(cilium|cilium-rollout|verify)$/;
  * older than what ran before the job. Before any agent reports (the new revision's first agent
  * stuck) the rollout may have changed them, so it is offered.
  */
-export function ciliumRollbackOffer(thread: JobThread): { text: string; blocks: unknown[] } | undefined {
+export function ciliumRollbackOffer(thread: JobThread): OfferMessage | undefined {
   const { board, cluster } = thread;
   if (board.outcome !== 'failed' || board.title !== describeCommand({ verb: 'cilium', cluster }))
     return undefined;
@@ -23,22 +24,10 @@ export function ciliumRollbackOffer(thread: JobThread): { text: string; blocks: 
   const text =
     `↩️ ${failed.title} failed, so agents may run the new revision. Roll back to the last good revision of the ` +
     `Cilium release (\`/cluster cilium ${cluster} --rollback\`: ⚠ approved like the rollout, watched agent by agent, then verified)?`;
-  return {
-    text,
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text } },
-      {
-        type: 'actions',
-        elements: [
-          {
-            type: 'button',
-            text: { type: 'plain_text', text: 'Roll back Cilium' },
-            style: 'danger',
-            action_id: ROLLBACK_ACTION,
-            value: thread.jobId,
-          },
-        ],
-      },
-    ],
-  };
+  return offerMessage(text, {
+    label: 'Roll back Cilium',
+    actionId: ROLLBACK_ACTION,
+    jobId: thread.jobId,
+    danger: true,
+  });
 }

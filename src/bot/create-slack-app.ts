@@ -10,10 +10,12 @@ import type { HomeTab } from './create-home-tab.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { handleApprovalClick } from './handle-approval-click.js';
 import { handleClusterCommand } from './handle-cluster-command.js';
+import { handleRerunClick } from './handle-rerun-click.js';
 import { handleRollbackClick } from './handle-rollback-click.js';
 import type { JobPageUrl } from './job-page-url.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
 import { HOME_APPROVAL_ACTIONS, HOME_VERIFY_ACTION } from './render-home.js';
+import { RERUN_ACTION } from './rerun-offer.js';
 import type { SlackPoster } from './slack-poster.js';
 import { slackSdkLogger } from './slack-sdk-logger.js';
 
@@ -161,13 +163,15 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
       await deps.homeTab.approvalClicked(body.user.id, decision, action.value ?? '');
     });
   }
-  app.action<BlockAction<ButtonAction>>(
-    { action_id: ROLLBACK_ACTION },
-    async ({ ack, body, action, respond }) => {
+  for (const [actionId, name, handle] of [
+    [ROLLBACK_ACTION, 'rollback', handleRollbackClick],
+    [RERUN_ACTION, 'rerun', handleRerunClick],
+  ] as const) {
+    app.action<BlockAction<ButtonAction>>({ action_id: actionId }, async ({ ack, body, action, respond }) => {
       await ack();
-      // Slack redelivers a click it thinks went unanswered: one click queues one rollback.
-      if (!(await deps.service.firstDelivery(`rollback:${body.trigger_id}`))) return;
-      const answer = await handleRollbackClick(
+      // Slack redelivers a click it thinks went unanswered: one click queues one job.
+      if (!(await deps.service.firstDelivery(`${name}:${body.trigger_id}`))) return;
+      const answer = await handle(
         {
           userId: body.user.id,
           value: action.value ?? '',
@@ -177,6 +181,6 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
         deps,
       );
       await respond({ response_type: 'ephemeral', replace_original: false, text: answer });
-    },
-  );
+    });
+  }
 }

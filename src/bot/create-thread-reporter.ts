@@ -6,6 +6,7 @@ import type { Logger } from '../log/create-logger.js';
 import { ciliumRollbackOffer } from './cilium-rollback-offer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
+import { rerunOffer } from './rerun-offer.js';
 import { createLiveUpdates } from './thread/create-live-updates.js';
 import { createSequencedAppender } from './thread/create-sequenced-appender.js';
 import type { ThreadOp } from './thread/thread-op.js';
@@ -199,9 +200,11 @@ function createEventRenderer(deps: EventRendererDeps) {
           jobNumber: thread.board.jobNumber,
           summary: outcomeText(thread, event),
         };
-        // Under a halted Cilium rollout's final report: the Roll back Cilium button.
-        const offer = ciliumRollbackOffer(thread);
-        return offer ? [final, { kind: 'offer', channel, ...offer }] : [final];
+        // Under a halted Cilium rollout's final report: the Roll back Cilium button; under any failed or cancelled job's, Re-run.
+        const offers = [ciliumRollbackOffer(thread), rerunOffer(thread)].flatMap((offer) =>
+          offer ? [{ kind: 'offer', channel, ...offer } as const] : [],
+        );
+        return [final, ...offers];
       }
     }
   };

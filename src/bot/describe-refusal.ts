@@ -38,7 +38,7 @@ export function describeRefusal(refusal: Refusal): string {
           ? `status takes an optional cluster (${refusal.clusters.join(', ')})`
           : refusal.verb === 'audit'
             ? `audit takes an optional count from 1 to ${refusal.max}`
-            : 'cancel takes a job number, e.g. `cancel 12`',
+            : `${refusal.verb} takes a job number, e.g. \`${refusal.verb} 12\``,
       );
     case 'PLAN_INVALID':
       return `⛔ ${escapeMrkdwn(refusal.message)}`;
@@ -58,6 +58,26 @@ export function describeRefusal(refusal: Refusal): string {
       return `⛔ ${refusal.reason}; nothing changed.`;
     case 'ROLLBACK_NOT_OFFERED':
       return describeRollbackRefusal(refusal.why, refusal.number);
+    case 'RERUN_REFUSED':
+      return describeRerunRefusal(refusal);
+  }
+}
+
+function describeRerunRefusal(refusal: Extract<Refusal, { code: 'RERUN_REFUSED' }>): string {
+  const job = `Job #${escapeMrkdwn(String(refusal.number ?? '?'))}`;
+  switch (refusal.why) {
+    case 'no-such-job':
+      return refusal.number === undefined
+        ? '⛔ This button does not belong to a job; nothing was run.'
+        : `⛔ There is no job #${escapeMrkdwn(String(refusal.number))} (never, or its record expired after the retention), so there is nothing to re-run; nothing was run.`;
+    case 'not-ended':
+      return `⛔ ${job} has not ended; only a failed or cancelled job is re-run. Nothing was run.`;
+    case 'not-failed':
+      return `⛔ ${job} ${refusal.outcome}; only a failed or cancelled job is re-run. Nothing was run; ask for the command again to run it anew.`;
+    case 'plan-job':
+      return `⛔ ${job} is a \`plan\`, which changes nothing: ask for the plan again. Nothing was run.`;
+    case 'already-rerun':
+      return `⛔ ${job} was re-run already (${refusal.rerun === undefined ? 'being queued' : `job #${refusal.rerun}`}); re-run that job if it failed too. Nothing more was run.`;
   }
 }
 

@@ -11,10 +11,12 @@ const READING_ORDER = inReadingOrder([
   'health',
   'snapshots',
   'restore',
+  'upgrade',
   'plan',
   'status',
   'jobs',
   'cancel',
+  'rerun',
   'audit',
   'help',
 ]);

@@ -20,10 +20,21 @@ export const OUTCOME: Readonly<Record<string, string>> = {
   cancelled: '🛑 cancelled',
 };
 
-/** The root message of a job's thread: one line per step, updated in place; `pageUrl` links the job's page. */
-export function renderBoard(board: BoardState, pageUrl?: string): { text: string; blocks: unknown[] } {
+/**
+ * The root message of a job's thread: one line per step, updated in place; `pageUrl` links the
+ * job's page, `rerunOfUrl` the thread of the job it re-runs.
+ */
+export function renderBoard(
+  board: BoardState,
+  pageUrl?: string,
+  rerunOfUrl?: string,
+): { text: string; blocks: unknown[] } {
   const page = pageUrl ? ` · ${pageLinkMrkdwn(pageUrl, 'job page: whole log and timeline')}` : '';
-  const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber} · asked by <@${board.requestedBy}>${page}`;
+  const original = board.rerunOf && `#${board.rerunOf.number}`;
+  const rerun = original
+    ? ` · re-run of ${rerunOfUrl ? pageLinkMrkdwn(rerunOfUrl, original) : original}`
+    : '';
+  const header = `*${escapeMrkdwn(board.title)}* · job #${board.jobNumber}${rerun} · asked by <@${board.requestedBy}>${page}`;
   const status = board.outcome ? OUTCOME[board.outcome] : liveStatus(board);
   const lines = board.steps.map((step, index) => {
     const duration =

@@ -4,6 +4,7 @@ import { cancel } from './cancel.js';
 import { help } from './help.js';
 import { jobs } from './jobs.js';
 import { plan } from './plan.js';
+import { rerun } from './rerun.js';
 import { status } from './status.js';
 import { submitLifecycle } from './submit-lifecycle.js';
 import type { VerbHandler } from './verb-handler.js';
@@ -24,6 +25,7 @@ export const VERBS = {
   status,
   jobs,
   cancel,
+  rerun,
   audit,
 } as const satisfies Readonly<Record<string, VerbHandler>>;
 

@@ -157,6 +157,16 @@ const envSchema = z
      */
     JOB_LOCK_DURATION: duration('30s'),
     JOB_STALLED_INTERVAL: duration('30s'),
+    /**
+     * Commands run at once on one SSH connection (a job run keeps one per host); more wait their turn.
+     * At most sshd's default MaxSessions, 10: a host set lower is met by waiting too.
+     */
+    SSH_CHANNELS_PER_CONNECTION: z.coerce
+      .number({ error: 'expected a number of channels' })
+      .int()
+      .min(1)
+      .max(10)
+      .default(10),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_CLUSTER_NODES && env.REDIS_SENTINELS) {

@@ -15,6 +15,7 @@ import type { JobProcessorDeps } from './processor/job-processor-deps.js';
 import { noteEarlierFluxSuspension } from './processor/note-earlier-flux-suspension.js';
 import { openRun } from './processor/open-run.js';
 import { parkForApproval } from './processor/park-for-approval.js';
+import { readRerunSource } from './processor/read-rerun-source.js';
 import { refuseAtStart } from './processor/refuse-at-start.js';
 import { traceRemoteShell } from './processor/trace-remote-shell.js';
 import { createRedisCheckpointStore } from './redis-checkpoint-store.js';
@@ -69,13 +70,15 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       attempt: job.attemptsMade,
     });
     let ending = 'stopped';
+    // The run's own SSH connections: one per host, closed when the run ends however it ends.
+    const shell = deps.openShell(record.id);
     try {
       if (run.denied) return await refuseAtStart(deps, run, run.denied);
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         world: deps.world,
-        shell: traceRemoteShell(deps.shell, trace, deps.redact),
+        shell: traceRemoteShell(shell, trace, deps.redact),
         kube: deps.kubeFor(cluster.name),
         kubeconfigs: deps.kubeconfigs,
         hostKeyPins: deps.hostKeyPins,
@@ -92,6 +95,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         signal: run.signal,
         redact: deps.redact,
         pruneDetachedOlderThanMinutes: STALE_DETACHED_MINUTES,
+        rerunOf: record.rerunOf && (await readRerunSource(deps, record.rerunOf)),
       });
       // Taken over meanwhile: the start that holds the lease now reports and settles the job.
       lease.throwIfLost();
@@ -108,6 +112,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       return result.outcome;
     } finally {
       trace.end(ending);
+      await shell.close();
       await run.close();
     }
   };

@@ -7,7 +7,7 @@ import { ClusterBotError } from '../errors.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { AuditLog } from './audit-log.js';
 import type { Admission, CommandRateLimit } from './command-rate-limit.js';
-import type { JobRecord } from './job-record.js';
+import type { JobRecord, JobRef } from './job-record.js';
 import { recordCommand } from './record-command.js';
 import type { RedisKeys } from './redis-keys.js';
 import { FLUX_REMINDER_EVERY_MS } from './remind-flux-suspended.js';
@@ -41,6 +41,8 @@ export interface EnqueueRequest {
   readonly queueIfBusy: boolean;
   /** The command's delivery and sender, admitted (dedup, rate limit) with its record; none when admitted already. */
   readonly admission?: Admission | undefined;
+  /** The failed or cancelled job this one re-runs. */
+  readonly rerunOf?: JobRef | undefined;
 }
 
 export type EnqueueResult =
@@ -107,7 +109,16 @@ export function createJobQueue(
       }
       if (recorded.kind !== 'queued') return recorded;
       const { id, number, position } = recorded;
-      const record: JobRecord = { id, number, command, requestedBy, channel, createdAt, pageNonce };
+      const record: JobRecord = {
+        id,
+        number,
+        command,
+        requestedBy,
+        channel,
+        createdAt,
+        pageNonce,
+        ...(request.rerunOf && { rerunOf: request.rerunOf }),
+      };
       try {
         await addJob(command.verb, id);
       } catch (cause) {

@@ -17,6 +17,15 @@ export interface JobRecord {
   readonly pageNonce?: string | undefined;
   readonly outcome?: string | undefined;
   readonly finishedAt?: number | undefined;
+  /** The failed or cancelled job this one re-runs (`rerun`): its thread and page say so. */
+  readonly rerunOf?: JobRef | undefined;
+}
+
+/** Another job, as a record names it: where its thread is, so one thread can link the other. */
+export interface JobRef {
+  readonly jobId: string;
+  readonly number: number;
+  readonly channel: string;
 }
 
 /** How many job ids the recent list keeps: what `jobs` and `status` can look back on. */

@@ -69,7 +69,8 @@ export async function recordCommand(
   deps: { readonly audit: AuditLog; readonly rateLimit: Pick<CommandRateLimit, 'scriptPart'> },
   request: CommandToRecord,
 ): Promise<RecordedCommand> {
-  const what = describeCommand(request.command);
+  const rerun = request.rerunOf ? ` (re-run of #${request.rerunOf.number})` : '';
+  const what = `${describeCommand(request.command)}${rerun}`;
   const entry = (action: 'command' | 'refused', text: string, jobId: string): AuditEntry => ({
     at: request.createdAt,
     who: request.requestedBy,
@@ -80,7 +81,7 @@ export async function recordCommand(
   });
   const queued = deps.audit.fieldsOf(entry('command', what, ''));
   const refused = deps.audit.fieldsOf(entry('refused', `${what}: busy`, ''));
-  const { command, requestedBy, channel, createdAt, pageNonce } = request;
+  const { command, requestedBy, channel, createdAt, pageNonce, rerunOf } = request;
   const admission = deps.rateLimit.scriptPart(request.admission);
   const reply = (await redis.eval(
     RECORD_COMMAND,
@@ -95,7 +96,7 @@ export async function recordCommand(
     // An undeclared key, legal on a Redis Cluster only because the prefix is a hash tag there (read-env.ts enforces it), as BullMQ relies on.
     keys.job(''),
     JOB_ID_PREFIX,
-    JSON.stringify({ command, requestedBy, channel, createdAt, pageNonce }),
+    JSON.stringify({ command, requestedBy, channel, createdAt, pageNonce, rerunOf }),
     RECENT_KEPT,
     isMutating(command) ? '1' : '',
     request.queueIfBusy ? '1' : '',

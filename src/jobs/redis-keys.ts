@@ -32,6 +32,8 @@ export function redisKeys(prefix: string) {
     clusterFormed: (cluster: string) => `${prefix}:verify:${cluster}:formed`,
     /** The rollback job queued from a failed Cilium rollout's button: one rollback per failed job. */
     rollbackOf: (id: string) => `${prefix}:job:${id}:rollback`,
+    /** The re-run queued from a failed or cancelled job (its button or `rerun`): one re-run per job. */
+    rerunOf: (id: string) => `${prefix}:job:${id}:rerun`,
     cancel: (id: string) => `${prefix}:job:${id}:cancel`,
     /** The job page's copy of the log: a stream of redacted lines, readable by any process. */
     feedLog: (id: string) => `${prefix}:job:${id}:feed:log`,

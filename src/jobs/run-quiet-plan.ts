@@ -7,15 +7,16 @@ import type { Clock } from '../lifecycle/ports/clock.js';
 import type { HostKeyPins } from '../lifecycle/ports/host-key-pins.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
-import type { RemoteShell } from '../lifecycle/ports/remote-shell.js';
 import type { StepFailure } from '../lifecycle/ports/reporter.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';
+import type { OpenRunShell } from './ports/run-shell.js';
 
 export interface QuietPlanDeps {
   readonly world: WorldConfig;
-  readonly shell: RemoteShell;
+  /** A shell for each run: its SSH connections live as long as the run. */
+  readonly openShell: OpenRunShell;
   readonly kubeFor: (cluster: string) => KubeGateway;
   /**
    * Keeps a kubeconfig fetched from the ops host once proved, for the cluster's gateway to use from
@@ -50,10 +51,12 @@ export async function runQuietPlan(
 ): Promise<{ result: EngineResult; failingNow: Record<string, string>; failure: StepFailure | undefined }> {
   const failingNow: Record<string, string> = {};
   let failure: StepFailure | undefined;
+  const jobId = `${meterAs}-${command.cluster}`;
+  const shell = deps.openShell(jobId);
   const result = await runPlan(buildPlan(command, deps.world), {
-    jobId: `${meterAs}-${command.cluster}`,
+    jobId,
     world: deps.world,
-    shell: deps.shell,
+    shell,
     kube: deps.kubeFor(command.cluster),
     kubeconfigs: deps.kubeconfigs,
     hostKeyPins: deps.hostKeyPins,
@@ -70,6 +73,6 @@ export async function runQuietPlan(
     },
     signal: new AbortController().signal,
     redact: deps.redact,
-  });
+  }).finally(() => shell.close());
   return { result, failingNow, failure };
 }

@@ -30,6 +30,7 @@ export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: 
           jobNumber: record.number,
           requestedBy: record.requestedBy,
           pageNonce: record.pageNonce,
+          rerunOf: record.rerunOf,
           steps: [],
         },
       };

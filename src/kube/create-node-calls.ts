@@ -34,5 +34,6 @@ function toNodeState(node: V1Node): NodeState {
     unschedulable: node.spec?.unschedulable === true,
     etcd: node.metadata?.labels?.['node-role.kubernetes.io/etcd'] === 'true',
     k3sNodeArgs: node.metadata?.annotations?.['k3s.io/node-args'],
+    kubeletVersion: node.status?.nodeInfo?.kubeletVersion,
   };
 }

@@ -1,6 +1,7 @@
 import type { AccessRefusal } from '../access/access-policy.js';
 import type { AuditEntry } from '../jobs/audit-log.js';
 import type { Admission } from '../jobs/command-rate-limit.js';
+import type { JobRef } from '../jobs/job-record.js';
 import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 import type { PlannedCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { RightsRefusal } from './audit-refusal.js';
@@ -185,13 +186,15 @@ export interface ClusterService {
   /**
    * `admission`: the command not admitted yet, admitted in the same write as its job, or on its own
    * when the command is refused before it (access, plan): every refusal is counted and deduplicated.
-   * NOT_QUEUED: BullMQ did not take the job, and nothing of it is left.
+   * NOT_QUEUED: BullMQ did not take the job, and nothing of it is left. `rerunOf`: the failed job
+   * this one re-runs (`rerun` checked it).
    */
   submit(
     actor: Actor,
     command: PlannedCommand,
     queueIfBusy: boolean,
     admission?: Admission,
+    rerunOf?: JobRef,
   ): Promise<Submitted | Refusal>;
   /** The plan's steps from the config, and a read-only job checking them against the repo and cluster. */
   plan(actor: Actor, command: PlannedCommand, admission?: Admission): Promise<Planned | Refusal>;
@@ -235,6 +238,15 @@ export interface ClusterService {
    * every refusal but the rate limit's is audited.
    */
   rollBackCilium(actor: Actor, jobId: string): Promise<Submitted | Refusal>;
+  /**
+   * `rerun <job>` (its number) and the Re-run button (its id): the failed or cancelled job's
+   * command again, as a re-run of it, once per job; rights as for the command.
+   */
+  rerun(
+    actor: Actor,
+    job: { readonly id: string } | { readonly number: string },
+    admission?: Admission,
+  ): Promise<Submitted | Refusal>;
   /**
    * Records a command refused for want of rights (who, what, when, cluster). Only for a command
    * already admitted (counted against the rate limit), so refusals cannot flood the trail.

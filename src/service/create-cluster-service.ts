@@ -18,6 +18,7 @@ import { readHomes } from './read-home.js';
 import { readJobLog, readJobPage } from './read-job-page.js';
 import { readableClusters } from './readable-clusters.js';
 import { isRefusal, type Refusal } from './refusal.js';
+import { rerunJob } from './rerun-job.js';
 import { rollBackCilium } from './roll-back-cilium.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -68,10 +69,10 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
       return (await deps.redis.set(deps.keys.dedup(key), '1', 'EX', DELIVERY_DEDUP_SECONDS, 'NX')) !== null;
     },
     admit,
-    async submit(actor, command, queueIfBusy, admission) {
+    async submit(actor, command, queueIfBusy, admission, rerunOf) {
       const steps = await checkBeforeJob(actor, command, admission);
       if (typeof steps !== 'string') return steps;
-      return enqueueCommand(deps, actor, command, queueIfBusy, admission);
+      return enqueueCommand(deps, actor, command, queueIfBusy, admission, rerunOf);
     },
     async plan(actor, command, admission) {
       const steps = await checkBeforeJob(actor, command, admission);
@@ -119,6 +120,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
     homes: (actors) => readHomes(deps, actors),
     ...homeWatchers(deps),
     rollBackCilium: (actor, jobId) => rollBackCilium(deps, service, actor, jobId),
+    rerun: (actor, job, admission) => rerunJob(deps, service, actor, job, admission),
     auditRefusal: (actor, command, refusal) => auditRefusal(deps, actor, 'refused', command, refusal),
     backlog: () => readBacklog(deps),
   };

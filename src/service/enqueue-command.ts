@@ -1,5 +1,6 @@
 import { isClusterBotError } from '../errors.js';
 import type { Admission } from '../jobs/command-rate-limit.js';
+import type { JobRef } from '../jobs/job-record.js';
 import { describeCommand, type LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { Actor } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
@@ -17,10 +18,18 @@ export async function enqueueCommand(
   command: LifecycleCommand,
   queueIfBusy: boolean,
   admission?: Admission,
+  rerunOf?: JobRef,
 ) {
   const what = describeCommand(command);
   const result = await deps.queue
-    .enqueue({ command, requestedBy: actor.userId, channel: actor.channelId, queueIfBusy, admission })
+    .enqueue({
+      command,
+      requestedBy: actor.userId,
+      channel: actor.channelId,
+      queueIfBusy,
+      admission,
+      rerunOf,
+    })
     .catch((error: unknown) => {
       // Its writes were taken back: an answer the person can act on, not silence after the ack.
       if (isClusterBotError(error, 'JOB_NOT_QUEUED')) return { kind: 'not-queued' } as const;

@@ -17,7 +17,7 @@ export type Refusal =
   | { readonly code: 'UNKNOWN_VERB'; readonly verb: string; readonly suggestion?: string | undefined }
   | { readonly code: 'USAGE'; readonly verb: 'status'; readonly clusters: readonly string[] }
   | { readonly code: 'USAGE'; readonly verb: 'audit'; readonly max: number }
-  | { readonly code: 'USAGE'; readonly verb: 'cancel' }
+  | { readonly code: 'USAGE'; readonly verb: 'cancel' | 'rerun' }
   /** The config cannot build the command's plan (an unknown target, a missing setting). */
   | { readonly code: 'PLAN_INVALID'; readonly message: string }
   | { readonly code: 'BUSY'; readonly cluster: string; readonly holder: JobSummary; readonly command: string }
@@ -37,6 +37,18 @@ export type Refusal =
       readonly code: 'ROLLBACK_NOT_OFFERED';
       readonly why: 'no-such-job' | 'not-a-rollout' | 'not-failed' | 'already-rolled-back';
       readonly number?: number | undefined;
+    }
+  /**
+   * A re-run of a job that is not recorded (unknown, or expired after the retention), has not ended,
+   * did not fail and was not cancelled (`outcome`), is a `plan` (it changes nothing: ask it again),
+   * or was re-run already (`rerun`: that job's number, undefined while it is being queued).
+   */
+  | {
+      readonly code: 'RERUN_REFUSED';
+      readonly why: 'no-such-job' | 'not-ended' | 'not-failed' | 'plan-job' | 'already-rerun';
+      readonly number?: number | string | undefined;
+      readonly outcome?: string | undefined;
+      readonly rerun?: number | undefined;
     };
 
 export type RefusalCode = Refusal['code'];

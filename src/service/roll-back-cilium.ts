@@ -1,13 +1,9 @@
 import { isJobId } from '../jobs/ports/job-id.js';
 import { auditRefusal, isRightsRefusal } from './audit-refusal.js';
 import type { Actor, ClusterService, Submitted } from './cluster-service.js';
+import { followUpClaim } from './follow-up-claim.js';
 import { isRefusal, type Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
-
-// A job id as the queue allocates them: anything else on a button was not put there by the bot.
-
-/** As long as a failed job's thread is worth clicking in. */
-const CLAIM_SECONDS = 30 * 24 * 3_600;
 
 /**
  * A click on **Roll back Cilium** under a failed Cilium rollout: submits `cilium <cluster>
@@ -48,22 +44,16 @@ export async function rollBackCilium(
   if (command.verb !== 'cilium' || command.mode !== undefined)
     return notOffered('not-a-rollout', record.number);
   if (record.outcome !== 'failed') return notOffered('not-failed', record.number);
-  const key = deps.keys.rollbackOf(jobId);
-  if ((await deps.redis.set(key, 'claimed', 'EX', CLAIM_SECONDS, 'NX')) === null) {
-    // 'claimed' while the other click's submit is still under way: no job number to name yet.
-    const rollbackId = await deps.redis.get(key);
-    const rollback = rollbackId && isJobId(rollbackId) ? await deps.records.get(rollbackId) : undefined;
-    return notOffered('already-rolled-back', rollback?.number);
-  }
+  const followUp = followUpClaim(deps, deps.keys.rollbackOf(jobId));
+  const holder = await followUp.claim();
+  if (holder) return notOffered('already-rolled-back', holder.number);
   const submitted = await service.submit(
     actor,
     { verb: 'cilium', cluster: command.cluster, mode: { kind: 'rollback' } },
     false,
     admission,
   );
-  // A refused submit (rights, a busy cluster, the rate limit) queued nothing: the button stays usable.
-  if (isRefusal(submitted)) await deps.redis.del(key);
-  else await deps.redis.set(key, submitted.jobId, 'EX', CLAIM_SECONDS);
+  await followUp.settle(submitted);
   if (isRefusal(submitted) && isRightsRefusal(submitted))
     await auditRefusal(deps, actor, 'click-refused', what, submitted, record.id);
   return submitted;

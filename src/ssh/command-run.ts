@@ -1,6 +1,7 @@
 import type { Client, ClientChannel } from 'ssh2';
 import { ClusterBotError } from '../errors.js';
 import type { ExecRequest, SshTarget } from '../lifecycle/ports/remote-shell.js';
+import { ChannelNotOpened, isChannelOpenFailure } from './channel-not-opened.js';
 import { type CommandPhase, canEnter, type StopReason } from './command-phase.js';
 import { createLinePump, type LinePump } from './create-line-pump.js';
 import type { SshLogger } from './ssh-logger.js';
@@ -58,11 +59,21 @@ export class CommandRun {
   }
 
   start(commandLine: string): void {
-    this.client.on('error', (error) => {
-      this.connectionError = error;
-    });
+    try {
+      this.client.exec(commandLine, this.onExec);
+    } catch (error) {
+      // ssh2 throws before sending anything when its socket is gone: the command never started.
+      const message = `The connection to ${this.where} was gone before ${this.program} started`;
+      const failure = new ClusterBotError('SSH_CONNECTION_LOST', message, {
+        cause: error,
+        details: this.details,
+      });
+      this.settle(false, { error: new ChannelNotOpened('disconnected', failure) });
+      return;
+    }
+    // The connection is shared by the job's other commands: every listener goes again at settle.
+    this.client.on('error', this.onConnectionError);
     this.client.on('close', this.onConnectionClose);
-    this.client.exec(commandLine, this.onExec);
     this.request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -79,9 +90,16 @@ export class CommandRun {
       return;
     }
     if (error) {
-      this.client.destroy();
       const message = `${this.where} did not start ${this.program}: ${error.message}`;
-      this.settle(false, { code: 'COMMAND_FAILED', message, cause: error });
+      const failure = { code: 'COMMAND_FAILED' as const, message, cause: error };
+      // A refused channel ran nothing: the pool may open it again once another channel closes.
+      const refused = isChannelOpenFailure(error)
+        ? new ChannelNotOpened(
+            'refused',
+            new ClusterBotError(failure.code, message, { cause: error, details: this.details }),
+          )
+        : undefined;
+      this.settle(false, refused ? { error: refused } : failure);
       return;
     }
     this.open(opened);
@@ -123,6 +141,10 @@ export class CommandRun {
     this.stop({ code: 'CANCELLED', message, cause: this.request.signal?.reason });
   };
 
+  private readonly onConnectionError = (error: Error): void => {
+    this.connectionError = error;
+  };
+
   private readonly onConnectionClose = (): void => {
     this.connectionClosed = true;
     if (this.channelClosed) return;
@@ -135,8 +157,8 @@ export class CommandRun {
   private stop(reason: StopReason, endRemote = true): void {
     if (this.session === undefined) {
       if (this.phase.name !== 'starting') return;
-      // No session yet: dropping the connection is the only way to make sure none starts.
-      this.client.destroy();
+      // No session yet, and the connection is shared: settled now, a session opened later is closed
+      // at once (onExec), and its EOF ends the command there as a cancel does (see the prelude).
       this.settle(false, reason);
       return;
     }
@@ -150,9 +172,10 @@ export class CommandRun {
     this.graceTimer = setTimeout(() => {
       logger.warn(
         { ...this.details, graceMs: endGraceMs },
-        'remote command did not end in time; dropping connection',
+        'remote command did not end in time; dropping its channel',
       );
-      this.client.destroy();
+      // Only this command's channel: the job's other commands share the connection.
+      this.session?.channel.destroy();
       this.settle(false);
     }, endGraceMs);
   }
@@ -176,6 +199,7 @@ export class CommandRun {
     clearTimeout(this.graceTimer);
     this.request.signal?.removeEventListener('abort', this.onAbort);
     this.client.off('close', this.onConnectionClose);
+    this.client.off('error', this.onConnectionError);
     if (reason === undefined) this.settlement.resolve(this.outcome);
     else if ('error' in reason) this.settlement.reject(reason.error);
     else {

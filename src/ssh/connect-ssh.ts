@@ -12,12 +12,18 @@ export interface ConnectSettings extends ConnectTimings {
   readonly logger: SshLogger;
 }
 
-/** An authenticated ssh2 client whose host key was checked against the target's pin. */
+/** An authenticated ssh2 client and the host key it was checked with (against the target's pin). */
+export interface PinnedClient {
+  readonly client: Client;
+  readonly hostKey: Buffer;
+}
+
+/** Connects and authenticates, taking only the host key the target's pin names. */
 export async function connectSsh(
   target: SshTarget,
   settings: ConnectSettings,
   signal?: AbortSignal,
-): Promise<Client> {
+): Promise<PinnedClient> {
   const where = `${target.label} (${target.host}:${target.port})`;
   const details = { label: target.label, host: target.host, port: target.port };
   const privateKey = await readPrivateKey(target, settings.readFile, where);
@@ -27,6 +33,7 @@ export async function connectSsh(
     const client = new Client();
     let settled = false;
     let hostKeyError: ClusterBotError | undefined;
+    let hostKey: Buffer | undefined;
 
     const fail = (error: ClusterBotError): void => {
       if (settled) return;
@@ -63,7 +70,7 @@ export async function connectSsh(
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      resolve(client);
+      resolve({ client, hostKey: hostKey ?? Buffer.alloc(0) });
     });
     if (signal?.aborted) {
       onAbort();
@@ -72,7 +79,8 @@ export async function connectSsh(
     signal?.addEventListener('abort', onAbort, { once: true });
 
     try {
-      const config = sshConnectConfig(target, settings, privateKey, policy, (error) => {
+      const config = sshConnectConfig(target, settings, privateKey, policy, (rawKey, error) => {
+        hostKey = rawKey;
         hostKeyError = error;
       });
       client.connect(config);

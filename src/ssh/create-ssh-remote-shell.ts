@@ -2,12 +2,13 @@ import { readFile as readFileFromDisk } from 'node:fs/promises';
 import { ClusterBotError } from '../errors.js';
 import type { ExecRequest, ExecResult, RemoteShell, SshTarget } from '../lifecycle/ports/remote-shell.js';
 import { buildRemoteCommand } from './build-remote-command.js';
-import { connectSsh } from './connect-ssh.js';
+import { createSshConnectionPool } from './create-ssh-connection-pool.js';
 import { probeHostKey } from './probe-host-key.js';
 import type { ReadFile } from './read-file.js';
 import { runCommand } from './run-command.js';
 import { probeDetached, pruneDetached, runDetached } from './run-detached.js';
 import type { SshLogger } from './ssh-logger.js';
+import { tenths } from './tenths.js';
 import { END_GRACE_SECONDS, wrapInProcessGroup } from './wrap-in-process-group.js';
 
 export interface SshRemoteShellOptions {
@@ -17,30 +18,45 @@ export interface SshRemoteShellOptions {
   readonly keepaliveIntervalMs?: number;
   /** Unanswered keepalives before the connection counts as lost. Default 3. */
   readonly keepaliveCountMax?: number;
+  /**
+   * Channels (commands) open at once on one connection; more wait for one to end. sshd's MaxSessions
+   * (10 by default) is the most. Default 10.
+   */
+  readonly channelsPerConnection?: number;
   /** Reads private keys and known_hosts files (read on every exec, so a new pin applies at once). */
   readonly readFile?: ReadFile;
   readonly logger?: SshLogger;
 }
 
+/** A job run's shell: its connections stay open for the run, `close` ends them. */
+export interface SshRemoteShell extends RemoteShell {
+  close(): Promise<void>;
+}
+
 const silent: SshLogger = { debug() {}, warn() {} };
+/** OpenSSH's default MaxSessions: more channels on one connection are refused ("open failed"). */
+const MAX_CHANNELS_PER_CONNECTION = 10;
 
 /**
- * RemoteShell over ssh2: one connection per exec, key authentication only, the host key always pinned.
- * The command's timeout starts once the session is open; connecting is bounded by connectTimeoutMs.
+ * RemoteShell over ssh2 for one job run: one connection per host, each command a channel on it,
+ * opened again when it drops; key authentication only, the host key always pinned. The command's
+ * timeout starts once its channel is open; connecting is bounded by connectTimeoutMs.
  */
-export function createSshRemoteShell(options: SshRemoteShellOptions = {}): RemoteShell {
+export function createSshRemoteShell(options: SshRemoteShellOptions = {}): SshRemoteShell {
   const logger = options.logger ?? silent;
-  const settings = {
+  const pool = createSshConnectionPool({
     connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     keepaliveIntervalMs: options.keepaliveIntervalMs ?? 10_000,
     keepaliveCountMax: options.keepaliveCountMax ?? 3,
     readFile: options.readFile ?? readFileFromDisk,
     logger,
-  };
+    // Past the server's MaxSessions a channel is refused and waits, so a host set lower is met too.
+    channelsPerConnection: options.channelsPerConnection ?? MAX_CHANNELS_PER_CONNECTION,
+  });
   // TERM, the remote prelude's second try and its SIGKILL, plus room for the channel to close.
   const endGraceMs = (END_GRACE_SECONDS + 4) * 1000;
 
-  const shell: RemoteShell = {
+  const shell: SshRemoteShell = {
     async exec(target: SshTarget, request: ExecRequest): Promise<ExecResult> {
       const startedAt = performance.now();
       const commandLine = wrapInProcessGroup(buildRemoteCommand(request));
@@ -54,12 +70,10 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
           },
         );
       }
-      const client = await connectSsh(target, settings, request.signal);
-      const connectMs = performance.now() - startedAt;
-      try {
+      return pool.withChannel(target, request.signal, async ({ client, waitedMs }) => {
         const outcome = await runCommand(client, commandLine, request, { target, logger, endGraceMs });
         const durationMs = performance.now() - startedAt;
-        // The connection's share apart from the command's: what one connection per command costs.
+        // The wait for its channel apart from the command's: a connection opened for it, or a free slot.
         logger.debug(
           {
             label: target.label,
@@ -67,23 +81,20 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): Remot
             // Which run of a program it was (`--list-tasks`, `--check`), never an option's value.
             options: request.argv.filter((word) => word.startsWith('--')).map((word) => word.split('=')[0]),
             exitCode: outcome.exitCode,
-            connectMs: tenths(connectMs),
+            connectMs: tenths(waitedMs),
             durationMs: tenths(durationMs),
           },
           'remote command ended',
         );
         return { ...outcome, durationMs: Math.round(durationMs) };
-      } finally {
-        client.end();
-      }
+      });
     },
     runDetached: (target, request) => runDetached(shell.exec, target, request),
     probeDetached: (target, folder, timeoutMs, runAs) =>
       probeDetached(shell.exec, target, folder, timeoutMs, runAs),
     pruneDetached: (target, request) => pruneDetached(shell.exec, target, request),
     probeHostKey,
+    close: () => pool.close(),
   };
   return shell;
 }
-
-const tenths = (ms: number) => Math.round(ms * 10) / 10;

@@ -17,7 +17,7 @@ export function sshConnectConfig(
   timings: ConnectTimings,
   privateKey: Buffer | string,
   policy: HostKeyPolicy,
-  onHostKey: (error: ReturnType<HostKeyPolicy['check']>) => void,
+  onHostKey: (rawKey: Buffer, error: ReturnType<HostKeyPolicy['check']>) => void,
 ): ConnectConfig {
   const preferred = policy.preferredAlgorithms as ServerHostKeyAlgorithm[];
   return {
@@ -30,7 +30,7 @@ export function sshConnectConfig(
     keepaliveCountMax: timings.keepaliveCountMax,
     hostVerifier: (rawKey: Buffer) => {
       const error = policy.check(rawKey);
-      onHostKey(error);
+      onHostKey(rawKey, error);
       return error === undefined;
     },
     ...(preferred.length > 0 && {

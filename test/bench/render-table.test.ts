@@ -163,14 +163,21 @@ describe('benchmark report', () => {
       breakdown: { ...breakdown, playbooks: 12_000, sshConnect: 3_000, previews: 4_000 },
       scriptBreakdown: { playbooks: 11_000, previews: 9_000 },
       remoteCommands: 70,
-      sshConnectMedianMs: 80,
+      sshConnections: 7,
+      sshConnectionsTarget: 6,
+      sshConnectMs: 700,
     };
-    const [ratio, where] = benchRows({ machine, overhead });
+    const [ratio, where, connections] = benchRows({ machine, overhead });
     expect(ratio).toMatchObject({ target: 'ratio ≤ 1.05', met: false });
     expect(where?.figure).toContain('70 remote commands');
     expect(where?.measured).toMatch(
       /^playbooks 12000, previews \(.*\) 4000, SSH connecting 3000, .*; the script: playbooks 11000, previews 9000$/,
     );
     expect(where?.met).toBeUndefined();
+    expect(connections).toMatchObject({
+      measured: '7 connections, 700 ms connecting in all (medians)',
+      target: '≤ one per host each run touches (6)',
+      met: false,
+    });
   });
 });

@@ -124,6 +124,8 @@ describe('thread reporter', () => {
       ['post', '🛑 cancelled by <@U0BOB>', '100.1'],
       ['update', expect.stringContaining('verify dev'), undefined],
       ['upload', '❌ job #7 cancelled: cancelled before this step', '100.1'],
+      // Under the outcome of a cancelled job: the offer to re-run it from where it stopped.
+      ['post', expect.stringMatching(/^🔁 Re-run from verify gates\? .*`\/cluster rerun 7`/), '100.1'],
     ]);
   });
 
@@ -179,7 +181,7 @@ describe('thread reporter', () => {
     const delivered = reporter.delivered();
     await slack.release();
     await delivered;
-    expect(slack.sent.at(-1)).toEqual({
+    expect(slack.sent.at(-2)).toEqual({
       call: 'post',
       text: '❌ job #7 failed: verify gates failed',
       threadTs: '100.1',

@@ -26,6 +26,13 @@ describe('environment', () => {
     expect(readEnv({}).OTEL_SERVICE_NAME).toBe('cluster-bot');
   });
 
+  it('runs at most 10 commands at once on one SSH connection (sshd’s default MaxSessions), fewer if told', () => {
+    expect(readEnv({}).SSH_CHANNELS_PER_CONNECTION).toBe(10);
+    expect(readEnv({ SSH_CHANNELS_PER_CONNECTION: '4' }).SSH_CHANNELS_PER_CONNECTION).toBe(4);
+    expect(() => readEnv({ SSH_CHANNELS_PER_CONNECTION: '11' })).toThrow(/SSH_CHANNELS_PER_CONNECTION/);
+    expect(() => readEnv({ SSH_CHANNELS_PER_CONNECTION: '0' })).toThrow(/SSH_CHANNELS_PER_CONNECTION/);
+  });
+
   it('binds loopback unless HOST names another address, and refuses a HOST that is not one', () => {
     expect(readEnv({}).HOST).toBe('127.0.0.1');
     expect(readEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeSlack } from '../lab/fake-slack/index.js';
 import { labMs } from '../support/lab-time.js';
 import { type SlackLab, startSlackLab } from '../support/start-slack-lab.js';
+import { waitFor } from '../support/wait-for.js';
 
 let lab: SlackLab | undefined;
 afterEach(async () => {
@@ -110,6 +111,19 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
       .map((m) => m.text)
       .join('\n');
     expect(thread).toContain('🛑 cancelled by <@U0BOB>');
+    // The job's SSH connections ended with it, the worker still running: none is left open, each
+    // ended by the bot (a disconnect message), not dropped.
+    const world = lab;
+    const used = [...(await world.ops.botConnections()), ...(await world.nodes.botConnections())];
+    expect(used.length).toBeGreaterThan(0);
+    await waitFor('the cancelled job’s connections to close', async () => {
+      const open = [...(await world.ops.openConnections()), ...(await world.nodes.openConnections())];
+      const said = [
+        ...(await world.ops.disconnectedByClient()),
+        ...(await world.nodes.disconnectedByClient()),
+      ];
+      return used.every((each) => !open.includes(each.clientPort) && said.includes(each.clientPort));
+    });
     await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });
     await ephemeralAfter(slack, 'U0ALICE', 'Queued as job #2');
   });

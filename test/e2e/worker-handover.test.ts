@@ -63,16 +63,24 @@ async function startLongJob(signal: 'SIGTERM' | 'SIGKILL') {
   await waitFor('the detached runner', async () =>
     (await readdir(detached, { recursive: true })).some((path) => path.endsWith('/pid')),
   );
+  // Only the first worker has run the job's commands so far: these connections are its own.
+  const used = [...(await world.ops.botConnections()), ...(await world.nodes.botConnections())];
   first.child.kill(signal);
   const code = await first.exited;
-  return { slack, first, other, root, code };
+  return { slack, first, other, root, code, used };
 }
 
 // A stalled job is noticed by BullMQ within lockDuration + stalledInterval (QUICK_STALL_ENV: 15 s).
 describe('several workers on one Redis', { timeout: labMs(180_000) }, () => {
   it('SIGTERM mid-playbook: the worker exits 0 after its grace period, the playbook finishes, another worker completes the job', async () => {
-    const { slack, other, root, code } = await startLongJob('SIGTERM');
+    const { slack, other, root, code, used } = await startLongJob('SIGTERM');
     expect(code).toBe(0);
+    // Its SSH connections were ended by the worker before it exited (a disconnect message each), not dropped.
+    expect(used.length).toBeGreaterThan(0);
+    await waitFor('sshd to log the worker’s disconnects', async () => {
+      const said = [...(await lab!.ops.disconnectedByClient()), ...(await lab!.nodes.disconnectedByClient())];
+      return used.every((each) => said.includes(each.clientPort));
+    });
     await slack.waitFor(() => slack.message('C0OPS', root.ts)?.text.includes('✅ succeeded') || undefined, {
       timeoutMs: 120_000,
       description: 'the job finished by the other worker',

@@ -41,7 +41,7 @@ beforeAll(async () => {
     redis,
     keys: redisKeys(prefix.prefix),
     alerts: createSlackGateAlerts(recording.poster, 'C0ALERTS'),
-    shell: createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
+    openShell: () => createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 }),
     hostKeyPins: createMemoryHostKeyPins().pins,
     kubeconfigs: kubes,
     // The DaemonSet made unreadable for a run, as when the API answers nothing for it.

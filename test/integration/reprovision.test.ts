@@ -129,12 +129,19 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       let newFingerprint = '';
       let nodeCommandsAtRebuild = -1;
       let nodeCommandsAtAcceptance = -1;
+      // The bot's connections to the node: those its runs opened under the old key.
+      const toRebuilt = async () =>
+        (await lab.nodes.botConnections())
+          .filter((each) => each.address === DEV_ADDRESSES['k3s-dev-3'])
+          .map((each) => each.clientPort);
+      let beforeRebuild: number[] = [];
 
       const result = await job.runUntilDone({
         approve: true,
         onWaiting: async (stepId) => {
           // The VM is re-created while the rebuild is approved: the node comes back with a new host key.
           if (stepId === '5-rebuild') {
+            beforeRebuild = await toRebuilt();
             newFingerprint = await lab.nodes.rotateHostKey(DEV_ADDRESSES['k3s-dev-3']);
             nodeCommandsAtRebuild = (await lab.nodes.commands()).length;
           }
@@ -153,6 +160,12 @@ describe('reprovision k3s-dev-3 against the lab', () => {
         '5-rebuild',
         '7-accept-host-key',
       ]);
+      // The old key's connections ended with their runs; after the acceptance, one new connection
+      // (its run's only one to the node) verified the accepted key, and none is left open.
+      expect(beforeRebuild.length).toBeGreaterThan(0);
+      expect((await toRebuilt()).filter((port) => !beforeRebuild.includes(port))).toHaveLength(1);
+      const open = await lab.nodes.openConnections();
+      expect((await toRebuilt()).filter((port) => open.includes(port))).toEqual([]);
 
       // cordon + drain: every pod but the DaemonSet's was evicted, then the node stayed cordoned until the end.
       expect(texts).toContain('2-cordon-drain k3s-dev-3 cordoned');

@@ -19,8 +19,20 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       const revisionsBefore = lab.sim.state().controllerRevisions.map((revision) => revision.metadata.name);
       const commit = await lab.repo.head();
       const job = lab.startJob('up dev');
+      // The bot's SSH connections so far, on the ops host's sshd and the nodes': a run's are those after the last cut.
+      const connectionsNow = async () => [
+        ...(await lab.ops.botConnections()).map((each) => `ops ${each.address} ${each.clientPort}`),
+        ...(await lab.nodes.botConnections()).map((each) => `node ${each.address} ${each.clientPort}`),
+      ];
+      const cuts = [await connectionsNow()];
 
-      const result = await job.runUntilDone({ approve: true });
+      const result = await job.runUntilDone({
+        approve: true,
+        onWaiting: async () => {
+          cuts.push(await connectionsNow());
+        },
+      });
+      cuts.push(await connectionsNow());
 
       expect(result).toMatchObject({
         status: 'finished',
@@ -71,6 +83,15 @@ describe('up dev against the lab (real sshd, ansible-playbook, kube-sim)', () =>
       const readTwice = [...reads].filter(([, count]) => count > 1).map(([line]) => line);
       expect(readTwice).toEqual([]);
       expect(reads.size).toBeGreaterThan(10);
+
+      // Each run of the job (three: two approvals park it) opened at most one connection per host it touched.
+      const runs = cuts.slice(1).map((cut, i) => cut.filter((each) => !cuts[i]!.includes(each)));
+      expect(runs).toHaveLength(3);
+      for (const opened of runs) {
+        const hosts = opened.map((each) => each.split(' ').slice(0, 2).join(' '));
+        expect(hosts).toContain('ops 127.0.0.1');
+        expect(hosts).toEqual([...new Set(hosts)]);
+      }
 
       // Every playbook ran exactly once for real, in the plan's order.
       expect(await lab.playbookRuns()).toEqual([

@@ -49,7 +49,7 @@ function setup(kube: () => KubeGateway) {
         },
         'C0ALERTS',
       ),
-      shell: createScriptedShell((call) => answerK3sServer(call)),
+      openShell: () => createScriptedShell((call) => answerK3sServer(call)),
       kubeFor: kube,
       kubeconfigs: createMemoryKubeconfigs().keeper,
       hostKeyPins: createMemoryHostKeyPins().pins,

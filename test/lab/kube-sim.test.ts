@@ -486,6 +486,36 @@ describe('kube-sim with @kubernetes/client-node', () => {
   });
 });
 
+describe('kube-sim: k3s installed at a new version', () => {
+  const versionOf = async (core: CoreV1Api, name: string) =>
+    (await core.readNode({ name })).status?.nodeInfo?.kubeletVersion;
+  const readyOf = async (core: CoreV1Api, name: string) =>
+    (await core.readNode({ name })).status?.conditions?.find((c) => c.type === 'Ready')?.status;
+
+  it('restarts a registered server at that version: NotReady, then Ready reporting it; the same version changes nothing', async () => {
+    const { sim, core } = await lab({ nodeReadyDelayMs: 1_000 });
+    expect(await versionOf(core, 'k3s-dev-2')).toBe('v1.36.4+k3s1');
+    const join = (version: string) => postControl(sim, '/_sim/nodes/k3s-dev-2/join', { version });
+    expect(await join('v1.36.4+k3s1')).toEqual({ ok: true, changed: false });
+    expect(await join('v1.37.0+k3s1')).toEqual({ ok: true, changed: true });
+    expect(await readyOf(core, 'k3s-dev-2')).toBe('False');
+    await waitFor('k3s-dev-2 Ready again', async () => (await readyOf(core, 'k3s-dev-2')) === 'True');
+    expect(await versionOf(core, 'k3s-dev-2')).toBe('v1.37.0+k3s1');
+    expect(await versionOf(core, 'k3s-dev-1')).toBe('v1.36.4+k3s1');
+  });
+
+  it('a k3s that does not start leaves the Node NotReady at its old version', async () => {
+    const { sim, core } = await lab();
+    sim.failK3sStart('k3s-dev-3');
+    expect(await postControl(sim, '/_sim/nodes/k3s-dev-3/join', { version: 'v1.37.0+k3s1' })).toEqual({
+      ok: true,
+      changed: true,
+    });
+    await waitFor('k3s-dev-3 NotReady', async () => (await readyOf(core, 'k3s-dev-3')) === 'False');
+    expect(await versionOf(core, 'k3s-dev-3')).toBe('v1.36.4+k3s1');
+  });
+});
+
 async function fetchJson(sim: KubeSimHandle, path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await send(sim, 'GET', path, { authorization: `Bearer ${sim.token}` })) as Record<
     string,
@@ -493,8 +523,8 @@ async function fetchJson(sim: KubeSimHandle, path: string): Promise<Record<strin
   >;
 }
 
-async function postControl(sim: KubeSimHandle, path: string): Promise<unknown> {
-  return JSON.parse(await send(sim, 'POST', path, {}));
+async function postControl(sim: KubeSimHandle, path: string, body?: unknown): Promise<unknown> {
+  return JSON.parse(await send(sim, 'POST', path, {}, body === undefined ? undefined : JSON.stringify(body)));
 }
 
 function send(
@@ -502,6 +532,7 @@ function send(
   method: string,
   path: string,
   headers: Record<string, string>,
+  body?: string,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(`${sim.url}${path}`, { method, headers, ca: sim.caPem }, (res) => {
@@ -511,6 +542,6 @@ function send(
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }

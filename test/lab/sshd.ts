@@ -40,6 +40,8 @@ export interface SshdOptions {
    * reaches the same machine the bot's SSH does).
    */
   readonly aliases?: Readonly<Record<string, string>>;
+  /** Channels one connection may have open at once (sshd's MaxSessions); default 100. */
+  readonly maxSessions?: number;
 }
 
 export interface SshdLab {
@@ -59,6 +61,16 @@ export interface SshdLab {
    * (`cd -- '/x' && 'prog' 'arg'`), a detached start as the command it starts; anything else as received.
    */
   commands(): Promise<string[]>;
+  /**
+   * The SSH connections the bot's commands came on (each wrapped in src/ssh's process-group
+   * prelude, which Ansible's own SSH is not), once each, in the order first used: the address
+   * dialled and the client's port.
+   */
+  botConnections(): Promise<LabConnection[]>;
+  /** The clients' ports of the connections established to this lab's sshd right now. */
+  openConnections(): Promise<number[]>;
+  /** The clients' ports of the connections whose client ended them with a disconnect message. */
+  disconnectedByClient(): Promise<number[]>;
   /** Sets a state key for every node, or only for `address`; null removes it. */
   setNodeState(key: string, value: string | null, address?: string): Promise<void>;
   /** What a node sees for `key` (its own value, else the shared one), or what its tools recorded. */
@@ -90,6 +102,11 @@ export interface SshdLab {
   stop(): Promise<void>;
 }
 
+export interface LabConnection {
+  readonly address: string;
+  readonly clientPort: number;
+}
+
 export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
   const addresses = options.addresses ?? ['127.0.0.1'];
   const aliases = options.aliases ?? {};
@@ -102,6 +119,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     knownHosts: join(dir, 'known_hosts'),
     wrapper: join(dir, 'force-command.sh'),
     commandLog: join(dir, 'commands.log'),
+    connectionLog: join(dir, 'connections.log'),
   };
   // One sshd per address, all on one port: each node has its own host key, so rebuilding one
   // (rotateHostKey(address)) changes no other node's key. They start with the same key.
@@ -143,9 +161,13 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
     await writeFile(join(stateDir, ALIASES, alias), address);
   }
   const nodeDetachedRoot = (address: string) => join(stateDir, address, 'var-lib-cluster-bot');
-  await writeFile(paths.wrapper, wrapperScript(paths.commandLog, stateDir, options.extraPath ?? []), {
-    mode: 0o755,
-  });
+  await writeFile(paths.connectionLog, '', { mode: 0o666 });
+  await chmod(paths.connectionLog, 0o666);
+  await writeFile(
+    paths.wrapper,
+    wrapperScript(paths.commandLog, paths.connectionLog, stateDir, options.extraPath ?? []),
+    { mode: 0o755 },
+  );
 
   let hostKeyFingerprint = await fingerprintOfPublicKeyFile(`${newestKey}.pub`);
   const listeners = new Map<string, ChildProcess>();
@@ -155,7 +177,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
 
   const launch = async (address: string): Promise<void> => {
     const own = perAddress(address);
-    await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }));
+    await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }, options.maxSessions ?? 100));
     const log = await open(sshdLog, 'a');
     try {
       const child = spawn(SSHD, ['-D', '-e', '-f', own.config], {
@@ -220,6 +242,24 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
         .split('\0')
         .slice(0, -1)
         .map((line) => unwrapDetachedStart(unwrapCommand(line)));
+    },
+    async botConnections() {
+      const seen = new Map<string, LabConnection>();
+      for (const line of (await readFile(paths.connectionLog, 'utf8')).split('\n')) {
+        const [, clientPort, address] = line.split(' ');
+        if (address !== undefined && !seen.has(`${address} ${clientPort}`))
+          seen.set(`${address} ${clientPort}`, { address, clientPort: Number(clientPort) });
+      }
+      return [...seen.values()];
+    },
+    async openConnections() {
+      return establishedClientPorts(port);
+    },
+    async disconnectedByClient() {
+      const log = await readFile(sshdLog, 'utf8');
+      return [...log.matchAll(/^Received disconnect from \S+ port (\d+):/gm)].map((match) =>
+        Number(match[1]),
+      );
     },
     async setNodeState(key, value, address) {
       const folder = address === undefined ? stateDir : join(stateDir, address);
@@ -301,6 +341,7 @@ function sshdConfig(
   port: number,
   address: string,
   paths: { hostKey: string; authorizedKeys: string; pid: string; wrapper: string },
+  maxSessions: number,
 ): string {
   return [
     `Port ${port}`,
@@ -321,7 +362,7 @@ function sshdConfig(
     // Root's .bashrc starts pyenv (1.5 s per command) unless SHLVL is already set.
     'SetEnv SHLVL=1',
     'MaxStartups 100:30:200',
-    'MaxSessions 100',
+    `MaxSessions ${maxSessions}`,
     'LogLevel VERBOSE',
     `ForceCommand ${paths.wrapper}`,
     '',
@@ -333,11 +374,17 @@ function sshdConfig(
  * stand-ins where their state is and which node address was dialled, gives the node its own view of
  * the mapped paths (see mapNodePath), then runs the command with the stand-ins first on PATH.
  */
-function wrapperScript(commandLog: string, stateDir: string, extraPath: readonly string[]): string {
+function wrapperScript(
+  commandLog: string,
+  connectionLog: string,
+  stateDir: string,
+  extraPath: readonly string[],
+): string {
   const path = [NODE_TOOLS_DIR, ...extraPath].map(quoteShellArgument).join(':');
   return [
     '#!/bin/sh',
     `printf '%s\\000' "$SSH_ORIGINAL_COMMAND" >>${quoteShellArgument(commandLog)}`,
+    `case $SSH_ORIGINAL_COMMAND in "${WRAPPED_PREFIX}"*) printf '%s\\n' "$SSH_CONNECTION" >>${quoteShellArgument(connectionLog)} ;; esac`,
     // SSH_CONNECTION is "client-address client-port server-address server-port".
     'set -- $SSH_CONNECTION',
     `LAB_STATE_DIR=${quoteShellArgument(stateDir)}`,
@@ -418,6 +465,22 @@ function hasBanner(host: string, port: number): Promise<boolean> {
     });
     socket.on('end', () => done(false));
   });
+}
+
+/** Established TCP connections whose local end is `port` (a server's side): their peers' ports. */
+async function establishedClientPorts(port: number): Promise<number[]> {
+  const ESTABLISHED = '01';
+  const table = await Promise.all(
+    ['/proc/net/tcp', '/proc/net/tcp6'].map((file) => readFile(file, 'utf8').catch(() => '')),
+  );
+  return table
+    .flatMap((text) => text.split('\n').slice(1))
+    .map((line) => line.trim().split(/\s+/))
+    .filter(
+      ([, local, , state]) =>
+        state === ESTABLISHED && Number.parseInt(local?.split(':')[1] ?? '', 16) === port,
+    )
+    .map(([, , remote]) => Number.parseInt(remote?.split(':')[1] ?? '', 16));
 }
 
 interface ProcessId {

@@ -35,7 +35,7 @@ describe('the lifecycle verb specs', () => {
       expect(queued.ok, `${text} --queue`).toBe(isMutating(parsed.command));
       return isMutating(parsed.command);
     });
-    expect(mutating).toEqual(['up', 'reprovision', 'cilium', 'packages', 'restore']);
+    expect(mutating).toEqual(['up', 'reprovision', 'cilium', 'packages', 'restore', 'upgrade']);
     expect(isMutating({ verb: 'plan', cluster: 'dev', of: { verb: 'up', cluster: 'dev' } })).toBe(false);
   });
 });

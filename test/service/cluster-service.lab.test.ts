@@ -196,6 +196,108 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     expect(await t.records.get('job-4')).toBeUndefined();
   });
 
+  it('re-runs a failed or cancelled job once, as a new job of its command for whoever asks, refusing every other job', async () => {
+    await t.stop();
+    t = startServiceOnRedis(world, { groups: new Map([['S0PLATFORM', ['U0DAVE']]]), perMinute: 30 });
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    const number = (n: string) => ({ number: n });
+    expect(await t.service.rerun(BOB, number('1'))).toEqual({
+      code: 'RERUN_REFUSED',
+      why: 'not-ended',
+      number: 1,
+    });
+    await endJob('job-1', 'succeeded');
+    expect(await t.service.rerun(BOB, number('1'))).toEqual({
+      code: 'RERUN_REFUSED',
+      why: 'not-failed',
+      number: 1,
+      outcome: 'succeeded',
+    });
+    expect(await t.service.rerun(BOB, number('9'))).toEqual({
+      code: 'RERUN_REFUSED',
+      why: 'no-such-job',
+      number: '9',
+    });
+    expect(await t.service.rerun(BOB, { id: 'job-1;rm' })).toEqual({
+      code: 'RERUN_REFUSED',
+      why: 'no-such-job',
+    });
+    await t.redis.del(t.keys.lock('dev'));
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    await endJob('job-2', 'failed');
+    await t.redis.del(t.keys.lock('dev'));
+    // Not an operator of dev: refused and audited, and the job stays re-runnable.
+    expect(await t.service.rerun(MALLORY, { id: 'job-2' })).toMatchObject({ code: 'NOT_OPERATOR' });
+    expect((await t.audit.recent(1))[0]).toMatchObject({
+      who: 'U0MALLORY',
+      action: 'click-refused',
+      what: expect.stringContaining('re-run job #2'),
+      jobId: 'job-2',
+    });
+    // Two at once (two clicks, a click and a command): one job.
+    const both = await Promise.all([
+      t.service.rerun(BOB, { id: 'job-2' }),
+      t.service.rerun(ALICE, number('2')),
+    ]);
+    const queued = both.filter((result) => 'kind' in result);
+    expect(queued).toEqual([
+      {
+        kind: 'queued',
+        jobId: 'job-3',
+        number: 3,
+        cluster: 'dev',
+        command: 'up dev',
+        position: 0,
+        pageNonce: expect.stringMatching(/^[\w-]{22}$/),
+      },
+    ]);
+    expect(both.filter((result) => 'code' in result)).toEqual([
+      { code: 'RERUN_REFUSED', why: 'already-rerun', number: 2 },
+    ]);
+    const rerun = await t.records.get('job-3');
+    expect(rerun).toMatchObject({
+      command: { verb: 'up', cluster: 'dev' },
+      rerunOf: { jobId: 'job-2', number: 2 },
+    });
+    expect(rerun?.requestedBy).toBe(both[0] === queued[0] ? 'U0BOB' : 'U0ALICE');
+    expect((await t.audit.recent(5)).find((entry) => entry.jobId === 'job-3')).toMatchObject({
+      action: 'command',
+      what: 'up dev (re-run of #2)',
+    });
+    // A later ask, even with the cluster free, names the re-run.
+    await t.redis.del(t.keys.lock('dev'));
+    expect(await t.service.rerun(ALICE, number('2'))).toEqual({
+      code: 'RERUN_REFUSED',
+      why: 'already-rerun',
+      number: 2,
+      rerun: 3,
+    });
+    expect(await t.records.get('job-4')).toBeUndefined();
+  });
+
+  it('a re-run by an operator of other clusters only learns nothing of the job: refused for its cluster, audited', async () => {
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    await endJob('job-1', 'failed');
+    const dev = { ...world.clusters.dev!, operators: ['U0ALICE'] };
+    // The same Redis and jobs, seen through a config where Bob operates prod alone.
+    const prefix = t.keys.job('').replace(/:job:$/, '');
+    const other = startServiceOnRedis(
+      { ...world, clusters: { ...world.clusters, dev } },
+      { redis: { connect: () => t.redis.duplicate(), prefix, cleanup: async () => undefined } },
+    );
+    try {
+      expect(await other.service.rerun(BOB, { number: '1' })).toEqual({
+        code: 'NOT_OPERATOR',
+        user: 'U0BOB',
+        cluster: 'dev',
+      });
+    } finally {
+      await other.stop();
+    }
+    expect((await t.audit.recent(1))[0]).toMatchObject({ who: 'U0BOB', action: 'refused', jobId: 'job-1' });
+    expect(await t.redis.get(t.keys.rerunOf('job-1'))).toBeNull();
+  });
+
   it('decides a click by the cluster’s rules, shows it before waking the job, audits every click', async () => {
     await t.service.submit(BOB, { verb: 'cilium', cluster: 'prod' }, false);
     const button = await pendingApproval('job-1', 'prod');

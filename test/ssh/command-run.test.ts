@@ -74,12 +74,13 @@ describe('a remote command run through its phases', () => {
     expect(settled()).toEqual({ outcome: { exitCode: 0, signal: null } });
   });
 
-  it('cancelled while starting: settles at once, drops the connection, and a late session is closed', () => {
+  it('cancelled while starting: settles at once, keeps the shared connection, and a late session is closed', () => {
     const controller = new AbortController();
     const { client, run, settled } = startRun({ signal: controller.signal });
     controller.abort();
     expect(run.phaseName).toBe('settled');
-    expect(client.destroy).toHaveBeenCalled();
+    expect(client.destroy).not.toHaveBeenCalled();
+    expect(client.listenerCount('close') + client.listenerCount('error')).toBe(0);
     expect(settled()?.error).toMatchObject({ code: 'CANCELLED' });
     expect(client.open().destroy).toHaveBeenCalled();
   });
@@ -97,11 +98,12 @@ describe('a remote command run through its phases', () => {
     expect(error.message).not.toContain('not confirmed');
   });
 
-  it('stopping → settled by the grace: the connection is dropped and the end is unconfirmed', async () => {
+  it('stopping → settled by the grace: only its channel is dropped (the connection is shared) and the end is unconfirmed', async () => {
     const { client, run, settled } = startRun({ timeoutMs: 5 }, 10);
-    client.open();
+    const channel = client.open();
     await vi.waitFor(() => expect(run.phaseName).toBe('settled'));
-    expect(client.destroy).toHaveBeenCalled();
+    expect(channel.destroy).toHaveBeenCalled();
+    expect(client.destroy).not.toHaveBeenCalled();
     expect(settled()?.error).toMatchObject({
       message: expect.stringContaining('(its end was not confirmed)'),
     });

@@ -13,10 +13,10 @@ import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import { createRedisHostKeyPins } from '../../src/jobs/create-redis-host-key-pins.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { JobRecords } from '../../src/jobs/job-record.js';
+import type { RunShell } from '../../src/jobs/ports/run-shell.js';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
 import type { RedisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
-import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
 import type { Logger } from '../../src/log/create-logger.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { systemClock } from '../../src/system-clock.js';
@@ -31,7 +31,8 @@ export interface InProcessParts {
   readonly lock: ClusterLock;
   readonly poster: SlackPoster;
   readonly logger: Logger;
-  readonly shell: RemoteShell;
+  /** Every run's shell (the app opens one per run). */
+  readonly shell: RunShell;
   readonly dataDir: string;
   /** Default: no user group has members. */
   readonly members?: GroupMembers;
@@ -66,6 +67,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
   const audit = createAuditLog(parts.redis, parts.keys, parts.logger);
   const processor = createJobProcessor({
     ...parts,
+    openShell: () => parts.shell,
     batch,
     retentionMs: defaults.JOB_RETENTION,
     logsMaxBytes: defaults.JOB_LOGS_MAX_MB * 1024 * 1024,

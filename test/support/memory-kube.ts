@@ -174,6 +174,9 @@ export function createMemoryKube(nodeNames: readonly string[] = ['k3s-dev-1', 'k
     setNodeReady(name: string, ready: boolean, readyReason?: string) {
       nodes.set(name, { ...nodes.get(name)!, ready, readyReason });
     },
+    setNodeVersion(name: string, kubeletVersion: string) {
+      nodes.set(name, { ...nodes.get(name)!, kubeletVersion });
+    },
     patchDaemonSet(key: string, patch: Partial<DaemonSetState>) {
       daemonSets.set(key, { ...daemonSets.get(key)!, ...patch });
     },

@@ -42,6 +42,9 @@ export function createScriptedShell(
     publicKey: 'AAAAC3NzaC1lZDI1NTE5AAAAIG5ldy1ob3N0LWtleQ',
   },
 ): RemoteShell & {
+  /** A run's shell is closed at its end: how many times it was. */
+  closes: number;
+  close(): Promise<void>;
   calls: ShellCall[];
   probes: string[];
   detached: Map<string, DetachedState>;
@@ -52,6 +55,10 @@ export function createScriptedShell(
   const detached = new Map<string, DetachedState>();
   const prunes: Array<{ label: string; root: string; jobId: string }> = [];
   const shell = {
+    closes: 0,
+    async close() {
+      shell.closes += 1;
+    },
     calls,
     probes,
     detached,

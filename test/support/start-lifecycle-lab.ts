@@ -83,7 +83,8 @@ const MAX_PASSES = 20;
  */
 export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<LifecycleLab> {
   const lab = await startLabWorld(options);
-  const shell = createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
+  // Each run its own connections, as the worker's: one per host, closed when the run ends.
+  const openShell = () => createSshRemoteShell({ connectTimeoutMs: 3_000, keepaliveIntervalMs: 2_000 });
   // As the worker has them: one gateway per cluster, switching to a kubeconfig adopted under DATA_DIR.
   const workerKubes = (dataDir: string) => createClusterKubes(lab.world, dataDir, { rewatchDelayMs: 200 });
   let kubes = workerKubes(lab.dataDir);
@@ -135,6 +136,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     const worker = kubes;
     const run = async (runOptions: RunOptions = {}) => {
       await seeded;
+      const shell = openShell();
       return runPlan(plan, {
         jobId,
         world: jobWorld,
@@ -147,7 +149,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
         approvals: approvals.desk,
         reporter,
         signal: runOptions.signal ?? new AbortController().signal,
-      });
+      }).finally(() => shell.close());
     };
     return {
       jobId,

@@ -2,7 +2,9 @@ import { pino } from 'pino';
 import { readEnv } from '../../src/config/read-env.js';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
+import type { JobRef } from '../../src/jobs/job-record.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
+import type { BoardStep } from '../../src/jobs/ports/job-thread.js';
 import type { StepView } from '../../src/lifecycle/ports/reporter.js';
 import { createJobPages, logStreamLimitsFromEnv, startPageServer } from '../../src/web/index.js';
 import { createJobLinks } from '../../src/web/job-links.js';
@@ -49,12 +51,16 @@ export async function startPageLab(
     redis: store.redis,
     keys: store.keys,
     /** A recorded job whose plan has started (its steps on the board), the feed its worker writes, its page link. */
-    async startJob(steps: readonly StepView[]): Promise<{ id: string; feed: JobFeed; url: string }> {
+    async startJob(
+      steps: readonly (StepView & Partial<Pick<BoardStep, 'status' | 'detail'>>)[],
+      rerunOf?: JobRef,
+    ): Promise<{ id: string; feed: JobFeed; url: string }> {
       const queued = await store.queue.enqueue({
         command: { verb: 'verify', cluster: 'dev' },
         requestedBy: 'U0ALICE',
         channel: 'C0OPS',
         queueIfBusy: false,
+        rerunOf,
       });
       if (queued.kind !== 'queued') throw new Error(`not queued: ${queued.kind}`);
       const { record } = queued;
@@ -67,11 +73,12 @@ export async function startPageLab(
         { stream: 'page-lab', first: 0 },
         {
           ...thread,
-          board: { ...thread.board, steps: steps.map((step) => ({ ...step, status: 'running' })) },
+          board: { ...thread.board, steps: steps.map((step) => ({ status: 'running', ...step })) },
         },
       );
       const feed = createRedisJobFeed(store.redis, store.keys, id, Date.now, silent);
-      feed.event({ type: 'plan-started', steps, resumed: false });
+      const views = steps.map(({ status: _status, detail: _detail, ...view }) => view);
+      feed.event({ type: 'plan-started', steps: views, resumed: false });
       for (const step of steps) feed.event({ type: 'step-started', stepId: step.id });
       return { id, feed, url: links.url(id, record.pageNonce)! };
     },

@@ -49,6 +49,26 @@ describe("the job page's link back to the Slack thread", { timeout: labMs(30_000
     expect(shown.link).toBe(`https://cluster-lab.slack.com/archives/C0OPS/p${ROOT_TS.replace('.', '')}`);
   });
 
+  it('a re-run says which job it re-runs, and where each step it skipped was done', async () => {
+    const carried = {
+      ...STEP,
+      id: '2-node-baseline',
+      title: 'node-baseline.yml',
+      status: 'skipped',
+      detail: 'done in #41',
+    } as const;
+    const job = await lab.startJob([STEP, carried], { jobId: 'job-41', number: 41, channel: 'C0OPS' });
+    const { page } = await chromium.open(job.url);
+    await page.waitForFunction(() => document.querySelector('#steps li') !== null, { timeout: labMs(5_000) });
+    const shown = await page.evaluate(() => ({
+      facts: document.getElementById('facts')?.textContent ?? '',
+      steps: [...document.querySelectorAll('#steps li > span')].map((node) => node.textContent),
+    }));
+    await page.close();
+    expect(shown.facts).toContain('Re-run ofjob #41');
+    expect(shown.steps).toContain('node-baseline.yml → dev (skipped: done in #41)');
+  });
+
   it('a job whose thread was never posted links none', async () => {
     const job = await lab.startJob([STEP]);
     expect((await threadLinkOn(job.url)).link).toBeNull();

@@ -1,3 +1,4 @@
+import type { BoardState } from '../../jobs/ports/job-thread.js';
 import {
   type HeldMessages,
   THREAD_ROOT,
@@ -63,6 +64,17 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
     if (ts === undefined) return held ? held.get(name) : messages.get(jobId, name);
     return keep(jobId, name, ts, held);
   };
+  /** The board as posted: its page link, and a re-run's link to the thread of the job it re-runs (once that has one). */
+  const board = async (jobId: string, state: BoardState) => {
+    const original = state.rerunOf;
+    // The other job's root, from Redis: the held copy is this job's thread alone.
+    const originalRoot = original && (await kept(original.jobId, THREAD_ROOT, undefined));
+    return renderBoard(
+      state,
+      deps.jobPageUrl?.(jobId, state.pageNonce),
+      originalRoot ? poster.permalink(original.channel, originalRoot) : undefined,
+    );
+  };
   return async (jobId, raw, later, held) => {
     const op = JSON.parse(raw) as ThreadOp;
     const root = await kept(jobId, THREAD_ROOT, held);
@@ -70,7 +82,7 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
       if (root) return;
       const ts = await poster.post({
         channel: op.channel,
-        ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
+        ...(await board(jobId, op.board)),
       });
       await keep(jobId, THREAD_ROOT, ts, held);
       return;
@@ -89,7 +101,7 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
         return poster.update({
           channel: op.channel,
           ts: root,
-          ...renderBoard(op.board, deps.jobPageUrl?.(jobId, op.board.pageNonce)),
+          ...(await board(jobId, op.board)),
         });
       case 'tail': {
         const name = tailName(op.stepId);

@@ -1,5 +1,5 @@
 import type { PlanOutcome, StepView } from '../../lifecycle/ports/reporter.js';
-import type { JobRecord } from '../job-record.js';
+import type { JobRecord, JobRef } from '../job-record.js';
 
 export type BoardStepStatus = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'skipped';
 
@@ -19,6 +19,8 @@ export interface BoardState {
   readonly steps: readonly BoardStep[];
   readonly outcome?: PlanOutcome | undefined;
   readonly summary?: string | undefined;
+  /** The failed job this one re-runs: the board names it and links its thread. */
+  readonly rerunOf?: JobRef | undefined;
 }
 
 /** A job's Slack thread as the worker keeps it in Redis: where it is and what its board shows. */

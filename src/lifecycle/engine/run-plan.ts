@@ -5,6 +5,7 @@ import type { CheckpointStore, StepRecord } from '../ports/checkpoint-store.js';
 import type { LifecycleEvent, PlanOutcome, StepFailure } from '../ports/reporter.js';
 import { createRepoFileCache, type KeptRepoFiles } from '../repo/repo-file-cache.js';
 import { passApproval } from './approval-gate.js';
+import { carryOver, doneAt, type RerunSource } from './carry-over.js';
 import { createStepContext, hostKeyPinsOf, type StepContextSources } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';
 import { pruneDetachedFolders } from './prune-detached-folders.js';
@@ -23,6 +24,8 @@ export interface EngineDeps extends StepContextSources {
    * and any other job's older than this (prune-detached-folders.ts). Absent: they stay.
    */
   readonly pruneDetachedOlderThanMinutes?: number | undefined;
+  /** The failed job this one re-runs: the steps it did that changed nodes may be skipped (carry-over.ts). */
+  readonly rerunOf?: RerunSource | undefined;
 }
 
 export type EngineResult =
@@ -48,9 +51,10 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
   // Read once: a key kept by this run's own acceptance is pinned through its job fact meanwhile.
   const keptHostKeys = await hostKeyPinsOf(deps).read(cluster.name);
   const records = await Promise.all(plan.steps.map((step) => checkpoints.get(step.id)));
+  const resumed = records.some((record) => record !== undefined);
   await reporter.emit({
     type: 'plan-started',
-    resumed: records.some((record) => record !== undefined),
+    resumed,
     steps: plan.steps.map((step) => ({
       id: step.id,
       title: step.title,
@@ -65,6 +69,8 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     (await checkpoints.get(REPO_FILES_KEY))?.data as KeptRepoFiles | undefined,
     (files) => checkpoints.set(REPO_FILES_KEY, { status: 'succeeded', data: { ...files } }),
   );
+  const carry = deps.rerunOf && carryOver(plan.steps, deps.rerunOf, facts);
+  if (carry && !resumed) await reporter.emit({ type: 'note', text: await carry.opening() });
   for (const [index, step] of plan.steps.entries()) {
     const record = records[index];
     if (record?.status === 'succeeded' || record?.status === 'skipped') continue;
@@ -76,6 +82,17 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
 
     let approvalId: string | undefined;
     try {
+      const carried = record ? undefined : await carry?.take(step, ctx);
+      if (carried) {
+        const summary = `done in #${carried.doneIn}`;
+        await transition(
+          deps,
+          step.id,
+          { status: 'skipped', summary, data: { ...carried } },
+          { type: 'step-finished', stepId: step.id, status: 'skipped', durationMs: 0, summary },
+        );
+        continue;
+      }
       const verdict = await passApproval(step, ctx, deps.approvals, record, (id, until) =>
         reporter.emit({ type: 'step-waiting', stepId: step.id, approvalId: id, expiresAt: until }),
       );
@@ -113,7 +130,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
           startedAt,
           finishedAt,
           summary: result.summary,
-          data: approvalId ? { approvalId } : undefined,
+          data: doneAt(step, repoFiles, approvalId),
         },
         {
           type: 'step-finished',

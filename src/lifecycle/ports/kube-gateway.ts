@@ -13,6 +13,8 @@ export interface NodeState {
   readonly etcd: boolean;
   /** k3s's effective arguments as it records them (annotation `k3s.io/node-args`, a JSON array), as written. */
   readonly k3sNodeArgs?: string | undefined;
+  /** The k3s release its kubelet runs (`status.nodeInfo.kubeletVersion`, e.g. `v1.36.4+k3s1`). */
+  readonly kubeletVersion?: string | undefined;
 }
 
 export interface DaemonSetState {

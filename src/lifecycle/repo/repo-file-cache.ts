@@ -20,6 +20,8 @@ export interface RepoFileCache {
   ): Promise<string | undefined>;
   /** HEAD as just read on the ops host. */
   commitSeen(commit: string): void;
+  /** HEAD as this run last read it (undefined before its first read): what its steps ran at. */
+  commit(): string | undefined;
 }
 
 export function createRepoFileCache(
@@ -52,6 +54,7 @@ export function createRepoFileCache(
         throw error;
       }
     },
+    commit: () => commit,
     commitSeen(seen) {
       if (seen === commit) return;
       commit = seen;

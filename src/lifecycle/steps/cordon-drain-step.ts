@@ -5,7 +5,7 @@ import type { ApprovalPolicy, Step } from '../plan/step.js';
 const EVICTION_RETRY_MS = 2_000;
 
 /** Cordon, then evict every pod the node runs except DaemonSet and mirror pods, honouring PDBs. */
-export function cordonDrainStep(id: string, node: string, approval: ApprovalPolicy): Step {
+export function cordonDrainStep(id: string, node: string, approval?: ApprovalPolicy): Step {
   return {
     id,
     title: 'cordon + drain',

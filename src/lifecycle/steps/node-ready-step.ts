@@ -1,12 +1,22 @@
 import { ClusterBotError } from '../../errors.js';
 import { CILIUM, type Gate } from '../gates/gate.js';
 import { waitForGates } from '../gates/wait-for-gates.js';
-import type { Step } from '../plan/step.js';
+import type { Step, StepContext } from '../plan/step.js';
 import { describePodProblem } from './describe-pod-problem.js';
 
 /** After a rebuild: the node has re-joined and is Ready, and its own Cilium agent is Ready. */
 export function nodeReadyStep(id: string, node: string): Step {
-  const gates: Gate[] = [
+  return {
+    id,
+    title: 'node + Cilium agent Ready',
+    target: node,
+    run: async (ctx) => ({ status: 'succeeded', summary: await requireGates(ctx, nodeBackGates(node)) }),
+  };
+}
+
+/** A node back in the cluster: Ready, its own Cilium agent Ready, and every server an etcd member. */
+export function nodeBackGates(node: string): Gate[] {
+  return [
     {
       name: `${node} Ready`,
       watches: [{ kind: 'nodes' }],
@@ -56,18 +66,18 @@ export function nodeReadyStep(id: string, node: string): Step {
       },
     },
   ];
-  return {
-    id,
-    title: 'node + Cilium agent Ready',
-    target: node,
-    async run(ctx) {
-      const outcomes = await waitForGates(ctx, gates, ctx.cluster.timeouts.agentReady);
-      const failed = outcomes.filter((outcome) => !outcome.passed);
-      for (const outcome of failed) await ctx.gateFailed(outcome.gate, outcome.observed);
-      if (failed.length > 0) {
-        throw new ClusterBotError('GATE_FAILED', failed.map((o) => `${o.gate}: ${o.observed}`).join('; '));
-      }
-      return { status: 'succeeded', summary: outcomes.map((outcome) => outcome.observed).join(', ') };
-    },
-  };
+}
+
+/**
+ * Waits (the cluster's agent-ready time) for every gate; each that does not pass alerts, and the
+ * step fails naming them all. What they observed, when they all pass.
+ */
+export async function requireGates(ctx: StepContext, gates: readonly Gate[]): Promise<string> {
+  const outcomes = await waitForGates(ctx, gates, ctx.cluster.timeouts.agentReady);
+  const failed = outcomes.filter((outcome) => !outcome.passed);
+  for (const outcome of failed) await ctx.gateFailed(outcome.gate, outcome.observed);
+  if (failed.length > 0) {
+    throw new ClusterBotError('GATE_FAILED', failed.map((o) => `${o.gate}: ${o.observed}`).join('; '));
+  }
+  return outcomes.map((outcome) => outcome.observed).join(', ');
 }

@@ -7,6 +7,7 @@ import { reprovision } from './reprovision.js';
 import { restore } from './restore.js';
 import { snapshots } from './snapshots.js';
 import { up } from './up.js';
+import { upgrade } from './upgrade.js';
 import type { VerbCommand, VerbSpec } from './verb-spec.js';
 import { verify } from './verify.js';
 
@@ -24,6 +25,7 @@ export const LIFECYCLE_VERB_SPECS = {
   drift,
   snapshots,
   restore,
+  upgrade,
 } as const;
 
 type Specs = typeof LIFECYCLE_VERB_SPECS;

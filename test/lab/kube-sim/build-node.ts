@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Condition, Node } from './kube-types.js';
 import { rfc3339 } from './rfc3339.js';
 
-export const K3S_VERSION = 'v1.36.0+k3s1';
+/** What the seeded servers run: the lab infra repo's `k3s_version`, so a k3s.yml re-run changes nothing. */
+export const K3S_VERSION = 'v1.36.4+k3s1';
 
 /** A k3s server node as it registers: control-plane + etcd roles, the usual pressure conditions. */
-export function buildNode(name: string, address: string, index: number, created: Date): Node {
+export function buildNode(
+  name: string,
+  address: string,
+  index: number,
+  created: Date,
+  version = K3S_VERSION,
+): Node {
   const at = rfc3339(created);
   const condition = (
     type: string,
@@ -81,7 +88,7 @@ export function buildNode(name: string, address: string, index: number, created:
         containerRuntimeVersion: 'containerd://2.1.4-k3s1',
         kernelVersion: '6.1.0-40-amd64',
         kubeProxyVersion: '',
-        kubeletVersion: K3S_VERSION,
+        kubeletVersion: version,
         machineID: randomUUID().replaceAll('-', ''),
         operatingSystem: 'linux',
         osImage: 'Debian GNU/Linux 12 (bookworm)',

@@ -74,6 +74,7 @@ export class ClusterSim {
   readonly #ctx: SimContext;
   #pass: NodeJS.Timeout | undefined;
   #closed = false;
+  readonly #k3sStartFails = new Set<string>();
 
   constructor(options: ResolvedKubeSimOptions, now: () => Date = () => new Date()) {
     const bornAt = new Date(now().getTime() - 12 * DAY_MS);
@@ -230,11 +231,14 @@ export class ClusterSim {
   }
 
   /**
-   * A node (re-)registers: NotReady (CNI not initialised) until its Cilium agent runs and at least
-   * nodeReadyDelayMs passed. A node that already exists is left alone: false.
+   * What k3s.yml's install does on a node: a node that is not registered registers at `version`,
+   * NotReady (CNI not initialised) until its Cilium agent runs and at least nodeReadyDelayMs passed.
+   * A registered node at another version restarts k3s at that one (see #restartK3s). Otherwise
+   * nothing changes: false.
    */
-  joinNode(name: string): boolean {
-    if (this.store.get('nodes', undefined, name) !== undefined) return false;
+  joinNode(name: string, version?: string): boolean {
+    const existing = this.store.get<Node>('nodes', undefined, name);
+    if (existing !== undefined) return this.#restartK3s(existing, version);
     const { options, timers } = this.#ctx;
     const taken = new Set(
       this.store.list<Node>('nodes').flatMap((n) => n.status.addresses.map((a) => a.address)),
@@ -242,7 +246,7 @@ export class ClusterSim {
     let address = options.nodeAddresses[name];
     for (let host = 11; address === undefined || taken.has(address); host++) address = `127.0.0.${host}`;
     const now = this.#ctx.now();
-    const node = buildNode(name, address, this.store.list('nodes').length, now);
+    const node = buildNode(name, address, this.store.list('nodes').length, now, version);
     node.status.conditions = node.status.conditions.map((c) =>
       c.type === 'Ready' ? { ...c, status: 'False' } : c,
     );
@@ -253,6 +257,35 @@ export class ClusterSim {
     });
     this.store.create('nodes', node);
     // a few ms late on purpose: the timer must not fire before readyNotBefore by the wall clock
+    timers.after(`node/${name}/ready`, options.nodeReadyDelayMs + 5, () => this.reconcileSoon());
+    this.reconcileNow();
+    return true;
+  }
+
+  /** The next k3s installed on this node at a new version does not come up (its kubelet stays down). */
+  failK3sStart(name: string): void {
+    this.#k3sStartFails.add(name);
+  }
+
+  /**
+   * A new k3s version installed on a registered server: k3s restarts, the Node is NotReady for
+   * nodeReadyDelayMs and then reports the new kubeletVersion. On a node failK3sStart named, the new
+   * k3s never starts: the kubelet stops posting (NotReady) and the Node keeps its old version.
+   */
+  #restartK3s(node: Node, version: string | undefined): boolean {
+    const name = node.metadata.name;
+    if (version === undefined || node.status.nodeInfo.kubeletVersion === version) return false;
+    const runtime = this.#nodeRuntime(name);
+    if (this.#k3sStartFails.has(name)) {
+      runtime.kubeletUp = false;
+      this.reconcileNow();
+      return true;
+    }
+    const next = structuredClone(node);
+    next.status.nodeInfo.kubeletVersion = version;
+    this.store.update('nodes', next);
+    const { options, timers } = this.#ctx;
+    runtime.readyNotBefore = this.#ctx.now().getTime() + options.nodeReadyDelayMs;
     timers.after(`node/${name}/ready`, options.nodeReadyDelayMs + 5, () => this.reconcileSoon());
     this.reconcileNow();
     return true;

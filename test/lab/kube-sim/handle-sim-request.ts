@@ -5,8 +5,8 @@ type SimReply = { code: number; json: unknown };
 /**
  * The lab's control endpoints (no auth), for Ansible playbooks and the ops host's stand-ins:
  * POST /_sim/cilium/rollout (what `cilium.yml`'s Helm upgrade would do; body `{version, values}`
- * optional), POST /_sim/nodes/{name}/join (what `k3s.yml` on a rebuilt node would do; a no-op 200
- * for a node that exists), GET /_sim/state, GET /_sim/kubeconfig (`{kubeconfig}`: what the k3s role
+ * optional), POST /_sim/nodes/{name}/join (what `k3s.yml`'s install does, body `{version}`: a node
+ * registers at it, a registered one at another version restarts at it; a no-op 200 otherwise), GET /_sim/state, GET /_sim/kubeconfig (`{kubeconfig}`: what the k3s role
  * reads from the primary's /etc/rancher/k3s/k3s.yaml to write the repo's
  * `.cache/<cluster_kubeconfig_name>`); for the `helm` and `flux` stand-ins: GET
  * /_sim/helm/cilium/history, GET /_sim/helm/cilium/values[/{revision}], POST /_sim/helm/cilium/rollback/{revision}
@@ -24,7 +24,10 @@ export function handleSimRequest(
     return { code: 200, json: { ok: true, hash: sim.startCiliumRollout(chartOf(body)) } };
   const join = /^\/_sim\/nodes\/([^/]+)\/join$/.exec(pathname);
   if (method === 'POST' && join)
-    return { code: 200, json: { ok: true, changed: sim.joinNode(decodeURIComponent(join[1]!)) } };
+    return {
+      code: 200,
+      json: { ok: true, changed: sim.joinNode(decodeURIComponent(join[1]!), versionOf(body)) },
+    };
   const k3s = handleK3sRequest(method, pathname, sim, body);
   if (k3s) return k3s;
   if (method === 'GET' && pathname === '/_sim/state') return { code: 200, json: sim.state() };
@@ -97,6 +100,12 @@ function notFound(method: string, pathname: string): SimReply {
 }
 
 /** The chart a rollout installs, from the playbook's body; an empty or other body keeps the deployed one. */
+function versionOf(body: string): string | undefined {
+  if (!body) return undefined;
+  const { version } = JSON.parse(body) as { version?: unknown };
+  return typeof version === 'string' ? version : undefined;
+}
+
 function chartOf(body: string): { version?: string; values?: Record<string, unknown> } {
   if (body.trim() === '') return {};
   const parsed = JSON.parse(body) as { version?: unknown; values?: unknown };

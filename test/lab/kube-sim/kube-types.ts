@@ -58,6 +58,7 @@ export interface Node extends KubeObject {
   status: {
     conditions: Condition[];
     addresses: { type: string; address: string }[];
+    nodeInfo: { kubeletVersion: string; [field: string]: unknown };
     [field: string]: unknown;
   };
 }

@@ -56,8 +56,13 @@ export interface KubeSimHandle {
   helmRelease(): HelmRelease | undefined;
   addKubeProxy(): void;
   removeNode(name: string): boolean;
-  /** A node registers again: NotReady first, then Ready; false (no-op) when it exists. */
-  joinNode(name: string): boolean;
+  /**
+   * k3s installed at `version` on a node: one not registered registers (NotReady first, then Ready);
+   * one registered at another version restarts at this one; false (no-op) otherwise.
+   */
+  joinNode(name: string, version?: string): boolean;
+  /** The next k3s installed on this node at a new version never comes up: NotReady, old version. */
+  failK3sStart(name: string): void;
   /** Ends every open watch stream abruptly (the socket is destroyed); returns how many. */
   cutWatches(): number;
   /** While true every connection, open or new, is destroyed at once (the API looks unreachable). */
@@ -146,7 +151,8 @@ export async function startKubeSim(options: KubeSimOptions = {}): Promise<KubeSi
     helmRelease: () => sim.store.get<HelmRelease>('helmreleases', 'kube-system', 'cilium'),
     addKubeProxy: () => sim.addKubeProxy(),
     removeNode: (name) => sim.removeNode(name),
-    joinNode: (name) => sim.joinNode(name),
+    joinNode: (name, version) => sim.joinNode(name, version),
+    failK3sStart: (name) => sim.failK3sStart(name),
     cutWatches: () => {
       const open = [...watches];
       for (const res of open) res.destroy();

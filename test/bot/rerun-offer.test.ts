@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { describeRefusal } from '../../src/bot/describe-refusal.js';
+import { handleRerunClick } from '../../src/bot/handle-rerun-click.js';
+import { renderBoard } from '../../src/bot/render-board.js';
+import { RERUN_ACTION, rerunOffer } from '../../src/bot/rerun-offer.js';
+import type { BoardState, BoardStep, JobThread } from '../../src/jobs/ports/job-thread.js';
+import { createFakeClusterService } from '../support/fake-cluster-service.js';
+import { createRecordingPoster } from '../support/recording-poster.js';
+
+const step = (id: string, title: string, status: BoardStep['status'], detail?: string): BoardStep => ({
+  id,
+  title,
+  target: 'dev: all nodes',
+  disruptive: false,
+  status,
+  detail,
+});
+
+function thread(board: Partial<BoardState>): JobThread {
+  return {
+    jobId: 'job-4',
+    channel: 'C0OPS',
+    alertsChannel: 'C0ALERTS',
+    cluster: 'dev',
+    threadTs: '1.1',
+    opened: true,
+    board: { title: 'up dev', jobNumber: 4, requestedBy: 'U0ALICE', steps: [], ...board },
+  };
+}
+
+describe('the Re-run offer under a job that stopped', () => {
+  it('a failed job offers Re-run from the step that failed, carrying the job', () => {
+    const offer = rerunOffer(
+      thread({
+        outcome: 'failed',
+        steps: [
+          step('1-preconditions', 'preconditions', 'succeeded'),
+          step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3'),
+          step('3-k3s', 'k3s.yml', 'failed', 'k3s.yml failed: k3s-dev-2: lab: etcd join refused'),
+          step('4-cilium', 'cilium.yml', 'skipped', 'not run'),
+        ],
+      }),
+    );
+    expect(offer?.text).toMatch(
+      /^🔁 Re-run from k3s\.yml\? A new job \(`\/cluster rerun 4`, an operator of dev\)/,
+    );
+    expect(offer?.text).toContain('asks every approval anew');
+    expect(JSON.stringify(offer?.blocks)).toContain(
+      `"text":{"type":"plain_text","text":"Re-run from k3s.yml"},"action_id":"${RERUN_ACTION}","value":"job-4"`,
+    );
+  });
+
+  it('a cancelled job offers it from the first step that did not run', () => {
+    const offer = rerunOffer(
+      thread({
+        outcome: 'cancelled',
+        steps: [
+          step('1-preconditions', 'preconditions', 'succeeded'),
+          step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3'),
+          step('3-k3s', 'k3s.yml', 'skipped', 'not run'),
+        ],
+      }),
+    );
+    expect(offer?.text).toMatch(/^🔁 Re-run from k3s\.yml\?/);
+  });
+
+  it('a job that succeeded, was rejected or expired, or a plan, offers none', () => {
+    const steps = [step('1-preconditions', 'preconditions', 'failed')];
+    for (const outcome of ['succeeded', 'rejected', 'expired'] as const)
+      expect(rerunOffer(thread({ outcome, steps }))).toBeUndefined();
+    expect(rerunOffer(thread({ title: 'plan up dev', outcome: 'failed', steps }))).toBeUndefined();
+    expect(rerunOffer(thread({ steps }))).toBeUndefined();
+  });
+});
+
+describe('a re-run on its board', () => {
+  it('names the job it re-runs, linked to that thread, and shows the steps it skipped as done there', () => {
+    const board: BoardState = {
+      title: 'up dev',
+      jobNumber: 5,
+      requestedBy: 'U0BOB',
+      rerunOf: { jobId: 'job-4', number: 4, channel: 'C0OPS' },
+      steps: [step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #4')],
+    };
+    const { text } = renderBoard(board, undefined, 'https://lab.slack.test/archives/C0OPS/p11');
+    expect(text.split('\n')[0]).toBe(
+      '*up dev* · job #5 · re-run of <https://lab.slack.test/archives/C0OPS/p11|#4> · asked by <@U0BOB>',
+    );
+    expect(text).toContain('⏭ 1. node-baseline.yml → dev: all nodes — done in #4');
+    expect(renderBoard(board).text.split('\n')[0]).toBe(
+      '*up dev* · job #5 · re-run of #4 · asked by <@U0BOB>',
+    );
+  });
+});
+
+describe('handleRerunClick', () => {
+  const click = { userId: 'U0BOB', value: 'job-4', channel: 'C0OPS', threadTs: '1.1' };
+
+  it('asks the service on behalf of the clicker and tells the failed job’s thread which job re-runs it', async () => {
+    const { service, asked } = createFakeClusterService();
+    const { poster, posts } = createRecordingPoster();
+    const answer = await handleRerunClick(click, { service, poster });
+    expect(asked()).toEqual([
+      { op: 'rerun', args: [{ userId: 'U0BOB', channelId: 'C0OPS' }, { id: 'job-4' }] },
+    ]);
+    expect(answer).toBe('Queued as job #3: `up dev`. Progress goes into its thread.');
+    expect(posts).toEqual([
+      { channel: 'C0OPS', threadTs: '1.1', text: '🔁 <@U0BOB> asked to re-run this job: job #3 `up dev`.' },
+    ]);
+  });
+
+  it('answers a refusal to the clicker alone, saying why, and posts nothing', async () => {
+    const { service } = createFakeClusterService({
+      rerun: async () => ({ code: 'RERUN_REFUSED', why: 'already-rerun', number: 4, rerun: 5 }),
+    });
+    const { poster, posts } = createRecordingPoster();
+    expect(await handleRerunClick(click, { service, poster })).toBe(
+      '⛔ Job #4 was re-run already (job #5); re-run that job if it failed too. Nothing more was run.',
+    );
+    expect(posts).toEqual([]);
+  });
+
+  it('words every refusal: unknown or expired, not ended, not failed, a plan', () => {
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'no-such-job', number: '9' })).toBe(
+      '⛔ There is no job #9 (never, or its record expired after the retention), so there is nothing to re-run; nothing was run.',
+    );
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'no-such-job' })).toBe(
+      '⛔ This button does not belong to a job; nothing was run.',
+    );
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'not-ended', number: 4 })).toBe(
+      '⛔ Job #4 has not ended; only a failed or cancelled job is re-run. Nothing was run.',
+    );
+    expect(
+      describeRefusal({ code: 'RERUN_REFUSED', why: 'not-failed', number: 4, outcome: 'succeeded' }),
+    ).toBe(
+      '⛔ Job #4 succeeded; only a failed or cancelled job is re-run. Nothing was run; ask for the command again to run it anew.',
+    );
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'plan-job', number: 4 })).toContain('is a `plan`');
+  });
+});
