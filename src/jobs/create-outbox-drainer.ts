@@ -36,7 +36,7 @@ const STUCK_LEASES = 4;
  * with a lease (renewed while sending), its operations go one at a time in order, and each leaves
  * the list only once sent. The claim reads the first operations and the thread's message ts, each
  * take the next operations, in the same round trip; the ts stay in memory while the lease lasts
- * (only the holder records new ones). Appends by this process are sent at once; a periodic scan takes over
+ * (a ts is recorded first-writer-wins, so a holder that lost its lease mid-post takes its successor's). Appends by this process are sent at once; a periodic scan takes over
  * outboxes whose process died (its lease lapsed). At shutdown it keeps sending until the deadline,
  * then lets go of its leases for another process.
  */
@@ -59,6 +59,8 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
     // Not ours, or nothing in it (let go at once).
     if (!claimed || claimed.ops.length === 0) return;
     let ops = claimed.ops;
+    /** The number of `ops[0]` in the outbox's life: the take names the one it takes off, so a resent take takes nothing more. */
+    let first = claimed.first;
     const lease = keepLease({ store, logger, jobId, owner, leaseMs });
     const going = () => lease.held && !stopping;
     try {
@@ -70,13 +72,16 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
         if (!sent) break;
         // What this process appended until now, the take reads: no need to look again after it.
         again.delete(jobId);
-        const next = await store.take(jobId, owner, leaseMs, BATCH);
+        const next = await store.take(jobId, owner, leaseMs, BATCH, first);
         if (!next) lease.lost();
         // Emptied: the take let it go.
         else if (next.length === 0) return;
         else ops = next;
+        first += 1;
       }
-      if (lease.held) await store.release(jobId, owner);
+      // Even with the lease given up (a stuck call): one that came back after all was taken off,
+      // which renewed the lease; left to lapse, the outbox would idle a lease period. Only our own is deleted.
+      await store.release(jobId, owner);
     } finally {
       lease.stop();
     }

@@ -6,20 +6,31 @@ import type { HeldMessages, OutboxSeq, ThreadMessages } from './ports/thread-out
 import type { RedisKeys } from './redis-keys.js';
 
 // Claims a job's outbox for ARGV[1] (a lease of ARGV[2] ms) and, in the same round trip, reads its
-// first ARGV[3] operations and the ts of its thread's messages: what the holder keeps in memory. An
-// empty outbox is let go at once. False when another process holds it.
-const CLAIM = `if not redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return false end
+// first ARGV[3] operations, how many were taken off before them (KEYS[5]'s `taken`) and the ts of its
+// thread's messages: what the holder keeps in memory. An empty outbox is let go at once. False when
+// another process holds it; a lease already ARGV[1]'s is renewed (a claim resent after its reply was
+// lost must not wait for its own lease to lapse).
+const CLAIM = `local holder = redis.call('get', KEYS[1])
+if holder and holder ~= ARGV[1] then return false end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local ops = redis.call('lrange', KEYS[2], 0, tonumber(ARGV[3]) - 1)
 if #ops == 0 then
   redis.call('srem', KEYS[3], ARGV[4])
   redis.call('del', KEYS[1])
 end
-return {ops, redis.call('hgetall', KEYS[4])}`;
-// Only the lease holder takes a sent operation off the outbox, renewing its lease as it does, and
-// reads the next ARGV[3] in the same round trip. An outbox left empty is let go (an append since the
-// holder last looked keeps it sending). False once the lease is another's.
+return {ops, redis.call('hgetall', KEYS[4]), tonumber(redis.call('hget', KEYS[5], 'taken') or '0')}`;
+// Only the lease holder takes the operation it sent (number ARGV[5] in the outbox's life) off the
+// outbox, renewing its lease as it does, and reads the next ARGV[3] in the same round trip. A take
+// resent after its reply was lost (ioredis resends unanswered commands on reconnect) finds that
+// operation gone already and takes nothing: trimming by position would drop the next one, never sent.
+// An outbox left empty is let go (an append since the holder last looked keeps it sending). False
+// once the lease is another's.
 const TAKE = `if redis.call('get', KEYS[1]) ~= ARGV[1] then return false end
-redis.call('ltrim', KEYS[2], 1, -1)
+local sent = tonumber(ARGV[5])
+if tonumber(redis.call('hget', KEYS[4], 'taken') or '0') <= sent then
+  redis.call('ltrim', KEYS[2], 1, -1)
+  redis.call('hset', KEYS[4], 'taken', sent + 1)
+end
 local ops = redis.call('lrange', KEYS[2], 0, tonumber(ARGV[3]) - 1)
 if #ops == 0 then
   redis.call('srem', KEYS[3], ARGV[4])
@@ -28,12 +39,16 @@ else
   redis.call('pexpire', KEYS[1], ARGV[2])
 end
 return ops`;
+// Records a message's ts unless one is recorded already, and returns the one recorded: the first
+// writer wins (each name is posted once in a job's life: the root, a step's tail, edited after), so a
+// holder that lost its lease mid-post cannot replace the ts its successor's messages went under.
 // A message's ts lives as long as the job it belongs to: the job's retention may have started already,
 // or even ended (the job's keys gone), in which case the ts gets a retention of its own.
-const SET_TS = `redis.call('hset', KEYS[1], ARGV[1], ARGV[2])
+const RECORD_TS = `if redis.call('hsetnx', KEYS[1], ARGV[1], ARGV[2]) == 0 then return redis.call('hget', KEYS[1], ARGV[1]) end
 local ttl = redis.call('pttl', KEYS[2])
 if ttl == -2 then ttl = tonumber(ARGV[3]) end
-if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end`;
+if ttl > 0 then redis.call('pexpire', KEYS[1], ttl) end
+return ARGV[2]`;
 // Appends a job's operations numbered from ARGV[2] in the appender's stream ARGV[1]: the ones
 // already in (a resent or retried append) are skipped, and a gap (an earlier append that never
 // landed) is refused with -1, so the appender resends from there and the list stays in order.
@@ -61,6 +76,8 @@ export class OutboxGapError extends Error {
 /** A claimed outbox: its first operations and its messages' ts, read in the claim's round trip. */
 export interface Claimed {
   readonly ops: string[];
+  /** The first operation's number in the outbox's life (how many were taken off before it): what `take` is told it sent. */
+  readonly first: number;
   readonly messages: HeldMessages;
 }
 
@@ -89,8 +106,9 @@ export function createRedisThreadOutbox(
     async get(jobId, name) {
       return (await redis.hget(keys.threadMessages(jobId), name)) ?? undefined;
     },
-    async set(jobId, name, ts) {
-      await redis.eval(SET_TS, 2, keys.threadMessages(jobId), keys.job(jobId), name, ts, String(retentionMs));
+    async record(jobId, name, ts) {
+      const keysOf = [keys.threadMessages(jobId), keys.job(jobId)];
+      return (await redis.eval(RECORD_TS, 2, ...keysOf, name, ts, String(retentionMs))) as string;
     },
   };
   return {
@@ -112,29 +130,41 @@ export function createRedisThreadOutbox(
      * undefined when another process holds it. With no operations, it was let go already.
      */
     async claim(jobId: string, owner: string, leaseMs: number, count: number): Promise<Claimed | undefined> {
-      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes, keys.threadMessages(jobId)];
-      const claimed = (await redis.eval(CLAIM, 4, ...keysOf, owner, String(leaseMs), String(count), jobId)) as
-        | [string[], string[]]
+      const keysOf = [
+        keys.outboxLease(jobId),
+        keys.outbox(jobId),
+        keys.outboxes,
+        keys.threadMessages(jobId),
+        keys.outboxSeq(jobId),
+      ];
+      const claimed = (await redis.eval(CLAIM, 5, ...keysOf, owner, String(leaseMs), String(count), jobId)) as
+        | [string[], string[], number]
         | null;
       if (!claimed) return undefined;
-      const [ops, fields] = claimed;
+      const [ops, fields, first] = claimed;
       const messages: HeldMessages = new Map();
       for (let i = 0; i + 1 < fields.length; i += 2) messages.set(fields[i]!, fields[i + 1]!);
-      return { ops, messages };
+      return { ops, first, messages };
     },
     async renew(jobId: string, owner: string, leaseMs: number): Promise<boolean> {
       return (await redis.eval(RENEW_LEASE, 1, keys.outboxLease(jobId), owner, String(leaseMs))) === 1;
     },
     peek: (jobId: string, count: number): Promise<string[]> => redis.lrange(keys.outbox(jobId), 0, count - 1),
     /**
-     * Takes the first operation off (it was sent) and returns the next `count`; with none left, the
-     * outbox was let go. Undefined once the lease is no longer `owner`'s.
+     * Takes operation number `sent` off (it was sent; a repeated take of it takes nothing) and returns
+     * the ones after it, `count` at most; with none left, the outbox was let go. Undefined once the
+     * lease is no longer `owner`'s.
      */
-    async take(jobId: string, owner: string, leaseMs: number, count: number): Promise<string[] | undefined> {
-      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes];
-      const next = (await redis.eval(TAKE, 3, ...keysOf, owner, String(leaseMs), String(count), jobId)) as
-        | string[]
-        | null;
+    async take(
+      jobId: string,
+      owner: string,
+      leaseMs: number,
+      count: number,
+      sent: number,
+    ): Promise<string[] | undefined> {
+      const keysOf = [keys.outboxLease(jobId), keys.outbox(jobId), keys.outboxes, keys.outboxSeq(jobId)];
+      const args = [owner, String(leaseMs), String(count), jobId, String(sent)];
+      const next = (await redis.eval(TAKE, 4, ...keysOf, ...args)) as string[] | null;
       return next ?? undefined;
     },
     /** Leaves what is left to another process (shutdown). */

@@ -147,7 +147,7 @@ describe('remote text in mrkdwn, on every path the bot posts', () => {
       permalink: (channel, ts) => `https://lab.slack.invalid/archives/${channel}/p${ts}`,
     };
     const { outbox, messages } = createMemoryThreadOutbox(poster);
-    await messages.set('job-1', 'root', '100.0');
+    await messages.record('job-1', 'root', '100.0');
     const reporter = createThreadReporter({
       outbox,
       logger: createLogger({ level: 'silent', redact: createRedactor() }),

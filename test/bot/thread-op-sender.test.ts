@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import type { ThreadOp } from '../../src/bot/thread/thread-op.js';
+import type { ThreadMessages } from '../../src/jobs/ports/thread-outbox.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
@@ -26,16 +27,20 @@ function recordingPoster() {
   return { poster, calls };
 }
 
+function senderOver(poster: SlackPoster, messages: ThreadMessages) {
+  return createThreadOpSender({
+    poster,
+    messages,
+    logger: createLogger({ level: 'silent', redact: createRedactor() }),
+    readLog: async () => '',
+  });
+}
+
 describe('thread op sender', () => {
   it('sent again after a crash (its ts already recorded), the root message and a tail are not posted twice', async () => {
     const { poster, calls } = recordingPoster();
     const { messages } = createMemoryThreadOutbox(poster);
-    const send = createThreadOpSender({
-      poster,
-      messages,
-      logger: createLogger({ level: 'silent', redact: createRedactor() }),
-      readLog: async () => '',
-    });
+    const send = senderOver(poster, messages);
     const ops: ThreadOp[] = [
       { kind: 'root', channel: 'C0OPS', board },
       { kind: 'tail', channel: 'C0OPS', stepId: '1-verify', text: '```line 1```' },
@@ -57,15 +62,43 @@ describe('thread op sender', () => {
       code: 'slack_webapi_platform_error',
     });
     let failure: Error = refusal;
-    const send = createThreadOpSender({
-      poster: { ...poster, post: () => Promise.reject(failure) },
-      messages,
-      logger: createLogger({ level: 'silent', redact: createRedactor() }),
-      readLog: async () => '',
-    });
+    const send = senderOver({ ...poster, post: () => Promise.reject(failure) }, messages);
     const root = JSON.stringify({ kind: 'root', channel: 'C0GONE', board } satisfies ThreadOp);
     await expect(send('job-3', root, [])).resolves.toBeUndefined();
     failure = new Error('Connection reset');
     await expect(send('job-3', root, [])).rejects.toThrow('Connection reset');
+  });
+
+  it('a holder whose post came back after another holder kept its own: it goes on with the kept ts, editing that message and replying under that root', async () => {
+    const { poster, calls } = recordingPoster();
+    const { messages } = createMemoryThreadOutbox(poster);
+    const send = senderOver(poster, messages);
+    // Meanwhile the holder that took over posted the root and the step's tail and kept their ts.
+    await messages.record('job-3', 'root', '200.1');
+    await messages.record('job-3', 'tail:1-verify', '200.2');
+    // This holder's copy, read with its claim before any of that.
+    const held = new Map<string, string>();
+    const tail = (text: string) =>
+      JSON.stringify({ kind: 'tail', channel: 'C0OPS', stepId: '1-verify', text } satisfies ThreadOp);
+    await send(
+      'job-3',
+      JSON.stringify({ kind: 'root', channel: 'C0OPS', board } satisfies ThreadOp),
+      [],
+      held,
+    );
+    await send('job-3', tail('```line 1```'), [], held);
+    await send('job-3', tail('```line 2```'), [], held);
+    expect(held).toEqual(
+      new Map([
+        ['root', '200.1'],
+        ['tail:1-verify', '200.2'],
+      ]),
+    );
+    // Its own late posts stay in the channel; everything after goes to the kept ones.
+    expect(calls).toEqual([
+      'post *verify dev* · job #3 · asked by <@U0ALICE>',
+      'post ```line 1```',
+      'update 200.2',
+    ]);
   });
 });

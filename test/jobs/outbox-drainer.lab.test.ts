@@ -12,6 +12,7 @@ import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { createCleanupStack } from '../support/cleanup-stack.js';
+import { labMs } from '../support/lab-time.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -85,6 +86,8 @@ interface ProcessOptions {
   readonly scanMs?: number;
   /** Counts this process's Redis round trips. */
   readonly trips?: RoundTripCounter;
+  /** Where this process's warnings go, one JSON line each. */
+  readonly warnings?: string[];
 }
 
 /** One process's drainer, on its own Redis connection (disconnecting it is that process dying). */
@@ -92,17 +95,31 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const redis = options.trips ? options.trips.watch(connection) : connection;
   const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+  const { warnings } = options;
+  const log = warnings
+    ? createLogger({
+        level: 'warn',
+        redact: createRedactor(),
+        destination: { write: (line) => warnings.push(line) },
+      })
+    : logger;
   let failKeeping = options.failKeeping ?? 0;
   let reads = 0;
+  /** The ts each recording of a message's ts came back with. */
+  const recorded: string[] = [];
+  /** The jobs whose outbox this process let go of (its release), in order. */
+  const released: string[] = [];
   const messages: ThreadMessages = {
     get: async (jobId, name) => {
       if (++reads === options.failReadingAt) throw new Error('Connection is closed.');
       return store.messages.get(jobId, name);
     },
-    set: async (jobId, name, ts) => {
+    record: async (jobId, name, ts) => {
       if (failKeeping-- > 0) throw new Error("READONLY You can't write against a read only replica.");
       if (options.hangKeeping) await new Promise(() => undefined);
-      await store.messages.set(jobId, name, ts);
+      const kept = await store.messages.record(jobId, name, ts);
+      recorded.push(kept);
+      return kept;
     },
   };
   let loseClaims = options.loseClaims ?? 0;
@@ -111,10 +128,14 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
     if (loseClaims-- > 0) throw new Error('Connection is closed.');
     return claimed;
   };
+  const release: typeof store.release = async (jobId, owner) => {
+    await store.release(jobId, owner);
+    released.push(jobId);
+  };
   const drainer = createOutboxDrainer({
-    store: { ...store, claim },
-    send: createThreadOpSender({ poster, messages, logger, readLog: async () => 'the log' }),
-    logger,
+    store: { ...store, claim, release },
+    send: createThreadOpSender({ poster, messages, logger: log, readLog: async () => 'the log' }),
+    logger: log,
     leaseMs: options.leaseMs ?? LEASE_MS,
     scanMs: options.scanMs ?? 100,
     retryMs: 20,
@@ -124,7 +145,17 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
     await drainer.stop(Date.now());
     redis.disconnect();
   });
-  return { redis, store, drainer };
+  return { redis, store, drainer, recorded, released };
+}
+
+/** The outbox store on a connection of the test's own, under a fresh prefix removed after the test. */
+function openStore() {
+  const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+  cleanup.push(removeKeys);
+  const redis = new Redis(REDIS_URL);
+  cleanup.push(async () => redis.disconnect());
+  const keys = redisKeys(prefix);
+  return { prefix, redis, keys, store: createRedisThreadOutbox(redis, keys, 60_000) };
 }
 
 /** A job's thread as a worker writes it: the root, NOTES replies, the final board and report. */
@@ -252,11 +283,7 @@ describe('thread outbox in Redis', () => {
   );
 
   it('an append that runs twice (a retry after its reply was lost) is stored once', async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    const { store } = openStore();
     await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
     await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
     await store.append('job-1', ['b', 'c'], { stream: 's1', first: 1 });
@@ -299,23 +326,15 @@ describe('thread outbox in Redis', () => {
   });
 
   it("a message's ts kept after its job's keys expired still expires", async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const keys = redisKeys(prefix);
-    await createRedisThreadOutbox(redis, keys, 60_000).messages.set('job-gone', 'root', '100.1');
+    const { redis, keys, store } = openStore();
+    await store.messages.record('job-gone', 'root', '100.1');
     expect(await redis.pttl(keys.threadMessages('job-gone'))).toBeGreaterThan(0);
   });
 
   it('delivers a thread in one Redis round trip per message plus one for the claim and one per ts kept: the claim and each take read what comes next', async () => {
-    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
-    cleanup.push(removeKeys);
     const accepted: Accepted[] = [];
     // The whole thread is in the outbox before the sending process starts, as for a job whose worker died.
-    const redis = new Redis(REDIS_URL);
-    cleanup.push(async () => redis.disconnect());
-    const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+    const { prefix, redis, store } = openStore();
     await reportJob({ append: store.append, delivered: async () => undefined }, 'job-1');
     const queued = (await store.peek('job-1', 100)).length;
     // Its only scan is the one at its start; its lease outlasts the test, so it is never renewed.
@@ -350,7 +369,7 @@ describe('thread outbox in Redis', () => {
     );
     await drainer.outbox.delivered('job-1');
     // Meanwhile another process held the outbox, posted the next step's output and kept its ts.
-    await store.messages.set('job-1', tailName('2-verify'), '100.77');
+    await store.messages.record('job-1', tailName('2-verify'), '100.77');
     await drainer.outbox.append('job-1', [tail('2-verify', '3/3 nodes Ready')], { stream: 's1', first: 2 });
     await drainer.outbox.delivered('job-1');
     expect(accepted.map((call) => call.text)).toEqual([
@@ -384,14 +403,97 @@ describe('thread outbox in Redis', () => {
     );
   });
 
-  it("a claim whose reply is lost (the lease and the thread's ts read, the connection dropped): the outbox is claimed again once that lease lapses, the thread whole, in order", async () => {
+  it("a claim whose reply is lost (the lease and the thread's ts read, the connection dropped): the same process claims it again at its next scan, without waiting for its own lease to lapse; the thread whole, in order", async () => {
     const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
     cleanup.push(removeKeys);
     const accepted: Accepted[] = [];
-    const { drainer } = startProcess(prefix, slackPoster(accepted), { loseClaims: 1 });
+    // A lease that outlasts the test: the thread goes out by delivered()'s deadline only if the
+    // claim is made again over it.
+    const { drainer } = startProcess(prefix, slackPoster(accepted), {
+      loseClaims: 1,
+      leaseMs: 600_000,
+      deliveredWithinMs: labMs(10_000),
+    });
     await reportJob(drainer.outbox, 'job-1');
     await drainer.outbox.delivered('job-1');
     expect(accepted.map((call) => call.text)).toEqual(expectedThread);
     expect(new Set(accepted.slice(1, -2).map((call) => call.threadTs))).toEqual(new Set(['100.1']));
+  });
+
+  it("a claim resent by the same process (its reply lost) claims again over its own lease; another process's is still refused", async () => {
+    const { store } = openStore();
+    await store.append('job-1', ['a', 'b'], { stream: 's1', first: 0 });
+    await store.claim('job-1', 'worker-1', 60_000, 20);
+    expect(await store.claim('job-1', 'worker-1', 60_000, 20)).toMatchObject({ ops: ['a', 'b'], first: 0 });
+    expect(await store.claim('job-1', 'bot-1', 60_000, 20)).toBeUndefined();
+  });
+
+  it('a take resent after its reply was lost (ioredis resends it on reconnect) takes nothing more: the next message stays, and is sent', async () => {
+    const { store } = openStore();
+    await store.append('job-1', ['root', 'gate alert', 'final report'], { stream: 's1', first: 0 });
+    const claimed = await store.claim('job-1', 'worker-1', 60_000, 20);
+    expect(claimed?.first).toBe(0);
+    // 'root' was sent; its take runs twice, as when the first one's reply never came back.
+    expect(await store.take('job-1', 'worker-1', 60_000, 20, 0)).toEqual(['gate alert', 'final report']);
+    expect(await store.take('job-1', 'worker-1', 60_000, 20, 0)).toEqual(['gate alert', 'final report']);
+    expect(await store.take('job-1', 'worker-1', 60_000, 20, 1)).toEqual(['final report']);
+    // A later holder counts on from where this one stopped.
+    await store.release('job-1', 'worker-1');
+    expect(await store.claim('job-1', 'bot-1', 60_000, 20)).toMatchObject({
+      ops: ['final report'],
+      first: 2,
+    });
+  });
+
+  it("a holder whose post hung past its lease, then returned: the ts its successor recorded stays, and the approval's and the progress's messages share one thread", async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    // The first process's root post hangs (past STUCK_LEASES lease periods) and comes back late.
+    const late = callLatch();
+    const first = startProcess(prefix, slackPoster(accepted, { holdCall: { at: 1, latch: late } }));
+    await reportJob(first.drainer.outbox, 'job-1');
+    await waitFor('the first root post on the wire', () => late.arrived);
+    const second = startProcess(prefix, slackPoster(accepted));
+    await waitFor('the second process posted the root', () => accepted.length >= 1, { timeoutMs: 10_000 });
+    late.release();
+    await waitFor('the first process recorded its root', () => first.recorded.length === 1);
+    await second.drainer.outbox.delivered('job-1');
+    await waitFor('the thread complete', () => accepted.length >= expectedThread.length + 1);
+    // The second's root (100.1) is what Redis keeps, so what reads it (the approval's post, a
+    // click's answer) goes under the same root as the thread's progress; the late one yields to it.
+    expect(first.recorded).toEqual(['100.1']);
+    expect(await second.store.messages.get('job-1', 'root')).toBe('100.1');
+    const replies = accepted.filter((call) => call.threadTs !== undefined);
+    expect(replies.map((call) => call.text)).toEqual([
+      ...Array.from({ length: NOTES }, (_, i) => `ℹ️ note ${i + 1}`),
+      '✅ job #1 succeeded: all done',
+    ]);
+    expect(new Set(replies.map((call) => call.threadTs))).toEqual(new Set(['100.1']));
+  });
+
+  it('a stuck call that comes back after all: the lease it gave up is let go at once, not left to lapse, and the thread is sent whole', async () => {
+    const { prefix, cleanup: removeKeys } = uniquePrefix('outbox-drainer');
+    cleanup.push(removeKeys);
+    const accepted: Accepted[] = [];
+    const stuck = callLatch();
+    const warnings: string[] = [];
+    const { drainer, released } = startProcess(
+      prefix,
+      slackPoster(accepted, { holdCall: { at: 2, latch: stuck } }),
+      { warnings },
+    );
+    await reportJob(drainer.outbox, 'job-1');
+    await waitFor(
+      'the call given up as stuck',
+      () => warnings.some((line) => line.includes('a call is stuck')),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    stuck.release();
+    await waitFor('the outbox let go after the call came back', () => released.includes('job-1'));
+    await drainer.outbox.delivered('job-1');
+    expect(accepted.map((call) => call.text)).toEqual(expectedThread);
   });
 });

@@ -16,8 +16,10 @@ export function createMemoryThreadOutbox(
   const ts = new Map<string, string>();
   const messages: ThreadMessages = {
     get: async (jobId, name) => ts.get(`${jobId}/${name}`),
-    set: async (jobId, name, value) => {
-      ts.set(`${jobId}/${name}`, value);
+    record: async (jobId, name, value) => {
+      const key = `${jobId}/${name}`;
+      if (!ts.has(key)) ts.set(key, value);
+      return ts.get(key) ?? value;
     },
   };
   const send = createThreadOpSender({

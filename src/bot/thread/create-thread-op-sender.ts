@@ -27,7 +27,9 @@ export interface ThreadOpSenderDeps {
  * kept in Redis as they are sent, so whichever process sends the next operation replies under the
  * same root and edits the same messages; while a process holds the outbox, it reads them from its
  * `held` copy (read with the claim) rather than from Redis. A message already recorded is never posted twice, nor
- * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. Slack refusing
+ * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. A ts is kept
+ * first-writer-wins: a holder whose post came back after another had posted and kept its own goes
+ * on with the one kept (ThreadMessages.record), so the thread never moves. Slack refusing
  * an operation is logged and the operation is done; any other failure is thrown, for a retry.
  */
 export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
@@ -46,17 +48,21 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
   const { poster, messages } = deps;
   /** ts posted whose keeping in Redis failed, by job and name. */
   const unkept = new Map<string, string>();
+  /**
+   * Records a posted message's ts and resolves to the one recorded: another's, should a holder that
+   * took the outbox over meanwhile have posted and recorded its own (the stale post is left alone).
+   */
   const keep = async (jobId: string, name: string, ts: string, held: HeldMessages | undefined) => {
     unkept.set(`${jobId}/${name}`, ts);
-    await messages.set(jobId, name, ts);
+    const recorded = await messages.record(jobId, name, ts);
     unkept.delete(`${jobId}/${name}`);
-    held?.set(name, ts);
+    held?.set(name, recorded);
+    return recorded;
   };
   const kept = async (jobId: string, name: string, held: HeldMessages | undefined) => {
     const ts = unkept.get(`${jobId}/${name}`);
     if (ts === undefined) return held ? held.get(name) : messages.get(jobId, name);
-    await keep(jobId, name, ts, held);
-    return ts;
+    return keep(jobId, name, ts, held);
   };
   /** The board as posted: its page link, and a re-run's link to the thread of the job it re-runs (once that has one). */
   const board = async (jobId: string, state: BoardState) => {
@@ -78,7 +84,8 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
         channel: op.channel,
         ...(await board(jobId, op.board)),
       });
-      return keep(jobId, THREAD_ROOT, ts, held);
+      await keep(jobId, THREAD_ROOT, ts, held);
+      return;
     }
     if (op.kind === 'alert') {
       const link = root ? poster.permalink(op.threadChannel, root) : undefined;
@@ -99,7 +106,10 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
       case 'tail': {
         const name = tailName(op.stepId);
         const ts = await kept(jobId, name, held);
-        if (!ts) return keep(jobId, name, await poster.post({ ...inThread, text: op.text }), held);
+        if (!ts) {
+          await keep(jobId, name, await poster.post({ ...inThread, text: op.text }), held);
+          return;
+        }
         if (later.some((next) => isTailOf(next, op.stepId))) return;
         return poster.update({ channel: op.channel, ts, text: op.text });
       }
