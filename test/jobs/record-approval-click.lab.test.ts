@@ -48,9 +48,74 @@ describe('an approval click', () => {
       clock,
     );
 
-    expect(verdict).toEqual({ kind: 'refused', reason: 'this button does not belong to that approval' });
+    expect(verdict).toEqual({ kind: 'refused', reason: 'its request was never shown in the job’s thread' });
     expect(clock.slept).toBeGreaterThanOrEqual(5_000);
     expect(clock.now() - start).toBeLessThan(5_100);
+  });
+
+  it('a click from the App Home on a request never shown in its thread is refused too, and changes nothing', async () => {
+    const keys = redisKeys(prefix.prefix);
+    const start = Date.UTC(2026, 11, 2, 6, 0);
+    const approvalId = 'job-7.2-cilium.abc';
+    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
+    const saved = JSON.stringify({ state, approvals: [] });
+    await redis.hset(keys.approvals('job-7'), '2-cilium', saved);
+    const clock = instantClock(start);
+
+    const { verdict } = await recordApprovalClick(
+      redis,
+      keys,
+      { jobId: 'job-7', stepId: '2-cilium', approvalId, messageTs: undefined },
+      { userId: 'U0BOB', decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
+      { requiredApprovals: 1, allowSelfApproval: false },
+      clock,
+    );
+
+    expect(verdict).toEqual({ kind: 'refused', reason: 'its request was never shown in the job’s thread' });
+    expect(clock.slept).toBeGreaterThanOrEqual(5_000);
+    expect(await redis.hget(keys.approvals('job-7'), '2-cilium')).toBe(saved);
+  });
+
+  it('a request to be read whole (a warning) is approved in its thread only; the App Home may still reject it', async () => {
+    const keys = redisKeys(prefix.prefix);
+    const start = Date.UTC(2026, 11, 2, 6, 0);
+    const approvalId = 'job-9.4-cilium.def';
+    const messageTs = '1700000000.000009';
+    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
+    const request = {
+      stepId: '4-cilium',
+      stepTitle: 'cilium.yml',
+      cluster: 'dev',
+      reason: 'restarts every Cilium agent',
+      warning:
+        'This step was interrupted while running (its approval was used). Approve only if running it again is safe.',
+      binding: { commandLine: 'ansible-playbook playbooks/cilium.yml', targets: 'dev', fingerprint: 'f1' },
+    };
+    await redis.hset(
+      keys.approvals('job-9'),
+      '4-cilium',
+      JSON.stringify({ state, request, approvals: [], messageTs }),
+    );
+    const click = (decision: 'approve' | 'reject', on: string | undefined) =>
+      recordApprovalClick(
+        redis,
+        keys,
+        { jobId: 'job-9', stepId: '4-cilium', approvalId, messageTs: on },
+        { userId: 'U0BOB', decision, isApprover: true, requestedBy: 'U0ALICE', at: start },
+        { requiredApprovals: 2, allowSelfApproval: false },
+        instantClock(start),
+      );
+
+    expect((await click('approve', undefined)).verdict).toEqual({
+      kind: 'refused',
+      reason: 'approve it in the job’s thread, where it is read whole: it carries a warning',
+    });
+    expect((await click('approve', messageTs)).verdict).toEqual({
+      kind: 'counted',
+      approvals: ['U0BOB'],
+      missing: 1,
+    });
+    expect((await click('reject', undefined)).verdict).toEqual({ kind: 'rejected', by: 'U0BOB' });
   });
 
   it("counts to the step's own minimum when it asks more than the cluster's count (a restore on production: two)", async () => {
