@@ -10,7 +10,8 @@ const TARGETS_MAX = 80;
 /**
  * The dialog a Home Approve asks first: what the approval covers as its request says (command line,
  * targets, infra repo commit), so a click from the Home is not blind. The commit and the pointer to
- * the request always fit; the command line gives way first. Plain text: nothing in it is markup.
+ * the request always fit; the command line gives way first, in its middle (its head says where it
+ * runs, its tail the playbook and limit). Plain text: nothing in it is markup.
  */
 export function approveConfirm(approval: PendingApproval): ConfirmDialog {
   const number = approval.jobId.replace('job-', '#');
@@ -24,9 +25,15 @@ export function approveConfirm(approval: PendingApproval): ConfirmDialog {
   const room = TEXT_MAX - rest.length - runs.length - 1;
   return {
     title: { type: 'plain_text', text: truncate(`Approve ${number} ${approval.stepTitle}?`, TITLE_MAX) },
-    text: { type: 'plain_text', text: `${runs}${truncate(commandLine, room)}\n${rest}` },
+    text: { type: 'plain_text', text: `${runs}${shorten(commandLine, room)}\n${rest}` },
     confirm: { type: 'plain_text', text: 'Approve' },
     deny: { type: 'plain_text', text: 'Cancel' },
     style: 'primary',
   };
+}
+
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor((max - 1) / 3);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
 }

@@ -138,7 +138,7 @@ describe('renderHome', () => {
     const long = {
       ...posted,
       runs: {
-        commandLine: `ansible-playbook playbooks/site.yml --limit ${'k3s-dev-9,'.repeat(60)}`,
+        commandLine: `ansible-playbook playbooks/site.yml --limit ${'k3s-dev-9,'.repeat(60)}k3s-dev-10 --diff`,
         targets: Array.from({ length: 40 }, (_, i) => `k3s-dev-${i}`).join(', '),
         commit: '4f2a9c1e7b3d',
       },
@@ -146,7 +146,8 @@ describe('renderHome', () => {
     const confirm = homeButtons([long]).buttons[0]!.confirm!;
     expect(confirm.text.text.length).toBeLessThanOrEqual(300);
     expect(confirm.text.text).toMatch(
-      /^Runs: ansible-playbook playbooks\/site\.yml --limit k3s-dev-9,.*…\nTargets: /,
+      // Shortened in its middle: where it runs and its last words (the end of the limit) stay.
+      /^Runs: ansible-playbook playbooks\/site\.y…[\w,-]*,k3s-dev-10 --diff\nTargets: /,
     );
     expect(confirm.text.text).toContain('\nInfra repo commit: 4f2a9c1e7b3d\n');
   });

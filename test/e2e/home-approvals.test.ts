@@ -60,7 +60,7 @@ describe('approvals from the App Home, against the real bot and worker processes
     // Slack asks before sending the Approve: what it covers, as the request says.
     const [approve] = approvalButtonsOf(home);
     expect(approve?.confirm?.text.text).toMatch(
-      /^Runs: ansible-playbook .*cilium\.yml.*\nTargets: .*\nInfra repo commit: [0-9a-f]{12}\n/,
+      /^Runs: \[.+\] .*cilium\.yml.*\nTargets: .+\nInfra repo commit: [0-9a-f]{12}\n/,
     );
     // A link to the request itself, in its thread.
     expect(homeText(home)).toContain(
@@ -144,7 +144,9 @@ describe('approvals from the App Home, against the real bot and worker processes
     );
     expect(slack.message('C0OPS', request.ts)?.text).toMatch(/🚫 cilium.yml rejected by <@U0BOB>/);
     expect(await auditLine(lab, /\[#2 step/)).toEqual([
-      expect.stringMatching(/<@U0BOB> click-refused \(App Home\) \[#2 step 2 .*no longer pending \(rejected\)$/),
+      expect.stringMatching(
+        /<@U0BOB> click-refused \(App Home\) \[#2 step 2 .*no longer pending \(rejected\)$/,
+      ),
       expect.stringMatching(/<@U0BOB> reject \(thread\) \[#2 step 2 .*cilium\.yml: rejected$/),
     ]);
   });
