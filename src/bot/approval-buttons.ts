@@ -32,20 +32,17 @@ export function approvalButtons(
   options: ApprovalButtonOptions = {},
 ) {
   const label = (verb: string) => (options.what ? `${verb} ${options.what}` : verb).slice(0, 75);
-  const approve = {
+  const button = (verb: string, style: string, actionId: string) => ({
     type: 'button',
-    style: 'primary',
-    text: { type: 'plain_text', text: label('Approve') },
-    action_id: actions.approve,
+    style,
+    text: { type: 'plain_text', text: label(verb) },
+    action_id: actionId,
     value: approvalId,
+  });
+  const approve = {
+    ...button('Approve', 'primary', actions.approve),
     ...(options.confirm ? { confirm: options.confirm } : {}),
   };
-  const reject = {
-    type: 'button',
-    style: 'danger',
-    text: { type: 'plain_text', text: label('Reject') },
-    action_id: actions.reject,
-    value: approvalId,
-  };
+  const reject = button('Reject', 'danger', actions.reject);
   return options.approve === false ? [reject] : [approve, reject];
 }

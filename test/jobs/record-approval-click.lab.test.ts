@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import type { Clock } from '../../src/lifecycle/ports/clock.js';
+import { CILIUM_REQUEST } from '../support/cilium-approval-request.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
 let redis: Redis;
@@ -30,50 +31,31 @@ function instantClock(start: number): Clock & { slept: number } {
 }
 
 describe('an approval click', () => {
-  it("waits for its approval's message on the injected clock: a message never saved is refused after 5 s of that clock", async () => {
+  it("waits for its approval's message on the injected clock: one never saved is refused after 5 s of that clock, from the thread or the App Home", async () => {
     const keys = redisKeys(prefix.prefix);
     const start = Date.UTC(2026, 11, 2, 6, 0);
     const approvalId = 'job-7.2-cilium.abc';
     // Saved, then posted: the post never came back, so the message's ts was never saved.
     const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
-    await redis.hset(keys.approvals('job-7'), '2-cilium', JSON.stringify({ state, approvals: [] }));
-    const clock = instantClock(start);
-
-    const { verdict } = await recordApprovalClick(
-      redis,
-      keys,
-      { jobId: 'job-7', stepId: '2-cilium', approvalId, messageTs: '1700000000.000001' },
-      { userId: 'U0BOB', decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
-      { requiredApprovals: 1, allowSelfApproval: false },
-      clock,
-    );
-
-    expect(verdict).toEqual({ kind: 'refused', reason: 'its request was never shown in the job’s thread' });
-    expect(clock.slept).toBeGreaterThanOrEqual(5_000);
-    expect(clock.now() - start).toBeLessThan(5_100);
-  });
-
-  it('a click from the App Home on a request never shown in its thread is refused too, and changes nothing', async () => {
-    const keys = redisKeys(prefix.prefix);
-    const start = Date.UTC(2026, 11, 2, 6, 0);
-    const approvalId = 'job-7.2-cilium.abc';
-    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
     const saved = JSON.stringify({ state, approvals: [] });
     await redis.hset(keys.approvals('job-7'), '2-cilium', saved);
-    const clock = instantClock(start);
+    // A thread button names some message; a Home button none. Nobody saw the request either way.
+    for (const messageTs of ['1700000000.000001', undefined]) {
+      const clock = instantClock(start);
+      const { verdict } = await recordApprovalClick(
+        redis,
+        keys,
+        { jobId: 'job-7', stepId: '2-cilium', approvalId, messageTs },
+        { userId: 'U0BOB', decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
+        { requiredApprovals: 1, allowSelfApproval: false },
+        clock,
+      );
 
-    const { verdict } = await recordApprovalClick(
-      redis,
-      keys,
-      { jobId: 'job-7', stepId: '2-cilium', approvalId, messageTs: undefined },
-      { userId: 'U0BOB', decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
-      { requiredApprovals: 1, allowSelfApproval: false },
-      clock,
-    );
-
-    expect(verdict).toEqual({ kind: 'refused', reason: 'its request was never shown in the job’s thread' });
-    expect(clock.slept).toBeGreaterThanOrEqual(5_000);
-    expect(await redis.hget(keys.approvals('job-7'), '2-cilium')).toBe(saved);
+      expect(verdict).toEqual({ kind: 'refused', reason: 'its request was never shown in the job’s thread' });
+      expect(clock.slept).toBeGreaterThanOrEqual(5_000);
+      expect(clock.now() - start).toBeLessThan(5_100);
+      expect(await redis.hget(keys.approvals('job-7'), '2-cilium')).toBe(saved);
+    }
   });
 
   it('a request to be read whole (a warning) is approved in its thread only; the App Home may still reject it', async () => {
@@ -82,15 +64,9 @@ describe('an approval click', () => {
     const approvalId = 'job-9.4-cilium.def';
     const messageTs = '1700000000.000009';
     const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
-    const request = {
-      stepId: '4-cilium',
-      stepTitle: 'cilium.yml',
-      cluster: 'dev',
-      reason: 'restarts every Cilium agent',
-      warning:
-        'This step was interrupted while running (its approval was used). Approve only if running it again is safe.',
-      binding: { commandLine: 'ansible-playbook playbooks/cilium.yml', targets: 'dev', fingerprint: 'f1' },
-    };
+    const warning =
+      'This step was interrupted while running (its approval was used). Approve only if running it again is safe.';
+    const request = { ...CILIUM_REQUEST, stepId: '4-cilium', warning };
     await redis.hset(
       keys.approvals('job-9'),
       '4-cilium',

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { whyDecideInThread } from '../../src/jobs/why-decide-in-thread.js';
-import type { ApprovalRequest } from '../../src/lifecycle/ports/approval-desk.js';
+import { CILIUM_REQUEST } from '../support/cilium-approval-request.js';
 
-const request: ApprovalRequest = {
-  stepId: '6-cilium',
-  stepTitle: 'cilium.yml',
-  cluster: 'dev',
-  reason: 'restarts every Cilium agent',
-  binding: { commandLine: 'ansible-playbook playbooks/cilium.yml', targets: 'dev', fingerprint: 'f1' },
-};
+const request = CILIUM_REQUEST;
 
 describe('whyDecideInThread', () => {
   it('a plain request may be decided from a summary and a confirm dialog', () => {
