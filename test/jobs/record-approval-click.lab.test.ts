@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
+import type { ApprovalRequest } from '../../src/lifecycle/ports/approval-desk.js';
 import type { Clock } from '../../src/lifecycle/ports/clock.js';
 import { CILIUM_REQUEST } from '../support/cilium-approval-request.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
@@ -28,6 +29,34 @@ function instantClock(start: number): Clock & { slept: number } {
       now += ms;
     },
   };
+}
+
+const START = Date.UTC(2026, 11, 2, 6, 0);
+const MESSAGE_TS = '1700000000.000002';
+
+/** A request of `jobId` pending, shown on MESSAGE_TS; clicks on it by anyone, from a message or (undefined) the App Home. */
+async function pendingApproval(
+  jobId: string,
+  request: Pick<ApprovalRequest, 'stepId' | 'stepTitle'> & Partial<ApprovalRequest>,
+  requiredApprovals: number,
+) {
+  const keys = redisKeys(prefix.prefix);
+  const approvalId = `${jobId}.${request.stepId}.abc`;
+  const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: START + 60_000 };
+  await redis.hset(
+    keys.approvals(jobId),
+    request.stepId,
+    JSON.stringify({ state, request, approvals: [], messageTs: MESSAGE_TS }),
+  );
+  return (userId: string, decision: 'approve' | 'reject', messageTs: string | undefined) =>
+    recordApprovalClick(
+      redis,
+      keys,
+      { jobId, stepId: request.stepId, approvalId, messageTs },
+      { userId, decision, isApprover: true, requestedBy: 'U0ALICE', at: START },
+      { requiredApprovals, allowSelfApproval: false },
+      instantClock(START),
+    );
 }
 
 describe('an approval click', () => {
@@ -59,62 +88,26 @@ describe('an approval click', () => {
   });
 
   it('a request to be read whole (a warning) is approved in its thread only; the App Home may still reject it', async () => {
-    const keys = redisKeys(prefix.prefix);
-    const start = Date.UTC(2026, 11, 2, 6, 0);
-    const approvalId = 'job-9.4-cilium.def';
-    const messageTs = '1700000000.000009';
-    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
     const warning =
       'This step was interrupted while running (its approval was used). Approve only if running it again is safe.';
-    const request = { ...CILIUM_REQUEST, stepId: '4-cilium', warning };
-    await redis.hset(
-      keys.approvals('job-9'),
-      '4-cilium',
-      JSON.stringify({ state, request, approvals: [], messageTs }),
-    );
-    const click = (decision: 'approve' | 'reject', on: string | undefined) =>
-      recordApprovalClick(
-        redis,
-        keys,
-        { jobId: 'job-9', stepId: '4-cilium', approvalId, messageTs: on },
-        { userId: 'U0BOB', decision, isApprover: true, requestedBy: 'U0ALICE', at: start },
-        { requiredApprovals: 2, allowSelfApproval: false },
-        instantClock(start),
-      );
+    const click = await pendingApproval('job-9', { ...CILIUM_REQUEST, stepId: '4-cilium', warning }, 2);
 
-    expect((await click('approve', undefined)).verdict).toEqual({
+    expect((await click('U0BOB', 'approve', undefined)).verdict).toEqual({
       kind: 'refused',
       reason: 'approve it in the job’s thread, where it is read whole: it carries a warning',
     });
-    expect((await click('approve', messageTs)).verdict).toEqual({
+    expect((await click('U0BOB', 'approve', MESSAGE_TS)).verdict).toEqual({
       kind: 'counted',
       approvals: ['U0BOB'],
       missing: 1,
     });
-    expect((await click('reject', undefined)).verdict).toEqual({ kind: 'rejected', by: 'U0BOB' });
+    expect((await click('U0BOB', 'reject', undefined)).verdict).toEqual({ kind: 'rejected', by: 'U0BOB' });
   });
 
   it("counts to the step's own minimum when it asks more than the cluster's count (a restore on production: two)", async () => {
-    const keys = redisKeys(prefix.prefix);
-    const start = Date.UTC(2026, 11, 2, 6, 0);
-    const approvalId = 'job-8.2-approve-restore.abc';
-    const messageTs = '1700000000.000002';
-    const state = { status: 'pending', id: approvalId, fingerprint: 'f1', expiresAt: start + 60_000 };
     const request = { stepId: '2-approve-restore', stepTitle: 'approve the restore', minimumApprovals: 2 };
-    await redis.hset(
-      keys.approvals('job-8'),
-      '2-approve-restore',
-      JSON.stringify({ state, request, approvals: [], messageTs }),
-    );
-    const clickBy = (userId: string) =>
-      recordApprovalClick(
-        redis,
-        keys,
-        { jobId: 'job-8', stepId: '2-approve-restore', approvalId, messageTs },
-        { userId, decision: 'approve', isApprover: true, requestedBy: 'U0ALICE', at: start },
-        { requiredApprovals: 1, allowSelfApproval: false },
-        instantClock(start),
-      );
+    const click = await pendingApproval('job-8', request, 1);
+    const clickBy = (userId: string) => click(userId, 'approve', MESSAGE_TS);
 
     expect((await clickBy('U0BOB')).verdict).toEqual({ kind: 'counted', approvals: ['U0BOB'], missing: 1 });
     expect((await clickBy('U0BOB')).verdict).toMatchObject({ kind: 'already-counted', missing: 1 });
