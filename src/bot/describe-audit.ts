@@ -1,6 +1,9 @@
 import type { AuditEntry } from '../service/index.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 
+/** Where a click's button was, so an investigation can tell a Home click from a thread click. */
+const VIA = { thread: 'thread', 'app-home': 'App Home' } as const;
+
 export function describeAudit(entries: readonly AuditEntry[]): string {
   if (entries.length === 0) return 'The audit trail is empty.';
   const lines = entries.map((entry) => {
@@ -10,7 +13,8 @@ export function describeAudit(entries: readonly AuditEntry[]): string {
     const approval = entry.approvalId ? ` approval ${entry.approvalId}` : '';
     const job = entry.jobId ? ` [${entry.jobId.replace('job-', '#')}${step}${approval}]` : '';
     const who = /^[UW][A-Z0-9]+$/.test(entry.who) ? `<@${entry.who}>` : escapeMrkdwn(entry.who);
-    return `• ${when} UTC ${who} ${entry.action}${escapeMrkdwn(job)}: ${escapeMrkdwn(entry.what)}`;
+    const via = entry.via ? ` (${VIA[entry.via]})` : '';
+    return `• ${when} UTC ${who} ${entry.action}${via}${escapeMrkdwn(job)}: ${escapeMrkdwn(entry.what)}`;
   });
   return `Audit trail (newest first):\n${lines.join('\n')}`;
 }

@@ -1,5 +1,6 @@
 import type { HomeAnswer, HomeCluster, JobSummary, LastVerify } from '../service/index.js';
 import { approvalButtons } from './approval-buttons.js';
+import { approveConfirm } from './approve-confirm.js';
 import { describeJob } from './describe-job.js';
 import { describeRefusal } from './describe-refusal.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
@@ -73,18 +74,22 @@ export function renderHome(data: HomeAnswer, options: HomeOptions): HomeView {
   return { type: 'home', blocks: [...notice, ...clusters, ...empty].slice(0, 100) };
 }
 
-/** A pair of buttons per approval the viewer may decide, once its request is in the thread (the one the buttons answer). */
+/**
+ * Buttons per approval the viewer may decide, once its request is in the thread (the one the buttons
+ * answer): Approve asks a confirm dialog saying what it covers; the requester where self-approval is
+ * off gets Reject only. A request with more to weigh than the dialog holds gets none: its link says why.
+ */
 function approvalActions(cluster: HomeCluster) {
   return cluster.approvals
-    .filter((approval) => approval.mayDecide && approval.message)
+    .filter((approval) => approval.mayReject && approval.message && !approval.decideInThread)
     .map((approval) => ({
       type: 'actions',
       block_id: `home_approval_${approval.approvalId}`.slice(0, 255),
-      elements: approvalButtons(
-        approval.approvalId,
-        HOME_APPROVAL_ACTIONS,
-        `${approval.jobId.replace('job-', '#')} ${approval.stepTitle}`,
-      ),
+      elements: approvalButtons(approval.approvalId, HOME_APPROVAL_ACTIONS, {
+        what: `${approval.jobId.replace('job-', '#')} ${approval.stepTitle}`,
+        approve: approval.mayApprove,
+        confirm: approveConfirm(approval),
+      }),
     }));
 }
 
@@ -103,10 +108,15 @@ export function describeHomeCluster(
     const number = approval.jobId.replace('job-', '#');
     const given =
       approval.approvals.length > 0 ? `, approved by ${approval.approvals.map(mention).join(', ')}` : '';
-    const yours = approval.mayDecide ? ' You may approve or reject it.' : '';
+    const yours = approval.mayApprove
+      ? ' You may approve or reject it.'
+      : approval.mayReject
+        ? ' You may reject it (you asked for this job).'
+        : '';
+    const decide = approval.mayReject && approval.decideInThread;
     const link =
       approval.message && options.threadLink
-        ? ` <${options.threadLink(approval.message.channel, approval.message.ts)}|Open the request in its thread>.`
+        ? ` <${options.threadLink(approval.message.channel, approval.message.ts)}|${decide ? 'Open the request to decide' : 'Open the request in its thread'}>${decide ? `: ${escapeMrkdwn(decide)}` : ''}.`
         : '';
     lines.push(
       `*Waiting for approval:* job ${number} at ${escapeMrkdwn(approval.stepTitle)} (${approval.required} needed${given}; approvers: ${cluster.approvers.map(mention).join(', ')}).${yours}${link}`,

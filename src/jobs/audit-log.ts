@@ -28,6 +28,8 @@ export interface AuditEntry {
   /** The step's number on the job's board ("6. cilium.yml"), which people read; the id is the checkpoints'. */
   readonly stepNumber?: number | undefined;
   readonly approvalId?: string | undefined;
+  /** For a click: where its button was, the job's thread or the clicker's App Home. */
+  readonly via?: 'thread' | 'app-home' | undefined;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -53,6 +55,8 @@ const fieldsOf = (entry: AuditEntry): string[] => [
   entry.stepNumber === undefined ? '' : String(entry.stepNumber),
   'approvalId',
   entry.approvalId ?? '',
+  'via',
+  entry.via ?? '',
 ];
 
 function entryOf(fields: readonly string[]): AuditEntry {
@@ -70,6 +74,7 @@ function entryOf(fields: readonly string[]): AuditEntry {
     stepId: value('stepId') || undefined,
     stepNumber: value('stepNumber') ? Number(value('stepNumber')) : undefined,
     approvalId: value('approvalId') || undefined,
+    via: viaOf(value('via')),
   };
 }
 
@@ -116,3 +121,7 @@ export function createAuditLog(redis: Redis, keys: RedisKeys, logger: Logger) {
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;
+
+function viaOf(value: string): AuditEntry['via'] {
+  return value === 'thread' || value === 'app-home' ? value : undefined;
+}

@@ -10,6 +10,7 @@ import {
 import type { StoredApproval } from './ports/approval-announcer.js';
 import type { RedisKeys } from './redis-keys.js';
 import { replaceHashField } from './replace-hash-field.js';
+import { whyDecideInThread } from './why-decide-in-thread.js';
 
 export interface ClickTarget {
   readonly jobId: string;
@@ -51,8 +52,22 @@ export async function recordApprovalClick(
     if (!raw || !stored || stored.state.status === 'none' || stored.state.id !== target.approvalId) {
       return { verdict: { kind: 'refused', reason: 'this button does not match a pending approval' } };
     }
+    // A request whose message never got posted (the post failed, its worker died) was seen by nobody.
+    if (stored.messageTs === undefined) {
+      return { verdict: { kind: 'refused', reason: 'its request was never shown in the job’s thread' } };
+    }
     if (target.messageTs !== undefined && stored.messageTs !== target.messageTs) {
       return { verdict: { kind: 'refused', reason: 'this button does not belong to that approval' } };
+    }
+    const inThread = target.messageTs === undefined && click.decision === 'approve';
+    const why = inThread ? whyDecideInThread(stored.request) : undefined;
+    if (why) {
+      return {
+        verdict: {
+          kind: 'refused',
+          reason: `approve it in the job’s thread, where it is read whole: ${why}`,
+        },
+      };
     }
     const needed = { ...rules, requiredApprovals: requiredApprovalsOf(rules, stored.request) };
     const verdict = decideApproval(stored.state, stored.approvals ?? [], click, needed);

@@ -66,8 +66,18 @@ export interface PendingApproval {
   readonly approvals: readonly string[];
   /** Distinct approvals it needs: the step's own count where it asks more than the cluster's (a restore). */
   readonly required: number;
-  /** Whether the person asking may decide it: one of the cluster's approvers, and not its requester where self-approval is off. */
-  readonly mayDecide: boolean;
+  /** Whether the person asking may approve it: one of the cluster's approvers, and not its requester where self-approval is off. */
+  readonly mayApprove: boolean;
+  /** Whether they may reject it: any of the cluster's approvers, its requester included. */
+  readonly mayReject: boolean;
+  /** What an approval of it covers, as its request says (the commit cut to 12 characters). */
+  readonly runs: {
+    readonly commandLine: string;
+    readonly targets: string;
+    readonly commit?: string | undefined;
+  };
+  /** Why it is approved only in its thread, where it is read whole (a warning, a host key to compare); undefined if not. */
+  readonly decideInThread?: string | undefined;
   /** Its message with the buttons in the job's thread, once posted. */
   readonly message?: { readonly channel: string; readonly ts: string } | undefined;
 }

@@ -39,6 +39,7 @@ export async function decideClick(
       stepId: target?.stepId,
       stepNumber: stepIndex >= 0 ? stepIndex + 1 : undefined,
       approvalId: target ? click.value : undefined,
+      via: 'onHome' in click ? 'app-home' : 'thread',
     });
   if (!target || !record || !cluster || !thread) {
     await audit('click-refused', `${click.decision}: the button matches no pending approval`);

@@ -1,10 +1,11 @@
 import { isMember } from '../access/access-policy.js';
 import { requiredApprovalsOf } from '../jobs/decide-approval.js';
 import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
+import { whyDecideInThread } from '../jobs/why-decide-in-thread.js';
 import type { ClusterOverview, PendingApproval } from './cluster-service.js';
 import type { ServiceDeps } from './service-deps.js';
 
-/** The approvals still pending on a cluster's unfinished jobs, what each needs, and whether `userId` may decide it. */
+/** The approvals still pending on a cluster's unfinished jobs, what each needs, and whether `userId` may approve or reject it. */
 export async function readPendingApprovals(
   deps: ServiceDeps,
   overview: ClusterOverview,
@@ -18,6 +19,7 @@ export async function readPendingApprovals(
     const ownJob = job.record?.requestedBy === userId;
     for (const { stepId, stored: approval } of await readStoredApprovals(deps.redis, deps.keys, job.id)) {
       if (approval.state.status !== 'pending') continue;
+      const binding = approval.request?.binding;
       pending.push({
         jobId: job.id,
         stepId,
@@ -25,7 +27,14 @@ export async function readPendingApprovals(
         stepTitle: approval.request?.stepTitle ?? stepId,
         approvals: approval.approvals ?? [],
         required: requiredApprovalsOf(cluster, approval.request),
-        mayDecide: isApprover && (cluster.allowSelfApproval || !ownJob),
+        mayApprove: isApprover && (cluster.allowSelfApproval || !ownJob),
+        mayReject: isApprover,
+        runs: {
+          commandLine: binding?.commandLine ?? stepId,
+          targets: binding?.targets ?? '',
+          commit: binding?.commit?.slice(0, 12),
+        },
+        decideInThread: whyDecideInThread(approval.request),
         message:
           job.record && approval.messageTs
             ? { channel: job.record.channel, ts: approval.messageTs }

@@ -35,7 +35,9 @@ const hostileDev = homeCluster('dev', {
       stepTitle: HOSTILE,
       approvals: [],
       required: 1,
-      mayDecide: false,
+      mayApprove: false,
+      mayReject: false,
+      runs: { commandLine: HOSTILE, targets: 'dev' },
     },
   ],
 });

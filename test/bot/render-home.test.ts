@@ -37,7 +37,13 @@ const dev: HomeCluster = {
       stepTitle: 'cilium.yml',
       approvals: [],
       required: 1,
-      mayDecide: true,
+      mayApprove: true,
+      mayReject: true,
+      runs: {
+        commandLine: 'ansible-playbook -i inventories/dev/hosts.yml playbooks/cilium.yml',
+        targets: 'k3s-dev-1, k3s-dev-2, k3s-dev-3',
+        commit: '4f2a9c1e7b3d',
+      },
     },
   ],
   queued: [{ id: 'job-4', record: record(4, 'verify', 'U0ALICE'), progress: { kind: 'queued' } }],
@@ -81,26 +87,91 @@ describe('renderHome', () => {
     expect(texts({ kind: 'home', clusters: [dev] })).toContain('its thread goes to <#C0OPS>');
   });
 
-  it('Approve and Reject of its own for each request in a thread that the viewer may decide, and a link to it', () => {
-    const [waiting] = dev.approvals;
-    const posted = { ...waiting!, message: { channel: 'C0OPS', ts: '1700000000.000100' } };
-    const others = { ...posted, jobId: 'job-5', approvalId: 'a5', mayDecide: false };
-    const notYetPosted = { ...waiting!, jobId: 'job-6', approvalId: 'a6' };
-    const view = renderHome(
-      { kind: 'home', clusters: [{ ...dev, approvals: [posted, others, notYetPosted] }] },
-      { ...options, threadLink: (channel, ts) => `https://team.slack.test/archives/${channel}/p${ts}` },
-    );
-    expect(validateBlocks(view.blocks as Record<string, unknown>[])).toBeUndefined();
-    const pairs = view.blocks
+  const link = {
+    threadLink: (channel: string, ts: string) => `https://team.slack.test/archives/${channel}/p${ts}`,
+  };
+  const posted = { ...dev.approvals[0]!, message: { channel: 'C0OPS', ts: '1700000000.000100' } };
+  type Button = {
+    action_id: string;
+    value: string;
+    text: { text: string };
+    confirm?: { title: { text: string }; text: { text: string }; confirm: { text: string } };
+  };
+  const homeButtons = (approvals: HomeCluster['approvals']) => {
+    const view = renderHome({ kind: 'home', clusters: [{ ...dev, approvals }] }, { ...options, ...link });
+    expect(validateBlocks(view.blocks as Record<string, unknown>[], 100)).toBeUndefined();
+    const buttons = view.blocks
       .filter((block) => block.type === 'actions' && String(block.block_id).startsWith('home_approval_'))
-      .map((block) => block.elements as { action_id: string; value: string; text: { text: string } }[]);
-    expect(pairs.flat().map((b) => [b.text.text, b.action_id, b.value])).toEqual([
+      .flatMap((block) => block.elements as Button[]);
+    return { buttons, text: JSON.stringify(view.blocks) };
+  };
+
+  it('Approve and Reject of its own for each request in a thread that the viewer may decide, and a link to it', () => {
+    const others = { ...posted, jobId: 'job-5', approvalId: 'a5', mayApprove: false, mayReject: false };
+    const notYetPosted = { ...dev.approvals[0]!, jobId: 'job-6', approvalId: 'a6' };
+    const { buttons, text } = homeButtons([posted, others, notYetPosted]);
+    expect(buttons.map((b) => [b.text.text, b.action_id, b.value])).toEqual([
       ['Approve #3 cilium.yml', 'home_approve', 'a1'],
       ['Reject #3 cilium.yml', 'home_reject', 'a1'],
     ]);
-    expect(JSON.stringify(view.blocks)).toContain(
+    expect(text).toContain(
       '<https://team.slack.test/archives/C0OPS/p1700000000.000100|Open the request in its thread>',
     );
+  });
+
+  it('Approve asks a confirm dialog with the command line, targets and 12-character commit; Reject asks nothing', () => {
+    const [approve, reject] = homeButtons([posted]).buttons;
+    expect(approve!.confirm!.title.text).toBe('Approve #3 cilium.yml?');
+    expect(approve!.confirm!.confirm.text).toBe('Approve');
+    expect(approve!.confirm!.text.text).toBe(
+      [
+        'Runs: ansible-playbook -i inventories/dev/hosts.yml playbooks/cilium.yml',
+        'Targets: k3s-dev-1, k3s-dev-2, k3s-dev-3',
+        'Infra repo commit: 4f2a9c1e7b3d',
+        'The reason and the check-mode preview are in the request in its thread.',
+      ].join('\n'),
+    );
+    expect(reject!.confirm).toBeUndefined();
+  });
+
+  it('a long command line gives way in the dialog: its text stays within 300 characters, the commit in it', () => {
+    const long = {
+      ...posted,
+      runs: {
+        commandLine: `ansible-playbook playbooks/site.yml --limit ${'k3s-dev-9,'.repeat(60)}k3s-dev-10 --diff`,
+        targets: Array.from({ length: 40 }, (_, i) => `k3s-dev-${i}`).join(', '),
+        commit: '4f2a9c1e7b3d',
+      },
+    };
+    const confirm = homeButtons([long]).buttons[0]!.confirm!;
+    expect(confirm.text.text.length).toBeLessThanOrEqual(300);
+    expect(confirm.text.text).toMatch(
+      // Shortened in its middle: where it runs and its last words (the end of the limit) stay.
+      /^Runs: ansible-playbook playbooks\/site\.y…[\w,-]*,k3s-dev-10 --diff\nTargets: /,
+    );
+    expect(confirm.text.text).toContain('\nInfra repo commit: 4f2a9c1e7b3d\n');
+  });
+
+  it('the requester where self-approval is off gets Reject only', () => {
+    const own = { ...posted, mayApprove: false, mayReject: true };
+    const { buttons, text } = homeButtons([own]);
+    expect(buttons.map((b) => b.action_id)).toEqual(['home_reject']);
+    expect(text).toContain('You may reject it (you asked for this job).');
+  });
+
+  it('no buttons, only the link saying why, for a request with a warning, a loss, a moved repo or a host key', () => {
+    for (const why of [
+      'a host key to compare',
+      'it carries a warning',
+      'it says what is lost',
+      'the infra repo moved since the last approval',
+    ]) {
+      const { buttons, text } = homeButtons([{ ...posted, decideInThread: why }]);
+      expect(buttons).toEqual([]);
+      expect(text).toContain(
+        `<https://team.slack.test/archives/C0OPS/p1700000000.000100|Open the request to decide>: ${why}.`,
+      );
+    }
   });
 
   it('says when a failed Cilium job left Flux suspended, and how to resume it', () => {

@@ -12,10 +12,12 @@ beforeAll(async () => {
 }, labMs(120_000));
 afterAll(() => lab?.stop());
 
-const labels = (view: HomeViewRecord) =>
-  (JSON.stringify(view.blocks).match(/"type":"plain_text","text":"(Approve|Reject)[^"]*"/g) ?? []).map(
-    (label) => label.replace(/^.*"text":"/, '').replace(/"$/, ''),
-  );
+type HomeButton = { type: string; text: { text: string }; confirm?: { text: { text: string } } };
+const approvalButtonsOf = (view: HomeViewRecord) =>
+  view.blocks
+    .filter((block) => String(block.block_id).startsWith('home_approval_'))
+    .flatMap((block) => block.elements as HomeButton[]);
+const labels = (view: HomeViewRecord) => approvalButtonsOf(view).map((button) => button.text.text);
 const hasButtons = (slack: FakeSlack, ts: string) =>
   JSON.stringify(slack.message('C0OPS', ts)?.blocks ?? []).includes('"type":"button"');
 
@@ -55,6 +57,11 @@ describe('approvals from the App Home, against the real bot and worker processes
     const request = await approvalMessage(slack, 'cilium.yml', 120_000);
     const home = await homeShowing(slack, 'U0BOB', /Waiting for approval:\* job #1 at cilium\.yml/);
     expect(labels(home)).toEqual(['Approve #1 cilium.yml', 'Reject #1 cilium.yml']);
+    // Slack asks before sending the Approve: what it covers, as the request says.
+    const [approve] = approvalButtonsOf(home);
+    expect(approve?.confirm?.text.text).toMatch(
+      /^Runs: \[.+\] .*cilium\.yml.*\nTargets: .+\nInfra repo commit: [0-9a-f]{12}\n/,
+    );
     // A link to the request itself, in its thread.
     expect(homeText(home)).toContain(
       `/archives/C0OPS/p${request.ts.replace('.', '')}|Open the request in its thread>`,
@@ -100,16 +107,16 @@ describe('approvals from the App Home, against the real bot and worker processes
     );
     const bobsHome = await homeShowing(slack, 'U0BOB', /^dev\n\*Lease:\* free/m);
     expect(labels(bobsHome)).toEqual([]);
-    // Audited as a click in the thread: who, the step as the board numbers it, the count.
+    // Audited as a click is, saying where it came from: who, the step as the board numbers it, the count.
     expect(await auditLine(lab, /\[#1 step/)).toEqual([
       expect.stringMatching(
-        /UTC <@U0ALICE> click-refused \[#1 step 2 approval job-1\.2-cilium\.\w+\]: approve cilium\.yml: this approval is no longer pending \(approved\)$/,
+        /UTC <@U0ALICE> click-refused \(thread\) \[#1 step 2 approval job-1\.2-cilium\.\w+\]: approve cilium\.yml: this approval is no longer pending \(approved\)$/,
       ),
       expect.stringMatching(
-        /UTC <@U0BOB> approve \[#1 step 2 approval job-1\.2-cilium\.\w+\]: cilium\.yml: approved \(1\/1\)$/,
+        /UTC <@U0BOB> approve \(App Home\) \[#1 step 2 approval job-1\.2-cilium\.\w+\]: cilium\.yml: approved \(1\/1\)$/,
       ),
       expect.stringMatching(
-        /UTC <@U0MALLORY> click-refused \[#1 step 2 .*you are not an approver of this cluster$/,
+        /UTC <@U0MALLORY> click-refused \(App Home\) \[#1 step 2 .*you are not an approver of this cluster$/,
       ),
     ]);
   });
@@ -137,8 +144,10 @@ describe('approvals from the App Home, against the real bot and worker processes
     );
     expect(slack.message('C0OPS', request.ts)?.text).toMatch(/🚫 cilium.yml rejected by <@U0BOB>/);
     expect(await auditLine(lab, /\[#2 step/)).toEqual([
-      expect.stringMatching(/<@U0BOB> click-refused \[#2 step 2 .*no longer pending \(rejected\)$/),
-      expect.stringMatching(/<@U0BOB> reject \[#2 step 2 .*cilium\.yml: rejected$/),
+      expect.stringMatching(
+        /<@U0BOB> click-refused \(App Home\) \[#2 step 2 .*no longer pending \(rejected\)$/,
+      ),
+      expect.stringMatching(/<@U0BOB> reject \(thread\) \[#2 step 2 .*cilium\.yml: rejected$/),
     ]);
   });
 });

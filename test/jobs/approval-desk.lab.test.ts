@@ -3,16 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import type { ApprovalAnnouncer, StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
-import type { ApprovalRequest } from '../../src/lifecycle/ports/approval-desk.js';
+import { CILIUM_REQUEST } from '../support/cilium-approval-request.js';
 import { REDIS_URL, uniquePrefix } from '../support/redis-prefix.js';
 
-const REQUEST: ApprovalRequest = {
-  stepId: '2-cilium',
-  stepTitle: 'cilium.yml',
-  cluster: 'dev',
-  reason: 'rolls the Cilium agents node by node',
-  binding: { commandLine: 'ansible-playbook playbooks/cilium.yml', targets: 'dev', fingerprint: 'f1' },
-};
+const REQUEST = CILIUM_REQUEST;
 
 let redis: Redis;
 let prefix: ReturnType<typeof uniquePrefix>;

@@ -86,6 +86,8 @@ describe('a rebuilt node: its new host key is accepted by a person before anythi
       `accept ${NEW_KEY.fingerprint} (ssh-ed25519) as the host key of ${NODE}`,
     );
     expect(request?.reason).toMatch(/nothing runs on the node until then/);
+    // Decided only where the request is read whole: the App Home offers a link, no button.
+    expect(request?.compare).toBe('a host key to compare');
 
     lab.approvals.approve('2-accept-host-key');
     expect(await lab.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });

@@ -299,7 +299,7 @@ describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () =
 
     const [command, ...trail] = (await bot.audit.recent(10)).reverse();
     expect(command).toMatchObject({ who: 'U0ALICE', action: 'command', what: 'cilium dev', jobId });
-    const onRequest = { jobId, cluster: 'dev', stepId: STEP, approvalId, at: clock.now };
+    const onRequest = { jobId, cluster: 'dev', stepId: STEP, approvalId, at: clock.now, via: 'thread' };
     expect(trail).toEqual([
       {
         ...onRequest,
@@ -323,11 +323,11 @@ describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () =
     ]);
     // What `/cluster audit` shows.
     expect(describeAudit(trail.slice(2, 3))).toBe(
-      `Audit trail (newest first):\n• 2026-11-30 12:00:00 UTC <@U0CAROL> reject [#1 step ${STEP} approval ${approvalId}]: the rollout: rejected`,
+      `Audit trail (newest first):\n• 2026-11-30 12:00:00 UTC <@U0CAROL> reject (thread) [#1 step ${STEP} approval ${approvalId}]: the rollout: rejected`,
     );
     const logged = bot.logLines.filter((line) => line.audit === true && line.action !== 'command');
     expect(
-      logged.map(({ who, action, jobId, cluster, stepId, approvalId, at }) => ({
+      logged.map(({ who, action, jobId, cluster, stepId, approvalId, at, via }) => ({
         who,
         action,
         jobId,
@@ -335,6 +335,7 @@ describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () =
         stepId,
         approvalId,
         at,
+        via,
       })),
     ).toEqual(trail.map(({ who, action }) => ({ who, action, ...onRequest })));
 

@@ -54,7 +54,12 @@ async function pendingApproval(
     stepTitle: 'Cilium rollout',
     cluster,
     reason: 'restarts every agent',
-    binding: { commandLine: 'ansible-playbook cilium.yml', targets: cluster, fingerprint: 'f1' },
+    binding: {
+      commandLine: 'ansible-playbook cilium.yml',
+      targets: cluster,
+      commit: '0123456789abcdef0123456789abcdef01234567',
+      fingerprint: 'f1',
+    },
     minimumApprovals,
   });
   return { value: id, messageTs: `msg-${jobId}` };
@@ -322,7 +327,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
           cluster: 'prod',
           holder: { id: 'job-1' },
           approvals: [
-            { jobId: 'job-1', stepTitle: 'Cilium rollout', approvalId: button.value, mayDecide: true },
+            { jobId: 'job-1', stepTitle: 'Cilium rollout', approvalId: button.value, mayApprove: true },
           ],
         },
       ],
@@ -360,6 +365,26 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       ['U0BOB', 'click-refused', expect.stringMatching(/^approve Cilium rollout: /)],
       ['U0ALICE', 'click-refused', 'approve: the button matches no pending approval'],
     ]);
+  });
+
+  it('the audit says where a click came from: the job’s thread or the App Home', async () => {
+    await t.service.submit(BOB, { verb: 'cilium', cluster: 'prod' }, false);
+    const button = await pendingApproval('job-1', 'prod');
+    await t.service.decide(ALICE, { decision: 'approve', ...button }, async () => {});
+    const carol = { userId: 'U0CAROL', channelId: 'C0OPS' };
+    await t.service.decide(carol, { decision: 'approve', value: button.value, onHome: true }, async () => {});
+
+    const entries = await t.audit.recent(2);
+    expect(entries.map((e) => [e.who, e.action, e.via])).toEqual([
+      ['U0CAROL', 'approve', 'app-home'],
+      ['U0ALICE', 'approve', 'thread'],
+    ]);
+    const answer = await t.service.audit(ALICE, 2);
+    const lines = ('entries' in answer ? describeAudit(answer.entries) : '').split('\n');
+    expect(lines[1]).toMatch(
+      / <@U0CAROL> approve \(App Home\) \[#1 .*\]: Cilium rollout: approved \(2\/2\)$/,
+    );
+    expect(lines[2]).toMatch(/ <@U0ALICE> approve \(thread\) \[#1 .*\]: Cilium rollout \(1\/2\)$/);
   });
 
   it('the audit numbers a clicked step as the board does, not by its id', async () => {
@@ -401,13 +426,26 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     const approvalsOf = (answer: typeof alice) =>
       answer && 'kind' in answer ? answer.clusters.flatMap((c) => c.approvals) : [];
     expect(approvalsOf(bob)).toMatchObject([
-      { jobId: 'job-1', required: 2, mayDecide: true, message: { channel: 'C0OPS', ts: dev.messageTs } },
-      { jobId: 'job-2', required: 2, mayDecide: true, message: { channel: 'C0OPS', ts: prod.messageTs } },
+      {
+        jobId: 'job-1',
+        required: 2,
+        mayApprove: true,
+        mayReject: true,
+        message: { channel: 'C0OPS', ts: dev.messageTs },
+        runs: { commandLine: 'ansible-playbook cilium.yml', targets: 'dev', commit: '0123456789ab' },
+      },
+      {
+        jobId: 'job-2',
+        required: 2,
+        mayApprove: true,
+        mayReject: true,
+        message: { channel: 'C0OPS', ts: prod.messageTs },
+      },
     ]);
-    // Dev lets the requester approve; prod does not, so Alice is offered no decision on her prod job.
-    expect(approvalsOf(alice).map((a) => [a.jobId, a.mayDecide])).toEqual([
-      ['job-1', true],
-      ['job-2', false],
+    // Dev lets the requester approve; prod does not, so Alice may only reject her prod job.
+    expect(approvalsOf(alice).map((a) => [a.jobId, a.mayApprove, a.mayReject])).toEqual([
+      ['job-1', true, true],
+      ['job-2', false, true],
     ]);
     const view = renderHome(alice!, {
       jobPageUrl: () => undefined,
@@ -420,6 +458,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     expect(text.match(/"action_id":"home_(approve|reject)","value":"[^"]+"/g)).toEqual([
       `"action_id":"home_approve","value":"${dev.value}"`,
       `"action_id":"home_reject","value":"${dev.value}"`,
+      `"action_id":"home_reject","value":"${prod.value}"`,
     ]);
   });
 
@@ -461,11 +500,11 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     const devOf = (answer: typeof alice) => (answer && 'clusters' in answer ? answer.clusters[0] : undefined);
     expect(devOf(alice)).toMatchObject({
       holder: { id: 'job-1' },
-      approvals: [{ jobId: 'job-1', mayDecide: true }],
+      approvals: [{ jobId: 'job-1', mayApprove: true, mayReject: true }],
     });
     expect(devOf(dave)).toMatchObject({
       holder: { id: 'job-1' },
-      approvals: [{ jobId: 'job-1', mayDecide: false }],
+      approvals: [{ jobId: 'job-1', mayApprove: false, mayReject: false }],
     });
     expect(mallory).toEqual({ code: 'NOT_OPERATOR', user: 'U0MALLORY' });
   });

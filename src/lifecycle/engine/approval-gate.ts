@@ -49,6 +49,7 @@ export async function passApproval(
       warning: [policy.warning, extra.warning].filter(Boolean).join('\n') || undefined,
       binding,
       minimumApprovals: policy.minimumApprovals,
+      compare: policy.compare,
       previousCommit: extra.previousCommit,
     });
     await announce(id, expiresAt);

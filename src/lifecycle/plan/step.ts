@@ -66,6 +66,11 @@ export interface ApprovalPolicy {
    * production: two). Absent: the cluster's count.
    */
   readonly minimumApprovals?: number | undefined;
+  /**
+   * What the approver must compare with something outside the bot before approving, in words (a
+   * new host key's fingerprint with the node's console): such a request is decided where it is read whole.
+   */
+  readonly compare?: string | undefined;
   /** Whether approval is needed this time (e.g. only when the cluster is not formed yet). */
   required(ctx: StepContext): Promise<boolean>;
   bind(ctx: StepContext): Promise<ApprovalBinding>;

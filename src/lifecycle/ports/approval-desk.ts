@@ -38,6 +38,8 @@ export interface ApprovalRequest {
   readonly minimumApprovals?: number | undefined;
   /** Set when an earlier approval was voided because the infra repo moved. */
   readonly previousCommit?: string | undefined;
+  /** What the approver must compare with something outside the bot first, in words ("a host key to compare"). */
+  readonly compare?: string | undefined;
 }
 
 export type ApprovalState =

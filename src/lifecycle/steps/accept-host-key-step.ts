@@ -23,6 +23,7 @@ export function acceptHostKeyStep(id: string, node: string): Step {
         `the node's console (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before approving: ` +
         'nothing runs on the node until then',
       mark: '⚠',
+      compare: 'a host key to compare',
       required: async () => true,
       bind: async (ctx) => ({ ...acceptance(node, presentedKey(ctx, node)), targets: node }),
       // The key pinned is the one the job holds at the act: one that changed since the click is not it.

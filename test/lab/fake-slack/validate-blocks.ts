@@ -16,7 +16,8 @@ function buttonsOf(block: Block): Array<Record<string, unknown>> {
 
 /**
  * The Block Kit limits Slack enforces with `invalid_blocks` (platform-facts: 50 blocks in a message, 100 in a Home view, section text
- * ≤ 3000, button text ≤ 75, value ≤ 2000), so a report that would be refused in production is refused here.
+ * ≤ 3000, button text ≤ 75, value ≤ 2000; a button's confirmation dialog object: title ≤ 100, text ≤ 300,
+ * confirm and deny ≤ 30), so a report that would be refused in production is refused here.
  */
 export function validateBlocks(blocks: Block[], maxBlocks = 50): string | undefined {
   if (blocks.length > maxBlocks) return `more than ${maxBlocks} blocks (${blocks.length})`;
@@ -34,6 +35,16 @@ export function validateBlocks(blocks: Block[], maxBlocks = 50): string | undefi
       if (label.length > 75) return `block ${index}: button text longer than 75 (${label.length})`;
       if (typeof button.value === 'string' && button.value.length > 2000) {
         return `block ${index}: button value longer than 2000 (${button.value.length})`;
+      }
+      const confirm = button.confirm as Record<string, unknown> | undefined;
+      if (confirm) {
+        const limits = { title: 100, text: 300, confirm: 30, deny: 30 };
+        for (const [field, max] of Object.entries(limits)) {
+          const length = textOf(confirm[field])?.length;
+          if (length === undefined || length > max) {
+            return `block ${index}: confirm ${field} missing or longer than ${max} (${length})`;
+          }
+        }
       }
     }
   }
