@@ -6,31 +6,44 @@ export interface OwedResponse {
 export interface AckFirst {
   /** Counts an ack as owed from the moment its request is taken until its response is written. */
   owe(response: OwedResponse): void;
-  /** Resolves when the work after an ack may go: at once when no ack is owed, else one such work per turn. */
+  /** Resolves when the work after an ack may go: once no ack is owed, or MAX_WAIT_MS after it parked. */
   afterAcks(): Promise<void>;
 }
+
+/**
+ * How long an answer waits for the acks owed to others: under Slack's 3 s for an ack, so a flood
+ * that never lets them all out slows the answers but never stops them.
+ */
+export const MAX_WAIT_MS = 2_000;
 
 /**
  * Keeps Slack's acks ahead of the work that follows them. A slash command's answer (the job's
  * admission script, BullMQ's add, the response_url post) is most of the process's CPU for a
  * request; run straight after its ack, a burst's later requests wait behind the earlier ones'
  * answers on a busy core, and Slack gives up on an ack after 3 s. Work parked here goes in a later
- * turn of the event loop, after the input ready then is read: while acks are owed one parked piece
- * goes per turn (so a flood of requests slows the answers but never stops them), all of it once
- * none is. Nothing is timed, so a loaded machine orders it the same way.
+ * turn of the event loop (after the input ready then is read) in which no ack is owed, or after
+ * MAX_WAIT_MS. The order depends on no timing, so a loaded machine keeps it.
  */
 export function createAckFirst(): AckFirst {
   let owed = 0;
-  const parked: (() => void)[] = [];
+  let parked: (() => void)[] = [];
   let scheduled = false;
+  let deadline: NodeJS.Timeout | undefined;
+  const release = () => {
+    clearTimeout(deadline);
+    deadline = undefined;
+    const going = parked;
+    parked = [];
+    for (const go of going) go();
+  };
   const turn = () => {
     scheduled = false;
-    const going = owed === 0 ? parked.splice(0) : parked.splice(0, 1);
-    for (const go of going) go();
-    if (parked.length > 0) schedule();
+    if (owed === 0) release();
+    // Answers that wait for acks owed are released by the last ack paid, or their deadline.
+    else deadline ??= setTimeout(release, MAX_WAIT_MS).unref();
   };
   const schedule = () => {
-    if (scheduled) return;
+    if (scheduled || parked.length === 0) return;
     scheduled = true;
     setImmediate(turn);
   };
@@ -42,6 +55,7 @@ export function createAckFirst(): AckFirst {
         if (paid) return;
         paid = true;
         owed -= 1;
+        if (owed === 0) schedule();
       };
       response.once('finish', pay);
       response.once('close', pay);

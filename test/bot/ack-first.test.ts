@@ -1,17 +1,21 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { createAckFirst } from '../../src/bot/create-ack-first.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAckFirst, MAX_WAIT_MS } from '../../src/bot/create-ack-first.js';
 
 /** One turn of the event loop: the gate's own turn was scheduled before this one, so it has run. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Three answers parked behind their acks; `went` lists the ones let go, in order. */
+/** Three answers parked behind their acks; the returned list names the ones let go, in order. */
 function parkThree(acks: ReturnType<typeof createAckFirst>) {
   const went: string[] = [];
   for (const name of ['first answer', 'second answer', 'third answer'])
     void acks.afterAcks().then(() => went.push(name));
   return went;
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('acks go ahead of the work that follows them', () => {
   it('with no ack owed, every answer goes in the next turn, after the input ready now is read', async () => {
@@ -23,27 +27,21 @@ describe('acks go ahead of the work that follows them', () => {
     expect(went).toEqual(['first answer', 'second answer', 'third answer']);
   });
 
-  it('while a request waits for its ack, answers go one per turn; all the rest once it is written', async () => {
+  it('no answer goes while another request waits for its ack; all go once the last ack is written', async () => {
     const acks = createAckFirst();
-    const request = new EventEmitter();
-    acks.owe(request);
+    const first = new EventEmitter();
+    const second = new EventEmitter();
+    acks.owe(first);
+    acks.owe(second);
     const went = parkThree(acks);
+    for (let turn = 0; turn < 5; turn++) await nextTurn();
+    expect(went).toEqual([]);
+    first.emit('finish');
     await nextTurn();
-    // A request read in this turn is handled before the next answer starts: a flood slows answers, never stops them.
-    expect(went).toEqual(['first answer']);
+    expect(went).toEqual([]);
+    second.emit('finish');
     await nextTurn();
-    expect(went).toEqual(['first answer', 'second answer']);
-    request.emit('finish');
-    const more = parkThree(acks);
-    await nextTurn();
-    expect([...went, ...more]).toEqual([
-      'first answer',
-      'second answer',
-      'third answer',
-      'first answer',
-      'second answer',
-      'third answer',
-    ]);
+    expect(went).toEqual(['first answer', 'second answer', 'third answer']);
   });
 
   it('a request whose caller hung up owes no ack, and a written one is not paid twice by its close', async () => {
@@ -59,10 +57,24 @@ describe('acks go ahead of the work that follows them', () => {
     written.emit('close');
     const went = parkThree(acks);
     await nextTurn();
-    // `other` still waits: one per turn, not all three.
-    expect(went).toEqual(['first answer']);
+    // `other` still waits for its ack.
+    expect(went).toEqual([]);
     other.emit('finish');
     await nextTurn();
     expect(went).toHaveLength(3);
+  });
+
+  it('a flood that never lets every ack out holds an answer no longer than the deadline', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const acks = createAckFirst();
+    acks.owe(new EventEmitter());
+    const went = parkThree(acks);
+    await nextTurn();
+    vi.advanceTimersByTime(MAX_WAIT_MS - 1);
+    await Promise.resolve();
+    expect(went).toEqual([]);
+    vi.advanceTimersByTime(1);
+    await Promise.resolve();
+    expect(went).toEqual(['first answer', 'second answer', 'third answer']);
   });
 });
