@@ -6,6 +6,7 @@ import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
 import { answerHandlerFailure, postToResponseUrl } from './answer-handler-failure.js';
 import { ROLLBACK_ACTION } from './cilium-rollback-offer.js';
+import { type AckFirst, createAckFirst } from './create-ack-first.js';
 import type { HomeTab } from './create-home-tab.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
 import { handleApprovalClick } from './handle-approval-click.js';
@@ -48,7 +49,9 @@ export function createSlackApp(deps: SlackAppDeps): App {
   // One SDK logger for the receiver and the app, so the receiver's warnings are redacted too.
   const logger = slackSdkLogger(deps.logger);
   logger.setLevel(LogLevel.WARN);
-  const receiver = socketMode ? undefined : createHttpReceiver(deps, logger);
+  // Over HTTP the acks owed are counted; over Socket Mode none are, and the work after each ack takes one turn.
+  const acks = createAckFirst();
+  const receiver = socketMode ? undefined : createHttpReceiver(deps, logger, acks);
   const app = new App({
     token: env.SLACK_BOT_TOKEN,
     appToken: env.SLACK_APP_TOKEN,
@@ -64,7 +67,7 @@ export function createSlackApp(deps: SlackAppDeps): App {
     extendedErrorHandler: true,
   });
 
-  registerHandlers(app, deps);
+  registerHandlers(app, deps, acks);
   app.error(async ({ error, body }: { error: Error; body: unknown }) => {
     deps.logger.error({ err: error }, 'slack handler failed');
     // The ack went out first, so without this the person who clicked or typed sees nothing at all.
@@ -76,7 +79,11 @@ export function createSlackApp(deps: SlackAppDeps): App {
 }
 
 /** Slack's HTTP listener: `/healthz`, the job pages, and Bolt (future-dated requests refused) for the rest. */
-function createHttpReceiver(deps: SlackAppDeps, logger: ReturnType<typeof slackSdkLogger>): HTTPReceiver {
+function createHttpReceiver(
+  deps: SlackAppDeps,
+  logger: ReturnType<typeof slackSdkLogger>,
+  acks: AckFirst,
+): HTTPReceiver {
   const { env } = deps;
   const receiver = new HTTPReceiver({
     signingSecret: env.SLACK_SIGNING_SECRET ?? '',
@@ -96,15 +103,21 @@ function createHttpReceiver(deps: SlackAppDeps, logger: ReturnType<typeof slackS
   const slack = refuseFutureRequests(receiver.requestListener, Date.now);
   // The job pages first: their GETs carry no Slack signature and never reach Bolt.
   receiver.requestListener = (request, response) => {
-    if (!deps.pages?.(request, response)) slack(request, response);
+    if (deps.pages?.(request, response)) return;
+    acks.owe(response);
+    slack(request, response);
   };
   return receiver;
 }
 
-/** The slash command, the approval and rollback buttons, the App Home: each acks first, then answers. */
-function registerHandlers(app: App, deps: SlackAppDeps): void {
+/**
+ * The slash command, the approval and rollback buttons, the App Home: each acks first, then answers
+ * once the acks owed to other requests have gone out (create-ack-first.ts).
+ */
+function registerHandlers(app: App, deps: SlackAppDeps, acks: AckFirst): void {
   app.command('/cluster', async ({ command, ack, respond }) => {
     await ack();
+    await acks.afterAcks();
     const reply = await handleClusterCommand(
       {
         text: command.text,
@@ -127,6 +140,7 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
   ] as const) {
     app.action<BlockAction<ButtonAction>>({ action_id: actionId }, async ({ ack, body, action, respond }) => {
       await ack();
+      await acks.afterAcks();
       const answer = await handleApprovalClick(
         {
           userId: body.user.id,
@@ -144,11 +158,13 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
   app.event('app_home_opened', async ({ event }) => {
     // The Messages and About tabs open this event too; only the Home tab shows a view.
     if (event.tab !== 'home') return;
+    await acks.afterAcks();
     await deps.homeTab.opened(event.user);
   });
 
   app.action<BlockAction<ButtonAction>>({ action_id: HOME_VERIFY_ACTION }, async ({ ack, body, action }) => {
     await ack();
+    await acks.afterAcks();
     if (!(await deps.service.firstDelivery(`home-verify:${body.trigger_id}`))) return;
     await deps.homeTab.verifyClicked(body.user.id, action.value ?? '');
   });
@@ -158,6 +174,7 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
   ] as const) {
     app.action<BlockAction<ButtonAction>>({ action_id: actionId }, async ({ ack, body, action }) => {
       await ack();
+      await acks.afterAcks();
       // A redelivered click would only be told "already counted" on the Home: the first one answers.
       if (!(await deps.service.firstDelivery(`home-approval:${body.trigger_id}`))) return;
       await deps.homeTab.approvalClicked(body.user.id, decision, action.value ?? '');
@@ -169,6 +186,7 @@ function registerHandlers(app: App, deps: SlackAppDeps): void {
   ] as const) {
     app.action<BlockAction<ButtonAction>>({ action_id: actionId }, async ({ ack, body, action, respond }) => {
       await ack();
+      await acks.afterAcks();
       // Slack redelivers a click it thinks went unanswered: one click queues one job.
       if (!(await deps.service.firstDelivery(`${name}:${body.trigger_id}`))) return;
       const answer = await handle(
