@@ -111,7 +111,7 @@ async function engineRound(world: WorldConfig, benchRedis: BenchRedis, kind: Rou
   const dataDir = await mkdtemp(join(tmpdir(), 'cb-bench-engine-'));
   const keys = redisKeys(prefix);
   const logger = createLogger({ level: 'silent', redact: createRedactor() });
-  const { records, lock, queue } = createJobStores(
+  const { records, clusterLeases, queue } = createJobStores(
     redis,
     keys,
     world,
@@ -134,7 +134,7 @@ async function engineRound(world: WorldConfig, benchRedis: BenchRedis, kind: Rou
       redis,
       keys,
       records,
-      lock,
+      clusterLeases,
       poster: answeringPoster(),
       shell: nodesInMemory,
       logger,

@@ -3,12 +3,12 @@ import { describeJob, describeJobLine } from './describe-job.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { type JobPageUrl, jobPageLink } from './job-page-url.js';
 
-/** `/cluster status [cluster]`: lock holder, waiting jobs, unfinished jobs, last verify, a suspended Flux, per cluster. */
+/** `/cluster status [cluster]`: lease holder, waiting jobs, unfinished jobs, last verify, a suspended Flux, per cluster. */
 export function describeStatus(clusters: readonly ClusterOverview[]): string {
   const sections = clusters.map((overview) => {
     const last = overview.lastVerify;
     const lines = [`*${overview.cluster}*`];
-    lines.push(overview.holder ? `• lock: ${describeJob(overview.holder)}` : '• lock: free');
+    lines.push(overview.holder ? `• lease: ${describeJob(overview.holder)}` : '• lease: free');
     if (overview.waiting.length > 0)
       lines.push(`• queued behind it: ${overview.waiting.map((id) => id.replace('job-', '#')).join(', ')}`);
     lines.push(...overview.open.map(describeJobLine));

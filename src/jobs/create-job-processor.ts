@@ -52,7 +52,10 @@ export function createJobProcessor(deps: JobProcessorDeps) {
     const lease = createRunLease(jobId);
     const cancelBy = await claimCluster(deps, job, token, record, cluster, cancelled, lease);
     if (lease.held)
-      checkpoints.fenceBy({ ...deps.lock.fence(cluster.name, lease.holder), lose: () => lease.lose() });
+      checkpoints.fenceBy({
+        ...deps.clusterLeases.fence(cluster.name, lease.holder),
+        lose: () => lease.lose(),
+      });
     const run = await openRun(deps, record, cluster, {
       cancelBy,
       signal,

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { WorldConfig } from '../config/world-config.js';
 import type { Logger } from '../log/create-logger.js';
 import { createAuditLog } from './audit-log.js';
-import { createClusterLock } from './cluster-lock.js';
+import { createClusterLease } from './cluster-lease.js';
 import { createCommandBatch } from './command-batch.js';
 import { createCommandRateLimit } from './command-rate-limit.js';
 import { createJobQueue } from './create-job-queue.js';
@@ -30,7 +30,7 @@ export function createJobStores(
     /** What the process writes in one tick leaves as one pipeline: a step's checkpoint, page event and thread state. */
     batch: createCommandBatch(redis),
     records: createJobRecords(redis, keys),
-    lock: createClusterLock(redis, keys),
+    clusterLeases: createClusterLease(redis, keys),
     audit,
     rateLimit,
     queue: createJobQueue(redis, keys, { audit, rateLimit, retentionMs }, now),

@@ -1,5 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lock.js';
+import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lease.js';
 import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { JobThread } from './ports/job-thread.js';
 import type { HeldMessages, OutboxSeq, ThreadMessages } from './ports/thread-outbox.js';

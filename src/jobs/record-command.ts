@@ -90,7 +90,7 @@ export async function recordCommand(
     keys.jobCounter,
     keys.recentJobs,
     keys.audit,
-    keys.lock(command.cluster),
+    keys.lease(command.cluster),
     keys.waiting(command.cluster),
     ...admission.args,
     // An undeclared key, legal on a Redis Cluster only because the prefix is a hash tag there (read-env.ts enforces it), as BullMQ relies on.

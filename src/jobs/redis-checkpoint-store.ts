@@ -1,5 +1,5 @@
 import type { CheckpointStore, StepRecord } from '../lifecycle/ports/checkpoint-store.js';
-import { HOLDS_LEASE, type LeaseFence } from './cluster-lock.js';
+import { HOLDS_LEASE, type LeaseFence } from './cluster-lease.js';
 import type { CommandBatch } from './command-batch.js';
 import type { RedisKeys } from './redis-keys.js';
 

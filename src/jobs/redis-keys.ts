@@ -21,9 +21,14 @@ export function redisKeys(prefix: string) {
     audit: `${prefix}:audit`,
     dedup: (key: string) => `${prefix}:dedup:${key}`,
     commandCount: (userId: string, minute: number) => `${prefix}:rate:${userId}:${minute}`,
-    lock: (cluster: string) => `${prefix}:lock:${cluster}`,
+    /**
+     * The cluster's lease: the one mutating job that holds it. Its keys keep the old word `lock`: a
+     * renamed key would let a process of the previous version and one of this version each take
+     * the same cluster during a rolling deploy.
+     */
+    lease: (cluster: string) => `${prefix}:lock:${cluster}`,
     /** Which start of the lease's job holds it (a random id per processor run): a start taken over is fenced out. */
-    lockAttempt: (cluster: string) => `${prefix}:lock:${cluster}:attempt`,
+    leaseAttempt: (cluster: string) => `${prefix}:lock:${cluster}:attempt`,
     waiting: (cluster: string) => `${prefix}:lock:${cluster}:waiting`,
     lastVerify: (cluster: string) => `${prefix}:verify:${cluster}`,
     verifyAlerts: (cluster: string) => `${prefix}:verify:${cluster}:alerts`,

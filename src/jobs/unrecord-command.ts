@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { AuditLog } from './audit-log.js';
-import { RELEASE_LEASE } from './cluster-lock.js';
+import { RELEASE_LEASE } from './cluster-lease.js';
 import type { JobRecord } from './job-record.js';
 import type { RedisKeys } from './redis-keys.js';
 import { queueRetireJob } from './retire-job.js';
@@ -25,7 +25,7 @@ export async function unrecordCommand(
   const { cluster } = record.command;
   const multi = redis
     .multi()
-    .eval(RELEASE_LEASE, 1, keys.lock(cluster), record.id)
+    .eval(RELEASE_LEASE, 1, keys.lease(cluster), record.id)
     .lrem(keys.waiting(cluster), 0, record.id)
     .set(keys.job(record.id), JSON.stringify({ ...record, outcome: 'failed', finishedAt: now }));
   queueRetireJob(multi, keys, record.id, deps.retentionMs);

@@ -14,7 +14,7 @@ export async function readClusterOverviews(
   const recent = await deps.records.recent(RECENT_KEPT);
   const overviews: ClusterOverview[] = [];
   for (const cluster of clusters) {
-    const holderId = await deps.lock.holder(cluster);
+    const holderId = await deps.clusterLeases.holder(cluster);
     const holderRecord = holderId ? await deps.records.get(holderId) : undefined;
     const lastRaw = await deps.redis.get(deps.keys.lastVerify(cluster));
     const fluxRaw = await deps.redis.get(deps.keys.fluxSuspended(cluster));

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { GroupMembers } from '../access/access-policy.js';
 import type { WorldConfig } from '../config/world-config.js';
 import type { AuditLog } from '../jobs/audit-log.js';
-import type { ClusterLock } from '../jobs/cluster-lock.js';
+import type { ClusterLease } from '../jobs/cluster-lease.js';
 import type { CommandRateLimit } from '../jobs/command-rate-limit.js';
 import type { JobQueue } from '../jobs/create-job-queue.js';
 import type { JobRecords } from '../jobs/job-record.js';
@@ -21,7 +21,7 @@ export interface ServiceDeps {
   readonly threads: ThreadStore;
   /** The job page's log and events, as the workers wrote them. */
   readonly feed: JobFeedReader;
-  readonly lock: ClusterLock;
+  readonly clusterLeases: ClusterLease;
   readonly queue: Pick<JobQueue, 'enqueue' | 'promote'>;
   readonly audit: AuditLog;
   readonly members: GroupMembers;

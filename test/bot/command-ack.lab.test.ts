@@ -67,7 +67,7 @@ describe('the ack of a /cluster command: one script for the bot, then BullMQ’s
     expect((await command('cilium dev', 'T3')).text).toContain('job #2');
     const { reply } = await command('up dev', 'T4', 'U0BOB');
     expect(reply).toMatchObject({ code: 'BUSY', cluster: 'dev', holder: { id: 'job-2' } });
-    expect(await t.lock.holder('dev')).toBe('job-2');
+    expect(await t.clusterLeases.holder('dev')).toBe('job-2');
     const [refused] = await t.audit.recent(1);
     expect(refused).toMatchObject({ who: 'U0BOB', action: 'refused', what: 'up dev: busy' });
     expect((await command('verify dev', 'T5')).text).toContain('job #3');
@@ -128,7 +128,7 @@ describe('the ack of a /cluster command: one script for the bot, then BullMQ’s
     expect(text).toBe(
       '⚠️ Could not queue `cilium dev`: the job queue (Redis) did not take it. Nothing was started; try again.',
     );
-    expect(await t.lock.holder('dev')).toBeNull();
+    expect(await t.clusterLeases.holder('dev')).toBeNull();
     expect(await t.records.get('job-2')).toMatchObject({ outcome: 'failed' });
 
     queue.add = Object.getPrototypeOf(queue).add;

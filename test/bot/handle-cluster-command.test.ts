@@ -96,13 +96,13 @@ describe('describeReply', () => {
     ).toBe(
       [
         '*dev*',
-        '• lock: job #4 (cilium dev) by <@U0ALICE>, queued',
+        '• lease: job #4 (cilium dev) by <@U0ALICE>, queued',
         '• queued behind it: #5, #6',
         '• job #4 (cilium dev) by <@U0ALICE>: queued',
         '• last verify: passed at 2026-01-02 03:04 UTC (scheduled): &lt;all&gt; ok',
         '',
         '*prod*',
-        '• lock: free',
+        '• lease: free',
         '• last verify: none yet',
       ].join('\n'),
     );

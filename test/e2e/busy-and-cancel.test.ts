@@ -51,7 +51,7 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
 
     await driver.slash('status dev', { userId: 'U0ALICE', channelId: 'C0OPS' });
     const status = await ephemeralAfter(slack, 'U0ALICE', '*dev*');
-    expect(status).toContain('• lock: job #1 (cilium dev) by <@U0ALICE>, step 2/8 (waiting for approval)');
+    expect(status).toContain('• lease: job #1 (cilium dev) by <@U0ALICE>, step 2/8 (waiting for approval)');
     expect(status).toMatch(/queued behind it: #\d+/);
     expect(status).toMatch(/last verify: succeeded at .* \(job #\d+\)/);
 
@@ -66,7 +66,7 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
         description: 'cilium board cancelled',
       },
     );
-    // The lock went to the queued job, which now runs.
+    // The lease went to the queued job, which now runs.
     await slack.waitFor(
       () =>
         slack
@@ -88,7 +88,7 @@ describe('one mutating job per cluster, status, cancel', { timeout: labMs(180_00
     expect(audit).toMatch(/cluster-bot outcome \[#\d+\]: succeeded/);
   });
 
-  it('cancel mid-playbook ends the remote command, releases the lock and says who cancelled', async () => {
+  it('cancel mid-playbook ends the remote command, releases the lease and says who cancelled', async () => {
     lab = await startSlackLab({ labVars: { lab_sleep_seconds: 120 } });
     const { slack, driver } = lab;
     await driver.slash('packages k3s-dev-1', { userId: 'U0ALICE', channelId: 'C0OPS' });

@@ -60,7 +60,7 @@ describe('the console on a pseudo-terminal, as `npm run demo` runs it', { timeou
       timeoutMs: 60_000,
     });
     tty.keys('tus dev\r');
-    await tty.waitFor(/\ncluster-bot> \/cluster status dev\n[\s\S]*• lock: job #1 \(up dev\) by @U0BOB/, {
+    await tty.waitFor(/\ncluster-bot> \/cluster status dev\n[\s\S]*• lease: job #1 \(up dev\) by @U0BOB/, {
       from: typed,
     });
 

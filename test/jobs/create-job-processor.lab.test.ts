@@ -74,7 +74,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect(audited).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
     expect(retention).toBeGreaterThan(0);
     await posted('✅ job #1 succeeded');
-    expect(await lab.lock.holder('dev')).toBeNull();
+    expect(await lab.clusterLeases.holder('dev')).toBeNull();
   });
 
   it('a job waiting for approval parks as delayed and keeps its lease for the wait; a cancel then ends it, voiding the approval', async () => {
@@ -87,15 +87,15 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect((await lab!.approvalOf(id)).state.status).toBe('pending');
     expect((await lab.records.get(id))?.outcome).toBeUndefined();
     // No worker holds it, yet prod stays its own until the approval could expire.
-    expect(await lab.lock.holder('prod')).toBe(id);
-    expect(await lab.redis.pttl(lab.keys.lock('prod'))).toBeGreaterThan(APPROVAL_TIMEOUT_MS);
+    expect(await lab.clusterLeases.holder('prod')).toBe(id);
+    expect(await lab.redis.pttl(lab.keys.lease('prod'))).toBeGreaterThan(APPROVAL_TIMEOUT_MS);
     expect(playbooksRun()).toEqual([]);
 
     await requestCancel(lab.redis, lab.keys, id, 'U0BOB');
     await lab.queue.promote(id);
     expect(await outcomeOf(id)).toBe('cancelled');
     expect((await lab!.approvalOf(id)).state.status).toBe('void');
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot cancelled: /)]);
     await posted('❌ job #1 cancelled');
     expect(lab.texts()).toContain('🛑 cancelled by <@U0BOB>');
@@ -116,7 +116,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect(await outcomeOf(id)).toBe('succeeded');
     expect(playbooksRun()).toHaveLength(1);
     expect((await lab!.approvalOf(id)).state).toMatchObject({ status: 'approved', by: ['U0BOB', 'U0CAROL'] });
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
     await posted('✅ job #1 succeeded');
   });
@@ -141,7 +141,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect(await outcomeOf(id)).toBe('succeeded');
     expect(decided).toBe(true);
     expect(playbooksRun()).toHaveLength(1);
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
   });
 
   it('a click that comes as the approval message appears, before its ts is saved, is counted, not refused', async () => {
@@ -172,7 +172,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     const second = await submit(PACKAGES_PROD, 'U0BOB', true);
 
     await delayed(second);
-    expect(await lab.lock.holder('prod')).toBe(first);
+    expect(await lab.clusterLeases.holder('prod')).toBe(first);
     expect(await lab.redis.lrange(lab.keys.waiting('prod'), 0, -1)).toEqual([second]);
     expect((await lab.records.get(second))?.outcome).toBeUndefined();
     expect(lab.texts().some((text) => text.includes('job #2'))).toBe(false);
@@ -183,7 +183,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     // Its next try (within two seconds) finds prod free: it takes the lease and starts.
     expect(
       await waitFor('the second job holding prod', async () =>
-        (await lab!.lock.holder('prod')) === second ? true : undefined,
+        (await lab!.clusterLeases.holder('prod')) === second ? true : undefined,
       ),
     ).toBe(true);
     expect(await lab.redis.lrange(lab.keys.waiting('prod'), 0, -1)).toEqual([]);
@@ -203,13 +203,13 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
   it('a job cancelled before it started ends cancelled without running anything or keeping the lease', async () => {
     lab = await startInProcessWorker('processor-cancelled', { replies: healthyHosts });
     const id = await submit(PACKAGES_PROD);
-    expect(await lab.lock.holder('prod')).toBe(id);
+    expect(await lab.clusterLeases.holder('prod')).toBe(id);
     await requestCancel(lab.redis, lab.keys, id, 'U0BOB');
     lab.startWorker();
 
     expect(await outcomeOf(id)).toBe('cancelled');
     expect(lab.shell.calls).toEqual([]);
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot cancelled: /)]);
     await posted('❌ job #1 cancelled: cancelled before this step');
     // Who cancelled it is said in the thread, though the cancel came before its root message.
@@ -229,7 +229,7 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
 
     expect(await outcomeOf(id)).toBe('cancelled');
     expect(lab.shell.calls).toEqual([]);
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
     const refused = (await lab.audit.recent(50)).filter((entry) => entry.action === 'refused');
     expect(refused.map((entry) => [entry.who, entry.jobId])).toEqual([['U0DAVE', id]]);
     await posted('❌ job #1 cancelled: refused when the job started');

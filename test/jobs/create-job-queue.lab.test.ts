@@ -51,8 +51,8 @@ describe('createJobQueue in-process (real Redis)', { timeout: labMs(30_000) }, (
     const job = await jobOf('job-2');
     expect([job?.name, job?.data, await job?.getState()]).toEqual(['cilium', { jobId: 'job-2' }, 'waiting']);
     // Only the mutating job holds dev, for as long as a worker may take to pick it up.
-    expect(await lab.lock.holder('dev')).toBe('job-2');
-    const ttl = await lab.redis.pttl(lab.keys.lock('dev'));
+    expect(await lab.clusterLeases.holder('dev')).toBe('job-2');
+    const ttl = await lab.redis.pttl(lab.keys.lease('dev'));
     expect(ttl).toBeGreaterThan(ENQUEUED_LEASE_MS - 5_000);
     expect(ttl).toBeLessThanOrEqual(ENQUEUED_LEASE_MS);
     expect(await lab.redis.lrange(lab.keys.recentJobs, 0, -1)).toEqual(['job-2', 'job-1']);
@@ -69,7 +69,7 @@ describe('createJobQueue in-process (real Redis)', { timeout: labMs(30_000) }, (
     });
     expect(await lab.records.get('job-2')).toBeUndefined();
     expect(await jobOf('job-2')).toBeUndefined();
-    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await lab.clusterLeases.holder('dev')).toBe('job-1');
     // Another cluster, or a read-only verb, is not in the way.
     expect(await enqueue({ verb: 'verify', cluster: 'dev' })).toMatchObject({ kind: 'queued', position: 0 });
     expect(await enqueue({ verb: 'cilium', cluster: 'prod' })).toMatchObject({ kind: 'queued', position: 0 });
@@ -84,7 +84,7 @@ describe('createJobQueue in-process (real Redis)', { timeout: labMs(30_000) }, (
     expect(second).toMatchObject({ kind: 'queued', position: 1, record: { id: 'job-2' } });
     expect(third).toMatchObject({ kind: 'queued', position: 2, record: { id: 'job-3' } });
     expect(await lab.redis.lrange(lab.keys.waiting('dev'), 0, -1)).toEqual(['job-2', 'job-3']);
-    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await lab.clusterLeases.holder('dev')).toBe('job-1');
     expect(await (await jobOf('job-3'))?.getState()).toBe('waiting');
   });
 
@@ -106,8 +106,8 @@ describe('createJobQueue in-process (real Redis)', { timeout: labMs(30_000) }, (
     expect(adds()).toBe(8);
 
     // prod is free again, dev still held by its real job, nobody waits behind a job that never runs.
-    expect(await lab.lock.holder('prod')).toBeNull();
-    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('dev')).toBe('job-1');
     expect(await lab.redis.lrange(lab.keys.waiting('dev'), 0, -1)).toEqual([]);
     for (const id of ['job-2', 'job-3']) {
       expect(await lab.records.get(id)).toMatchObject({ outcome: 'failed', finishedAt: expect.any(Number) });
@@ -158,8 +158,8 @@ describe('createJobQueue in-process (real Redis)', { timeout: labMs(30_000) }, (
       'job-2',
       'job-3',
     ]);
-    expect(await lab.lock.holder('prod')).toBe('job-3');
-    expect(await lab.lock.holder('dev')).toBe('job-1');
+    expect(await lab.clusterLeases.holder('prod')).toBe('job-3');
+    expect(await lab.clusterLeases.holder('dev')).toBe('job-1');
     expect((await lab.records.get('job-2'))?.outcome).toBeUndefined();
   });
 

@@ -71,7 +71,7 @@ describe('two starts of the same job (a stalled job handed out again while its f
     });
     const second = lab.processor()(job, undefined);
     await playbooks.started(2);
-    const attempt = await lab.redis.get(lab.keys.lockAttempt('dev'));
+    const attempt = await lab.redis.get(lab.keys.leaseAttempt('dev'));
 
     // The first's next renew finds the lease another start's: it says so and stops following.
     await waitFor('the first start told it lost its lease', async () =>
@@ -81,13 +81,13 @@ describe('two starts of the same job (a stalled job handed out again while its f
     playbooks.finish(0);
     await expect(first).rejects.toBeInstanceOf(LeaseLostError);
     expect(await stepStatus()).toEqual([`${STEP} running`]);
-    expect(await lab.lock.holder('dev')).toBe(id);
-    expect(await lab.redis.get(lab.keys.lockAttempt('dev'))).toBe(attempt);
+    expect(await lab.clusterLeases.holder('dev')).toBe(id);
+    expect(await lab.redis.get(lab.keys.leaseAttempt('dev'))).toBe(attempt);
 
     playbooks.finish(1);
     expect(await second).toBe('succeeded');
     expect(await stepStatus()).toEqual([`${STEP} succeeded`]);
-    expect(await lab.lock.holder('dev')).toBeNull();
+    expect(await lab.clusterLeases.holder('dev')).toBeNull();
     const outcomes = (await lab.audit.recent(50)).filter(
       (entry) => entry.jobId === id && entry.action === 'outcome',
     );
@@ -106,15 +106,15 @@ describe('two starts of the same job (a stalled job handed out again while its f
   it('a lease that lapsed with nobody taking it (Redis away, a slow worker) is taken again by its renew; one another start took is not', async () => {
     lab = await startInProcessWorker('lease-lapsed');
     const first = { jobId: 'job-1', attempt: 'first' };
-    expect(await lab.lock.acquire('dev', first, 20)).toBe(true);
+    expect(await lab.clusterLeases.acquire('dev', first, 20)).toBe(true);
     await waitFor('the lease lapsed', async () =>
-      (await lab!.lock.holder('dev')) === null ? true : undefined,
+      (await lab!.clusterLeases.holder('dev')) === null ? true : undefined,
     );
 
-    expect(await lab.lock.renew('dev', first, 60_000)).toBe(true);
-    expect(await lab.lock.holder('dev')).toBe('job-1');
-    expect(await lab.lock.acquire('dev', { jobId: 'job-1', attempt: 'second' }, 60_000)).toBe(true);
-    expect(await lab.lock.renew('dev', first, 60_000)).toBe(false);
-    expect(await lab.redis.get(lab.keys.lockAttempt('dev'))).toBe('second');
+    expect(await lab.clusterLeases.renew('dev', first, 60_000)).toBe(true);
+    expect(await lab.clusterLeases.holder('dev')).toBe('job-1');
+    expect(await lab.clusterLeases.acquire('dev', { jobId: 'job-1', attempt: 'second' }, 60_000)).toBe(true);
+    expect(await lab.clusterLeases.renew('dev', first, 60_000)).toBe(false);
+    expect(await lab.redis.get(lab.keys.leaseAttempt('dev'))).toBe('second');
   });
 });

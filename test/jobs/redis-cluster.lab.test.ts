@@ -69,7 +69,7 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: labMs
       timeoutMs: 15_000,
     });
     expect(outcome).toBe('succeeded');
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
     const audited = (await lab.audit.recent(20))
       .filter((entry) => entry.jobId === id)
       .map((entry) => entry.action);
@@ -85,7 +85,7 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: labMs
       await Promise.all(
         [
           keys.job('job-1'),
-          keys.lock('prod'),
+          keys.lease('prod'),
           keys.audit,
           keys.approvals('job-1'),
           keys.rateBudget('chat.postMessage:C0OPS'),
@@ -118,7 +118,7 @@ describe('on a real Redis Cluster (three masters on loopback)', { timeout: labMs
       admission: { userId: 'U0ALICE', deliveryKey: 'command:C1' },
     });
     await expect(refused).rejects.toMatchObject({ code: 'JOB_NOT_QUEUED' });
-    expect(await lab.lock.holder('prod')).toBeNull();
+    expect(await lab.clusterLeases.holder('prod')).toBeNull();
     expect(await lab.records.get('job-1')).toMatchObject({ outcome: 'failed' });
     expect(await lab.redis.exists(lab.keys.dedup('command:C1'))).toBe(0);
   });

@@ -8,7 +8,7 @@ import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
-import { createClusterLock } from '../../src/jobs/cluster-lock.js';
+import { createClusterLease } from '../../src/jobs/cluster-lease.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createJobQueue } from '../../src/jobs/create-job-queue.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
@@ -53,7 +53,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
   );
   const audit = createAuditLog(redis, keys, logger);
   const now = () => clock.now ?? Date.now();
-  const lock = createClusterLock(redis, keys);
+  const clusterLeases = createClusterLease(redis, keys);
   const rateLimit = createCommandRateLimit(redis, keys, 1_000, now);
   const queue = createJobQueue(
     redis,
@@ -83,7 +83,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     records,
     threads: createThreadStore(redis, keys, 'C0ALERTS'),
     feed: createJobFeedReader(redis, keys),
-    lock,
+    clusterLeases,
     queue,
     audit,
     members: async () => [],

@@ -133,7 +133,7 @@ describe('per-cluster operators and command channels', { timeout: labMs(60_000) 
     expect(texts).toContain('⛔ /cluster commands for prod are not accepted in <#C0OPS>. Use <#C0PROD>.');
     // Nothing ran anywhere, the lease of dev is free again, and the audit trail says why.
     expect(bot.shell.calls).toEqual([]);
-    expect(await bot.lock.holder('dev')).toBeNull();
+    expect(await bot.clusterLeases.holder('dev')).toBeNull();
     const refused = (await bot.audit.recent(20)).filter((entry) => entry.action === 'refused');
     expect(refused.map((entry) => [entry.jobId, entry.who])).toEqual(
       expect.arrayContaining([

@@ -166,7 +166,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       number: 1,
     });
     await endJob('job-1', 'failed');
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
     expect(await t.service.rollBackCilium(ALICE, 'job-2')).toEqual({
       code: 'ROLLBACK_NOT_OFFERED',
       why: 'not-a-rollout',
@@ -192,7 +192,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       mode: { kind: 'rollback' },
     });
     // A second click (anyone's, even once the cluster is free) queues no second rollback.
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
     expect(await t.service.rollBackCilium(ALICE, 'job-1')).toEqual({
       code: 'ROLLBACK_NOT_OFFERED',
       why: 'already-rolled-back',
@@ -227,10 +227,10 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       code: 'RERUN_REFUSED',
       why: 'no-such-job',
     });
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
     await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
     await endJob('job-2', 'failed');
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
     // Not an operator of dev: refused and audited, and the job stays re-runnable.
     expect(await t.service.rerun(MALLORY, { id: 'job-2' })).toMatchObject({ code: 'NOT_OPERATOR' });
     expect((await t.audit.recent(1))[0]).toMatchObject({
@@ -270,7 +270,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       what: 'up dev (re-run of #2)',
     });
     // A later ask, even with the cluster free, names the re-run.
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
     expect(await t.service.rerun(ALICE, number('2'))).toEqual({
       code: 'RERUN_REFUSED',
       why: 'already-rerun',

@@ -110,7 +110,7 @@ describe('refusals for want of rights are audited, within the rate limit', { tim
     const multi = t.redis.multi();
     t.records.queueRewrite(multi, { ...record, outcome: 'failed', finishedAt: Date.now() });
     await multi.exec();
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
 
     expect(await click(BOB, 'job-1')).toMatch(/^⛔ <@U0BOB> is not an operator of dev/);
     expect(await click(DAVE, 'job-9')).toMatch(/^⛔ This button does not belong to a job/);

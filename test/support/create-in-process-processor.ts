@@ -6,7 +6,7 @@ import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-send
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
-import type { ClusterLock } from '../../src/jobs/cluster-lock.js';
+import type { ClusterLease } from '../../src/jobs/cluster-lease.js';
 import { createCommandBatch } from '../../src/jobs/command-batch.js';
 import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
 import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
@@ -28,7 +28,7 @@ export interface InProcessParts {
   readonly redis: Redis;
   readonly keys: RedisKeys;
   readonly records: JobRecords;
-  readonly lock: ClusterLock;
+  readonly clusterLeases: ClusterLease;
   readonly poster: SlackPoster;
   readonly logger: Logger;
   /** Every run's shell (the app opens one per run). */

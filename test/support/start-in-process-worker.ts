@@ -59,7 +59,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const keys = redisKeys(prefix);
   const logger = options.logger ?? pino({ level: 'silent' });
   const stores = createJobStores(redis, keys, world, logger, Date.now, 1_000, readEnv({}).JOB_RETENTION);
-  const { records, lock, queue } = stores;
+  const { records, clusterLeases, queue } = stores;
   const groups = options.groups ?? new Map<string, string[]>();
   const members: GroupMembers = async (groupId) => groups.get(groupId) ?? [];
   const posts: SlackMessage[] = [];
@@ -90,7 +90,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   };
   /** A processor as a worker runs it (with its own outbox drainer, stopped with the lab), to start a job with directly. */
   const processorOf = (loaded: WorldConfig = world) => {
-    const parts = { redis, keys, records, lock, poster, logger, shell, dataDir, members };
+    const parts = { redis, keys, records, clusterLeases, poster, logger, shell, dataDir, members };
     const processor = createInProcessProcessor({
       ...parts,
       world: loaded,

@@ -2,7 +2,7 @@ import { DelayedError, type Job } from 'bullmq';
 import type { ClusterConfig } from '../../config/world-config.js';
 import { describeCommand } from '../../lifecycle/command/lifecycle-command.js';
 import { isMutating } from '../../lifecycle/verbs/lifecycle-verbs.js';
-import type { LeaseHolder } from '../cluster-lock.js';
+import type { LeaseHolder } from '../cluster-lease.js';
 import type { JobData } from '../create-job-queue.js';
 import type { JobRecord } from '../job-record.js';
 import { type JobProcessorDeps, LEASE_MS } from './job-processor-deps.js';
@@ -27,7 +27,7 @@ export async function claimCluster(
 ): Promise<string | null> {
   // A read-only job never waits in a cluster's line: it has nothing to claim.
   if (!isMutating(record.command)) return cancelBy;
-  lease.held = await deps.lock.acquire(cluster.name, lease.holder, LEASE_MS);
+  lease.held = await deps.clusterLeases.acquire(cluster.name, lease.holder, LEASE_MS);
   if (!cancelBy && !lease.held) {
     await job.moveToDelayed(deps.clock.now() + QUEUED_RETRY_MS, token);
     throw new DelayedError();

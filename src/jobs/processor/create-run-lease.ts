@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LeaseHolder } from '../cluster-lock.js';
+import type { LeaseHolder } from '../cluster-lease.js';
 import { LeaseLostError } from '../lease-lost-error.js';
 
 /** One processor run's hold on its cluster's lease: who it is, and whether another start took it over. */

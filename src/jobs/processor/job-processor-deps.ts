@@ -1,7 +1,7 @@
 import type { GroupMembers } from '../../access/access-policy.js';
 import type { JobTracing } from '../../tracing/job-tracing.js';
 import type { AuditLog } from '../audit-log.js';
-import type { ClusterLock } from '../cluster-lock.js';
+import type { ClusterLease } from '../cluster-lease.js';
 import type { CommandBatch } from '../command-batch.js';
 import type { JobRecords } from '../job-record.js';
 import type { ApprovalAnnouncer } from '../ports/approval-announcer.js';
@@ -11,7 +11,7 @@ import type { ScheduledVerifyDeps } from '../run-scheduled-verify.js';
 /** What the processor needs beyond what a scheduled verify needs (world, Redis, Slack, SSH, Kubernetes, clock, logs). */
 export interface JobProcessorDeps extends ScheduledVerifyDeps {
   readonly records: JobRecords;
-  readonly lock: ClusterLock;
+  readonly clusterLeases: ClusterLease;
   readonly audit: AuditLog;
   /** The process's one batch, shared with the thread outbox so a step transition is one pipeline. */
   readonly batch: CommandBatch;

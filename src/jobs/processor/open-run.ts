@@ -142,7 +142,7 @@ export async function openRun(
       ]);
       stopWatching();
       // Also on a crash of the processor itself: a job that is not parked holds nothing.
-      if (mutating && !run.parked) await deps.lock.release(cluster.name, start.lease.holder);
+      if (mutating && !run.parked) await deps.clusterLeases.release(cluster.name, start.lease.holder);
       await file.close();
     },
   };

@@ -22,7 +22,11 @@ export async function parkForApproval(
   // The same start keeps it across the park; the one after it (a new run of the job) takes it over.
   if (
     run.mutating &&
-    !(await deps.lock.renew(cluster.name, run.lease.holder, waiting.until - deps.clock.now() + LEASE_MS))
+    !(await deps.clusterLeases.renew(
+      cluster.name,
+      run.lease.holder,
+      waiting.until - deps.clock.now() + LEASE_MS,
+    ))
   )
     throw run.lease.lose();
   // It wakes for each reminder too; the approval gate then finds the request pending and parks again.

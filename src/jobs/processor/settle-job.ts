@@ -59,7 +59,7 @@ export async function settleJob(
       }),
     );
   } else if (fluxSuspended.suspended === false) multi.del(deps.keys.fluxSuspended(cluster.name));
-  if (run.mutating) deps.lock.queueRelease(multi, cluster.name, run.lease.holder);
+  if (run.mutating) deps.clusterLeases.queueRelease(multi, cluster.name, run.lease.holder);
   queueRetireJob(multi, deps.keys, record.id, deps.retentionMs);
   deps.audit.queue(multi, {
     at: now,

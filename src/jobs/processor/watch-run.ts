@@ -36,7 +36,7 @@ export async function watchRun(
       () => {
         // A settled run released its lease: a renew now would take it again.
         if (!run.lease.held || run.lease.lost || run.finished) return;
-        deps.lock
+        deps.clusterLeases
           .renew(cluster.name, run.lease.holder, LEASE_MS)
           .then((held) => held || run.lease.lose())
           .catch(missed('lease renewal'));

@@ -37,9 +37,9 @@ export interface LeaseHolder {
  * renewed while the job lives (running, or parked for approval until its expiry), released on every
  * ending, and expires by itself when its job is gone.
  */
-export function createClusterLock(redis: Redis, keys: RedisKeys) {
+export function createClusterLease(redis: Redis, keys: RedisKeys) {
   const fence = (cluster: string, holder: LeaseHolder) => ({
-    keys: [keys.lock(cluster), keys.lockAttempt(cluster)] as const,
+    keys: [keys.lease(cluster), keys.leaseAttempt(cluster)] as const,
     args: [holder.jobId, holder.attempt] as const,
   });
   const ms = (ttlMs: number) => String(Math.max(1, Math.round(ttlMs)));
@@ -65,9 +65,9 @@ export function createClusterLock(redis: Redis, keys: RedisKeys) {
     },
     /** The keys and arguments `HOLDS_LEASE` checks, for a write that only this start may make. */
     fence,
-    holder: (cluster: string): Promise<string | null> => redis.get(keys.lock(cluster)),
+    holder: (cluster: string): Promise<string | null> => redis.get(keys.lease(cluster)),
   };
 }
 
-export type ClusterLock = ReturnType<typeof createClusterLock>;
-export type LeaseFence = ReturnType<ClusterLock['fence']>;
+export type ClusterLease = ReturnType<typeof createClusterLease>;
+export type LeaseFence = ReturnType<ClusterLease['fence']>;
