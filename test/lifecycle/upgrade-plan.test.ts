@@ -240,6 +240,17 @@ describe('upgrade: the approval', () => {
     });
     expect(ran).toEqual([]);
   });
+  it('refuses to run what appeared to upgrade after no approval was needed: nobody approved it', async () => {
+    const { ctx, memory, facts } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1']);
+    const step = approval();
+    expect(await step.approval!.required(ctx)).toBe(false);
+    // Before run(): a server reinstalled lower (or the checkout moved, or the worker resumed later).
+    memory.setNodeVersion('k3s-dev-3', 'v1.36.0+k3s1');
+    await expect(step.run(ctx)).rejects.toThrow(
+      'something to upgrade appeared after no approval was needed (k3s-dev-3 v1.36.0+k3s1 → v1.36.4+k3s1); run upgrade again',
+    );
+    expect(facts.get(UPGRADE_FACT)).toBeUndefined();
+  });
 });
 
 describe("upgrade: a server's step that fails", () => {
