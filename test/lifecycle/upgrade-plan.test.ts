@@ -20,7 +20,7 @@ import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';
-import { createScriptedShell } from '../support/scripted-shell.js';
+import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
 
 let world: WorldConfig;
 beforeAll(async () => {
@@ -37,6 +37,7 @@ function devContext(
   versions: readonly string[],
   files: Record<string, string | undefined> = { [ALL_VARS]: labAllVars },
   gitStatus: readonly string[] = [],
+  inventoryVersions: Record<string, string> = {},
 ) {
   const memory = createMemoryKube();
   for (const [i, version] of versions.entries()) memory.setNodeVersion(`k3s-dev-${i + 1}`, version);
@@ -44,6 +45,7 @@ function devContext(
   const shell = createScriptedShell(
     (call) =>
       readFiles(call) ??
+      ansibleVersionReply(call, files, inventoryVersions) ??
       (call.argv.join(' ') === 'git rev-parse HEAD'
         ? { stdout: [COMMIT] }
         : call.argv[0] === 'git' && call.argv[1] === 'status'
@@ -82,6 +84,27 @@ function devContext(
     gateFailed: async () => undefined,
   };
   return { ctx, memory, notes, facts };
+}
+
+/**
+ * `ansible <servers> -m debug -a var=k3s_version` as Ansible prints it: each host's value from its
+ * inventory (group_vars/all.yml here, or the host's own override), "VARIABLE IS NOT DEFINED!" when
+ * nothing there sets it (the role's defaults are not inventory).
+ */
+function ansibleVersionReply(
+  call: ShellCall,
+  files: Record<string, string | undefined>,
+  overrides: Record<string, string>,
+): ScriptedReply | undefined {
+  if (call.argv[0] !== 'ansible' || !call.argv.includes('var=k3s_version')) return undefined;
+  const inAllVars = /^k3s_version: (\S+)/m.exec(files[ALL_VARS] ?? '')?.[1];
+  return {
+    stdout: call.argv[3]!.split(',').flatMap((host) => [
+      `${host} | SUCCESS => {`,
+      `    "k3s_version": ${JSON.stringify(overrides[host] ?? inAllVars ?? 'VARIABLE IS NOT DEFINED!')}`,
+      '}',
+    ]),
+  };
 }
 
 const problemsOf = (ctx: StepContext) => versionsAllowUpgrade.check(ctx, undefined as never);
@@ -175,6 +198,45 @@ describe('upgrade: the versions', () => {
       [ROLE_DEFAULTS]: 'k3s_version: v1.37.0+k3s1\n',
     });
     expect(await problemsOf(overridden.ctx)).toEqual([]);
+  });
+
+  it("asks Ansible for each server's k3s_version as the play resolves it, and refuses servers that resolve to different targets, naming each", async () => {
+    // A committed host_vars/k3s-dev-3.yml (or an inline var in hosts.ini) that group_vars do not show.
+    const { ctx } = devContext(['v1.36.0+k3s1', 'v1.36.0+k3s1', 'v1.36.0+k3s1'], undefined, [], {
+      'k3s-dev-3': 'v1.36.5+k3s1',
+    });
+    expect(await problemsOf(ctx)).toEqual([
+      "k3s_version does not resolve to one target for dev's servers: k3s-dev-2 v1.36.4+k3s1, k3s-dev-3 v1.36.5+k3s1, k3s-dev-1 v1.36.4+k3s1; k3s.yml would install each its own: set it in one place for the whole cluster",
+    ]);
+    const ansible = (ctx.shell as ReturnType<typeof createScriptedShell>).calls.find(
+      (call) => call.argv[0] === 'ansible',
+    );
+    expect(ansible?.argv).toEqual([
+      'ansible',
+      '-i',
+      'inventory/hosts.ini',
+      'k3s-dev-2,k3s-dev-3,k3s-dev-1',
+      '-m',
+      'ansible.builtin.debug',
+      '-a',
+      'var=k3s_version',
+    ]);
+  });
+
+  it('an override every server resolves to is the target the approval names, not what group_vars say', async () => {
+    const everyServer = {
+      'k3s-dev-1': 'v1.37.1+k3s1',
+      'k3s-dev-2': 'v1.37.1+k3s1',
+      'k3s-dev-3': 'v1.37.1+k3s1',
+    };
+    const { ctx } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1'], undefined, [], everyServer);
+    const binding = await upgradeApprovalStep('2-approve-upgrade', 'dev').approval!.bind(ctx);
+    expect(binding.targets).toBe(
+      'k3s-dev-2 (v1.36.4+k3s1 → v1.37.1+k3s1), then k3s-dev-3 (v1.36.4+k3s1 → v1.37.1+k3s1), then k3s-dev-1 (v1.36.4+k3s1 → v1.37.1+k3s1)',
+    );
+    expect(binding.consequence).toContain(
+      'restarted on k3s v1.37.1+k3s1 (the inventory: host_vars, hosts.ini or a child group, as Ansible resolves it)',
+    );
   });
 
   it('refuses a repo that sets no k3s_version: no target to guess', async () => {
