@@ -10,6 +10,7 @@ import { atApprovedCommit } from '../../src/lifecycle/upgrade/at-approved-commit
 import { onlyApprovedServer } from '../../src/lifecycle/upgrade/only-approved-server.js';
 import { quorumStep } from '../../src/lifecycle/upgrade/quorum-step.js';
 import { serverVersionGate } from '../../src/lifecycle/upgrade/server-version-gate.js';
+import { stillRunsApprovedVersion } from '../../src/lifecycle/upgrade/still-runs-approved-version.js';
 import { upgradeApprovalStep } from '../../src/lifecycle/upgrade/upgrade-approval-step.js';
 import { type ApprovedUpgrade, UPGRADE_FACT } from '../../src/lifecycle/upgrade/upgrade-facts.js';
 import { versionsAllowUpgrade } from '../../src/lifecycle/upgrade/versions-allow-upgrade.js';
@@ -28,6 +29,7 @@ beforeAll(async () => {
 });
 
 const ALL_VARS = 'infra/ansible/group_vars/all.yml';
+const HOSTS_INI = 'infra/ansible/inventory/hosts.ini';
 const ROLE_DEFAULTS = 'infra/ansible/roles/k3s_server/defaults/main.yml';
 const labAllVars = readFileSync(new URL(`../lab/infra-repo/${ALL_VARS}`, import.meta.url), 'utf8');
 const COMMIT = 'a'.repeat(40);
@@ -83,7 +85,7 @@ function devContext(
     },
     gateFailed: async () => undefined,
   };
-  return { ctx, memory, notes, facts };
+  return { ctx, memory, notes, facts, shell };
 }
 
 /**
@@ -239,6 +241,15 @@ describe('upgrade: the versions', () => {
     );
   });
 
+  it('refuses a k3s_version without its +k3sN revision, naming the file and the value', async () => {
+    const { ctx } = devContext(['v1.36.0+k3s1', 'v1.36.0+k3s1', 'v1.36.0+k3s1'], {
+      [ALL_VARS]: labAllVars.replace(/^k3s_version:.*$/m, 'k3s_version: v1.36.4'),
+    });
+    expect(await problemsOf(ctx)).toEqual([
+      'k3s_version in infra/ansible/group_vars/all.yml is "v1.36.4", not a k3s release such as v1.36.4+k3s1 (the +k3sN is part of the name)',
+    ]);
+  });
+
   it('refuses a repo that sets no k3s_version: no target to guess', async () => {
     const { ctx } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1'], {
       [ALL_VARS]: labAllVars.replace(/^k3s_version:.*$/m, ''),
@@ -382,6 +393,35 @@ describe('upgrade: right before each server', () => {
     const clean = devContext([]);
     clean.facts.set(UPGRADE_FACT, approved(COMMIT));
     expect(await atApprovedCommit.check(clean.ctx, undefined as never)).toEqual([]);
+  });
+
+  it('k3s.yml runs on a server only while it still runs the version approved as its "from": a server reinstalled lower is refused, by name', async () => {
+    const check = (ctx: StepContext) => stillRunsApprovedVersion('k3s-dev-2').check(ctx, undefined as never);
+    const reinstalled = devContext(['v1.36.4+k3s1', 'v1.35.2+k3s1', 'v1.36.4+k3s1']);
+    reinstalled.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await check(reinstalled.ctx)).toEqual([
+      'k3s-dev-2 runs v1.35.2+k3s1, not v1.36.4+k3s1 as approved: the one-minor-at-a-time rule was judged for v1.36.4+k3s1 → v1.37.0+k3s1; run the upgrade again',
+    ]);
+    const asApproved = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1']);
+    asApproved.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await check(asApproved.ctx)).toEqual([]);
+    // Already at the target: a k3s.yml run interrupted after the restart, approved again.
+    const atTarget = devContext(['v1.36.4+k3s1', 'v1.37.0+k3s1', 'v1.36.4+k3s1']);
+    atTarget.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await check(atTarget.ctx)).toEqual([]);
+  });
+
+  it("the plan's k3s.yml of a server reinstalled lower since the approval refuses to start", async () => {
+    const parsed = parseLifecycleCommand('upgrade dev', world);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const k3s = buildPlan(parsed.command, world).steps.find((step) => step.id === '6-k3s-k3s-dev-2')!;
+    const { ctx, facts, shell } = devContext(['v1.36.4+k3s1', 'v1.35.2+k3s1', 'v1.36.4+k3s1'], {
+      [ALL_VARS]: labAllVars,
+      [HOSTS_INI]: readFileSync(new URL(`../lab/infra-repo/${HOSTS_INI}`, import.meta.url), 'utf8'),
+    });
+    facts.set(UPGRADE_FACT, approved(COMMIT));
+    await expect(k3s.run(ctx)).rejects.toThrow('k3s-dev-2 runs v1.35.2+k3s1, not v1.36.4+k3s1 as approved');
+    expect(shell.calls.some((call) => call.argv[0] === 'ansible-playbook')).toBe(false);
   });
 
   it('the quorum check refuses to take a server down while another is NotReady', async () => {

@@ -2,6 +2,7 @@ import { ClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
 import { ansibleHostVar } from '../steps/ansible-host-var.js';
 import { readClusterVar } from '../steps/read-cluster-var.js';
+import { parseK3sVersion } from './k3s-version.js';
 import { upgradeOrder } from './upgrade-order.js';
 import { type UpgradeVersionVerdict, upgradeVersionVerdict } from './upgrade-version-rule.js';
 
@@ -54,6 +55,11 @@ export async function readUpgrade(ctx: StepContext): Promise<UpgradeReading> {
     );
   }
   const file = setting?.value === target ? setting.file : INVENTORY_SOURCES;
+  if (!parseK3sVersion(target)) {
+    // `v1.36.4` alone names no k3s release (they are v1.36.4+k3s1, +k3s2…): the bot does not pick one.
+    const problem = `k3s_version in ${file} is ${JSON.stringify(target)}, not a k3s release such as v1.36.4+k3s1 (the +k3sN is part of the name)`;
+    return { target, file, problems: [problem], upgrades: [] };
+  }
   const running = servers.map((server) => ({
     server,
     version: live.find((node) => node.name === server)?.kubeletVersion,
