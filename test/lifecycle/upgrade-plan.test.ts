@@ -39,7 +39,7 @@ function devContext(
   versions: readonly string[],
   files: Record<string, string | undefined> = { [ALL_VARS]: labAllVars },
   gitStatus: readonly string[] = [],
-  inventoryVersions: Record<string, string> = {},
+  inventoryVersions: Record<string, string | null> = {},
 ) {
   const memory = createMemoryKube();
   for (const [i, version] of versions.entries()) memory.setNodeVersion(`k3s-dev-${i + 1}`, version);
@@ -96,16 +96,21 @@ function devContext(
 function ansibleVersionReply(
   call: ShellCall,
   files: Record<string, string | undefined>,
-  overrides: Record<string, string>,
+  overrides: Record<string, string | null>,
 ): ScriptedReply | undefined {
   if (call.argv[0] !== 'ansible' || !call.argv.includes('var=k3s_version')) return undefined;
   const inAllVars = /^k3s_version: (\S+)/m.exec(files[ALL_VARS] ?? '')?.[1];
   return {
-    stdout: call.argv[3]!.split(',').flatMap((host) => [
-      `${host} | SUCCESS => {`,
-      `    "k3s_version": ${JSON.stringify(overrides[host] ?? inAllVars ?? 'VARIABLE IS NOT DEFINED!')}`,
-      '}',
-    ]),
+    // null: a host hosts.ini does not list, which Ansible skips with a warning on stderr.
+    stdout: call.argv[3]!.split(',').flatMap((host) =>
+      overrides[host] === null
+        ? []
+        : [
+            `${host} | SUCCESS => {`,
+            `    "k3s_version": ${JSON.stringify(overrides[host] ?? inAllVars ?? 'VARIABLE IS NOT DEFINED!')}`,
+            '}',
+          ],
+    ),
   };
 }
 
@@ -222,6 +227,15 @@ describe('upgrade: the versions', () => {
       'ansible.builtin.debug',
       '-a',
       'var=k3s_version',
+    ]);
+  });
+
+  it('refuses when Ansible does not find a server in hosts.ini: what k3s.yml would install there is unknown', async () => {
+    const { ctx } = devContext(['v1.36.0+k3s1', 'v1.36.0+k3s1', 'v1.36.0+k3s1'], undefined, [], {
+      'k3s-dev-3': null,
+    });
+    expect(await problemsOf(ctx)).toEqual([
+      'Ansible finds no k3s-dev-3 in inventory/hosts.ini: what k3s_version k3s.yml would install there is unknown',
     ]);
   });
 

@@ -39,7 +39,9 @@ export async function readUpgrade(ctx: StepContext): Promise<UpgradeReading> {
   };
   const unanswered = servers.filter((server) => !resolved.has(server));
   if (unanswered.length > 0)
-    refuse(`Ansible resolved no k3s_version for ${unanswered.join(', ')} from inventory/hosts.ini`);
+    refuse(
+      `Ansible finds no ${unanswered.join(', ')} in inventory/hosts.ini: what k3s_version k3s.yml would install there is unknown`,
+    );
   const perServer = servers.map((server) => ({ server, value: resolved.get(server) ?? setting?.value }));
   const targets = new Set(perServer.map(({ value }) => value));
   if (targets.size > 1)
