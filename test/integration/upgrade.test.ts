@@ -64,6 +64,27 @@ describe('/cluster upgrade dev against the lab', { timeout: LAB_TEST_TIMEOUT_MS 
     );
   });
 
+  it('refuses servers that resolve k3s_version differently (a committed host_vars override), naming each with its value', async () => {
+    const hostVars = 'infra/ansible/inventory/host_vars/k3s-dev-3.yml';
+    await lab.repo.writeFile(hostVars, 'k3s_version: v1.37.1+k3s1\n');
+    await commitVersion('v1.37.0+k3s1');
+    try {
+      const job = lab.startJob('upgrade dev');
+      expect(await job.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'failed',
+      });
+      expect(job.texts().find((text) => text.startsWith('1-preconditions failed'))).toContain(
+        "k3s_version does not resolve to one target for dev's servers: k3s-dev-2 v1.37.0+k3s1, k3s-dev-3 v1.37.1+k3s1, k3s-dev-1 v1.37.0+k3s1",
+      );
+      expect(job.approvals.requests).toEqual([]);
+      expect(await k3sRuns()).toEqual([]);
+    } finally {
+      await lab.repo.removeFile(hostVars);
+      await lab.repo.commit("k3s-dev-3: the cluster's k3s_version again");
+    }
+  });
+
   it('plan upgrade shows every command line in order and runs the read-only checks, changing nothing', async () => {
     await commitVersion('v1.37.0+k3s1');
     const job = lab.startJob('plan upgrade dev');

@@ -10,6 +10,7 @@ import { atApprovedCommit } from '../../src/lifecycle/upgrade/at-approved-commit
 import { onlyApprovedServer } from '../../src/lifecycle/upgrade/only-approved-server.js';
 import { quorumStep } from '../../src/lifecycle/upgrade/quorum-step.js';
 import { serverVersionGate } from '../../src/lifecycle/upgrade/server-version-gate.js';
+import { stillRunsApprovedVersion } from '../../src/lifecycle/upgrade/still-runs-approved-version.js';
 import { upgradeApprovalStep } from '../../src/lifecycle/upgrade/upgrade-approval-step.js';
 import { type ApprovedUpgrade, UPGRADE_FACT } from '../../src/lifecycle/upgrade/upgrade-facts.js';
 import { versionsAllowUpgrade } from '../../src/lifecycle/upgrade/versions-allow-upgrade.js';
@@ -20,7 +21,7 @@ import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';
-import { createScriptedShell } from '../support/scripted-shell.js';
+import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
 
 let world: WorldConfig;
 beforeAll(async () => {
@@ -28,6 +29,7 @@ beforeAll(async () => {
 });
 
 const ALL_VARS = 'infra/ansible/group_vars/all.yml';
+const HOSTS_INI = 'infra/ansible/inventory/hosts.ini';
 const ROLE_DEFAULTS = 'infra/ansible/roles/k3s_server/defaults/main.yml';
 const labAllVars = readFileSync(new URL(`../lab/infra-repo/${ALL_VARS}`, import.meta.url), 'utf8');
 const COMMIT = 'a'.repeat(40);
@@ -37,6 +39,7 @@ function devContext(
   versions: readonly string[],
   files: Record<string, string | undefined> = { [ALL_VARS]: labAllVars },
   gitStatus: readonly string[] = [],
+  inventoryVersions: Record<string, string | null> = {},
 ) {
   const memory = createMemoryKube();
   for (const [i, version] of versions.entries()) memory.setNodeVersion(`k3s-dev-${i + 1}`, version);
@@ -44,6 +47,7 @@ function devContext(
   const shell = createScriptedShell(
     (call) =>
       readFiles(call) ??
+      ansibleVersionReply(call, files, inventoryVersions) ??
       (call.argv.join(' ') === 'git rev-parse HEAD'
         ? { stdout: [COMMIT] }
         : call.argv[0] === 'git' && call.argv[1] === 'status'
@@ -81,7 +85,33 @@ function devContext(
     },
     gateFailed: async () => undefined,
   };
-  return { ctx, memory, notes, facts };
+  return { ctx, memory, notes, facts, shell };
+}
+
+/**
+ * `ansible <servers> -m debug -a var=k3s_version` as Ansible prints it: each host's value from its
+ * inventory (group_vars/all.yml here, or the host's own override), "VARIABLE IS NOT DEFINED!" when
+ * nothing there sets it (the role's defaults are not inventory).
+ */
+function ansibleVersionReply(
+  call: ShellCall,
+  files: Record<string, string | undefined>,
+  overrides: Record<string, string | null>,
+): ScriptedReply | undefined {
+  if (call.argv[0] !== 'ansible' || !call.argv.includes('var=k3s_version')) return undefined;
+  const inAllVars = /^k3s_version: (\S+)/m.exec(files[ALL_VARS] ?? '')?.[1];
+  return {
+    // null: a host hosts.ini does not list, which Ansible skips with a warning on stderr.
+    stdout: call.argv[3]!.split(',').flatMap((host) =>
+      overrides[host] === null
+        ? []
+        : [
+            `${host} | SUCCESS => {`,
+            `    "k3s_version": ${JSON.stringify(overrides[host] ?? inAllVars ?? 'VARIABLE IS NOT DEFINED!')}`,
+            '}',
+          ],
+    ),
+  };
 }
 
 const problemsOf = (ctx: StepContext) => versionsAllowUpgrade.check(ctx, undefined as never);
@@ -177,6 +207,63 @@ describe('upgrade: the versions', () => {
     expect(await problemsOf(overridden.ctx)).toEqual([]);
   });
 
+  it("asks Ansible for each server's k3s_version as the play resolves it, and refuses servers that resolve to different targets, naming each", async () => {
+    // A committed host_vars/k3s-dev-3.yml (or an inline var in hosts.ini) that group_vars do not show.
+    const { ctx } = devContext(['v1.36.0+k3s1', 'v1.36.0+k3s1', 'v1.36.0+k3s1'], undefined, [], {
+      'k3s-dev-3': 'v1.36.5+k3s1',
+    });
+    expect(await problemsOf(ctx)).toEqual([
+      "k3s_version does not resolve to one target for dev's servers: k3s-dev-2 v1.36.4+k3s1, k3s-dev-3 v1.36.5+k3s1, k3s-dev-1 v1.36.4+k3s1; k3s.yml would install each its own: set it in one place for the whole cluster",
+    ]);
+    const ansible = (ctx.shell as ReturnType<typeof createScriptedShell>).calls.find(
+      (call) => call.argv[0] === 'ansible',
+    );
+    expect(ansible?.argv).toEqual([
+      'ansible',
+      '-i',
+      'inventory/hosts.ini',
+      'k3s-dev-2,k3s-dev-3,k3s-dev-1',
+      '-m',
+      'ansible.builtin.debug',
+      '-a',
+      'var=k3s_version',
+    ]);
+  });
+
+  it('refuses when Ansible does not find a server in hosts.ini: what k3s.yml would install there is unknown', async () => {
+    const { ctx } = devContext(['v1.36.0+k3s1', 'v1.36.0+k3s1', 'v1.36.0+k3s1'], undefined, [], {
+      'k3s-dev-3': null,
+    });
+    expect(await problemsOf(ctx)).toEqual([
+      'Ansible finds no k3s-dev-3 in inventory/hosts.ini: what k3s_version k3s.yml would install there is unknown',
+    ]);
+  });
+
+  it('an override every server resolves to is the target the approval names, not what group_vars say', async () => {
+    const everyServer = {
+      'k3s-dev-1': 'v1.37.1+k3s1',
+      'k3s-dev-2': 'v1.37.1+k3s1',
+      'k3s-dev-3': 'v1.37.1+k3s1',
+    };
+    const { ctx } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1'], undefined, [], everyServer);
+    const binding = await upgradeApprovalStep('2-approve-upgrade', 'dev').approval!.bind(ctx);
+    expect(binding.targets).toBe(
+      'k3s-dev-2 (v1.36.4+k3s1 → v1.37.1+k3s1), then k3s-dev-3 (v1.36.4+k3s1 → v1.37.1+k3s1), then k3s-dev-1 (v1.36.4+k3s1 → v1.37.1+k3s1)',
+    );
+    expect(binding.consequence).toContain(
+      'restarted on k3s v1.37.1+k3s1 (the inventory: host_vars, hosts.ini or a child group, as Ansible resolves it)',
+    );
+  });
+
+  it('refuses a k3s_version without its +k3sN revision, naming the file and the value', async () => {
+    const { ctx } = devContext(['v1.36.0+k3s1', 'v1.36.0+k3s1', 'v1.36.0+k3s1'], {
+      [ALL_VARS]: labAllVars.replace(/^k3s_version:.*$/m, 'k3s_version: v1.36.4'),
+    });
+    expect(await problemsOf(ctx)).toEqual([
+      'k3s_version in infra/ansible/group_vars/all.yml is "v1.36.4", not a k3s release such as v1.36.4+k3s1 (the +k3sN is part of the name)',
+    ]);
+  });
+
   it('refuses a repo that sets no k3s_version: no target to guess', async () => {
     const { ctx } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1'], {
       [ALL_VARS]: labAllVars.replace(/^k3s_version:.*$/m, ''),
@@ -239,6 +326,17 @@ describe('upgrade: the approval', () => {
       summary: 'k3s-dev-2 already runs v1.36.4+k3s1',
     });
     expect(ran).toEqual([]);
+  });
+  it('refuses to run what appeared to upgrade after no approval was needed: nobody approved it', async () => {
+    const { ctx, memory, facts } = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1']);
+    const step = approval();
+    expect(await step.approval!.required(ctx)).toBe(false);
+    // Before run(): a server reinstalled lower (or the checkout moved, or the worker resumed later).
+    memory.setNodeVersion('k3s-dev-3', 'v1.36.0+k3s1');
+    await expect(step.run(ctx)).rejects.toThrow(
+      'something to upgrade appeared after no approval was needed (k3s-dev-3 v1.36.0+k3s1 → v1.36.4+k3s1); run upgrade again',
+    );
+    expect(facts.get(UPGRADE_FACT)).toBeUndefined();
   });
 });
 
@@ -309,6 +407,35 @@ describe('upgrade: right before each server', () => {
     const clean = devContext([]);
     clean.facts.set(UPGRADE_FACT, approved(COMMIT));
     expect(await atApprovedCommit.check(clean.ctx, undefined as never)).toEqual([]);
+  });
+
+  it('k3s.yml runs on a server only while it still runs the version approved as its "from": a server reinstalled lower is refused, by name', async () => {
+    const check = (ctx: StepContext) => stillRunsApprovedVersion('k3s-dev-2').check(ctx, undefined as never);
+    const reinstalled = devContext(['v1.36.4+k3s1', 'v1.35.2+k3s1', 'v1.36.4+k3s1']);
+    reinstalled.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await check(reinstalled.ctx)).toEqual([
+      'k3s-dev-2 runs v1.35.2+k3s1, not v1.36.4+k3s1 as approved: the one-minor-at-a-time rule was judged for v1.36.4+k3s1 → v1.37.0+k3s1; run the upgrade again',
+    ]);
+    const asApproved = devContext(['v1.36.4+k3s1', 'v1.36.4+k3s1', 'v1.36.4+k3s1']);
+    asApproved.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await check(asApproved.ctx)).toEqual([]);
+    // Already at the target: a k3s.yml run interrupted after the restart, approved again.
+    const atTarget = devContext(['v1.36.4+k3s1', 'v1.37.0+k3s1', 'v1.36.4+k3s1']);
+    atTarget.facts.set(UPGRADE_FACT, approved(COMMIT));
+    expect(await check(atTarget.ctx)).toEqual([]);
+  });
+
+  it("the plan's k3s.yml of a server reinstalled lower since the approval refuses to start", async () => {
+    const parsed = parseLifecycleCommand('upgrade dev', world);
+    if (!parsed.ok) throw new Error(parsed.error);
+    const k3s = buildPlan(parsed.command, world).steps.find((step) => step.id === '6-k3s-k3s-dev-2')!;
+    const { ctx, facts, shell } = devContext(['v1.36.4+k3s1', 'v1.35.2+k3s1', 'v1.36.4+k3s1'], {
+      [ALL_VARS]: labAllVars,
+      [HOSTS_INI]: readFileSync(new URL(`../lab/infra-repo/${HOSTS_INI}`, import.meta.url), 'utf8'),
+    });
+    facts.set(UPGRADE_FACT, approved(COMMIT));
+    await expect(k3s.run(ctx)).rejects.toThrow('k3s-dev-2 runs v1.35.2+k3s1, not v1.36.4+k3s1 as approved');
+    expect(shell.calls.some((call) => call.argv[0] === 'ansible-playbook')).toBe(false);
   });
 
   it('the quorum check refuses to take a server down while another is NotReady', async () => {

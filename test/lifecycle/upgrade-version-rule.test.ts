@@ -16,6 +16,8 @@ describe('k3s versions', () => {
     });
     expect(parseK3sVersion('stable')).toBeUndefined();
     expect(parseK3sVersion('v1.36.4-rc1+k3s1')).toBeUndefined();
+    // Kubernetes' version alone names no k3s release: v1.36.4+k3s1 and +k3s2 are different builds.
+    expect(parseK3sVersion('v1.36.4')).toBeUndefined();
     const order = (a: string, b: string) =>
       Math.sign(compareK3sVersions(parseK3sVersion(a)!, parseK3sVersion(b)!));
     expect(order('v1.36.4+k3s2', 'v1.36.4+k3s1')).toBe(1);

@@ -17,7 +17,7 @@ export interface PlaybookInvocation {
 /** ansible-playbook's argv: the inventory, then one `-e key=value` per extra var, in a stable order. */
 export function playbookArgv(invocation: PlaybookInvocation, mode: 'run' | 'check' = 'run'): string[] {
   const argv = ['ansible-playbook', ...INVENTORY_ARGS, `playbooks/${invocation.playbook}`];
-  for (const [key, value] of Object.entries(invocation.extraVars)) argv.push('-e', `${key}=${value}`);
+  argv.push(...extraVarArgs(invocation.extraVars));
   if (invocation.limit) argv.push('--limit', invocation.limit);
   if (invocation.tags) argv.push('--tags', invocation.tags);
   if (mode === 'check') argv.push('--check', '--diff');
@@ -32,3 +32,8 @@ export const ANSIBLE_ENV: Readonly<Record<string, string>> = {
   ANSIBLE_RETRY_FILES_ENABLED: '0',
   PYTHONUNBUFFERED: '1',
 };
+
+/** One `-e key=value` per extra var, in a stable order: as every ansible run of the cluster gets them. */
+export function extraVarArgs(extraVars: Readonly<Record<string, string>>): string[] {
+  return Object.entries(extraVars).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
+}

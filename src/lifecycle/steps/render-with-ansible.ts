@@ -1,9 +1,5 @@
 import type { StepContext } from '../plan/step.js';
-import { opsTarget } from '../targets.js';
-import { captureRemote } from './capture-remote.js';
-import { INVENTORY_ARGS } from './playbook-invocation.js';
-import { repoAnsibleEnv } from './repo-ansible-env.js';
-import { repoPaths } from './repo-paths.js';
+import { ansibleDebug } from './ansible-debug.js';
 
 const MAX_REASON = 300;
 
@@ -22,21 +18,15 @@ export async function renderWithAnsible(
   magic: Readonly<Record<string, string>>,
 ): Promise<AnsibleRendering> {
   const { playbook_dir: playbookDir, ...others } = magic;
-  const argv = [
-    'ansible',
-    ...INVENTORY_ARGS,
+  const extra: string[] = [];
+  if (playbookDir) extra.push('--playbook-dir', playbookDir);
+  if (Object.keys(others).length > 0) extra.push('-e', JSON.stringify(others));
+  const { exitCode, stdout, stderr } = await ansibleDebug(
+    ctx,
     host,
-    '-m',
-    'ansible.builtin.debug',
-    '-a',
     JSON.stringify({ msg: template }),
-  ];
-  if (playbookDir) argv.push('--playbook-dir', playbookDir);
-  if (Object.keys(others).length > 0) argv.push('-e', JSON.stringify(others));
-  const { exitCode, stdout, stderr } = await captureRemote(ctx, opsTarget(ctx.world), argv, {
-    cwd: repoPaths(ctx.world).ansible,
-    env: repoAnsibleEnv(ctx.world),
-  });
+    extra,
+  );
   const answer = parseAnswer(stdout);
   if (exitCode === 0 && typeof answer?.msg === 'string') return { value: answer.msg };
   // Ansible repeats its reason once per nested template: its first line says it.

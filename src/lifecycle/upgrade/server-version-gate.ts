@@ -1,4 +1,5 @@
 import type { Gate } from '../gates/gate.js';
+import { sameK3sRelease } from './k3s-version.js';
 
 /** The server reports the target version (`kubeletVersion`) and is an etcd member again. */
 export function serverVersionGate(server: string, target: string): Gate {
@@ -8,7 +9,7 @@ export function serverVersionGate(server: string, target: string): Gate {
     async evaluate({ kube }) {
       const state = (await kube.listNodes()).find((candidate) => candidate.name === server);
       if (!state) return { passed: false, observed: `${server} has not registered` };
-      if (state.kubeletVersion !== target)
+      if (!sameK3sRelease(state.kubeletVersion, target))
         return {
           passed: false,
           observed: `${server} still runs ${state.kubeletVersion ?? 'an unknown version'}${state.ready ? '' : `, NotReady${state.readyReason ? ` (${state.readyReason})` : ''}`}`,

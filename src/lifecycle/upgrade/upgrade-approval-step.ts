@@ -51,8 +51,17 @@ export function upgradeApprovalStep(id: string, cluster: string): Step {
     async run(ctx) {
       let approved = ctx.facts.get<ApprovedUpgrade>(UPGRADE_FACT);
       if (!approved) {
-        // Not asked: nothing differs. Recorded all the same, so every later step reads one answer.
+        // Not asked, because nothing differed when the engine decided (a saved answer a resumed job
+        // keeps): what differs now would otherwise run on nobody's approval.
         const { commit, reading } = await current(ctx);
+        if (reading.upgrades.length > 0) {
+          throw new ClusterBotError(
+            'PRECONDITION_FAILED',
+            `something to upgrade appeared after no approval was needed (${reading.upgrades
+              .map(({ server, from }) => `${server} ${fromTo(from, reading.target)}`)
+              .join(', ')}); run upgrade again`,
+          );
+        }
         approved = { target: reading.target, commit, servers: reading.upgrades };
         await ctx.facts.set(UPGRADE_FACT, approved);
       }

@@ -20,6 +20,7 @@ import { k3sInvocation } from './k3s-invocation.js';
 import { onlyApprovedServer } from './only-approved-server.js';
 import { quorumStep } from './quorum-step.js';
 import { serverUpgradedStep } from './server-upgraded-step.js';
+import { stillRunsApprovedVersion } from './still-runs-approved-version.js';
 import { upgradeApprovalStep } from './upgrade-approval-step.js';
 import { approvedUpgrade } from './upgrade-facts.js';
 import { upgradeOrder } from './upgrade-order.js';
@@ -90,7 +91,7 @@ function serverSteps(
       // A secondary only joins; the founder runs its own play, and only while it is a Ready etcd
       // member (founderInCluster), where k3s ignores --cluster-init: it never founds a new cluster.
       founderPlay: founder ? undefined : founderPlayPattern(cluster),
-      recheck: [atApprovedCommit, founderAgrees, founderInCluster],
+      recheck: [atApprovedCommit, stillRunsApprovedVersion(name), founderAgrees, founderInCluster],
     }),
     serverUpgradedStep(id(`upgraded-${name}`), name),
     uncordonStep(id(`uncordon-${name}`), name),
