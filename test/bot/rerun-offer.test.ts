@@ -36,18 +36,16 @@ function thread(board: Partial<BoardState>): JobThread {
   };
 }
 
+/** The offer under a failed `up dev` (job #4) whose board ended with these steps. */
+const failedWith = (...steps: BoardStep[]) => rerunOffer(thread({ outcome: 'failed', steps }));
+
 describe('the Re-run offer under a job that stopped', () => {
   it('a failed job offers Re-run from the step that failed, carrying the job', () => {
-    const offer = rerunOffer(
-      thread({
-        outcome: 'failed',
-        steps: [
-          step('1-preconditions', 'preconditions', 'succeeded'),
-          step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3', 'carry'),
-          step('3-k3s', 'k3s.yml', 'failed', 'k3s.yml failed: k3s-dev-2: lab: etcd join refused', 'carry ⚠'),
-          step('4-cilium', 'cilium.yml', 'skipped', 'not run', '⚠'),
-        ],
-      }),
+    const offer = failedWith(
+      step('1-preconditions', 'preconditions', 'succeeded'),
+      step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3', 'carry'),
+      step('3-k3s', 'k3s.yml', 'failed', 'k3s.yml failed: k3s-dev-2: lab: etcd join refused', 'carry ⚠'),
+      step('4-cilium', 'cilium.yml', 'skipped', 'not run', '⚠'),
     );
     expect(offer?.text).toMatch(
       /^🔁 Re-run from k3s\.yml\? A new job \(`\/cluster rerun 4`, an operator of dev\)/,
@@ -74,19 +72,14 @@ describe('the Re-run offer under a job that stopped', () => {
   });
 
   it('an up that failed after its Cilium rollout offers it from cilium.yml: that one always runs again', () => {
-    const offer = rerunOffer(
-      thread({
-        outcome: 'failed',
-        steps: [
-          step('1-preconditions', 'preconditions', 'succeeded'),
-          step('2-node-baseline', 'node-baseline.yml', 'succeeded', 'ok', 'carry'),
-          step('3-k3s', 'k3s.yml', 'succeeded', 'ok', 'carry ⚠'),
-          step('5-cilium', 'cilium.yml', 'succeeded', 'ok', '⚠'),
-          step('6-cilium-rollout', 'Cilium rollout', 'succeeded', 'ok'),
-          step('9-flux-bootstrap', 'flux-bootstrap.yml', 'succeeded', 'ok', 'carry ⚠'),
-          step('10-kube-vip', 'kube-vip.yml', 'failed', 'kube-vip.yml failed', 'carry'),
-        ],
-      }),
+    const offer = failedWith(
+      step('1-preconditions', 'preconditions', 'succeeded'),
+      step('2-node-baseline', 'node-baseline.yml', 'succeeded', 'ok', 'carry'),
+      step('3-k3s', 'k3s.yml', 'succeeded', 'ok', 'carry ⚠'),
+      step('5-cilium', 'cilium.yml', 'succeeded', 'ok', '⚠'),
+      step('6-cilium-rollout', 'Cilium rollout', 'succeeded', 'ok'),
+      step('9-flux-bootstrap', 'flux-bootstrap.yml', 'succeeded', 'ok', 'carry ⚠'),
+      step('10-kube-vip', 'kube-vip.yml', 'failed', 'kube-vip.yml failed', 'carry'),
     );
     expect(offer?.text).toMatch(/^🔁 Re-run from cilium\.yml\?/);
     expect(offer?.text).toContain(
