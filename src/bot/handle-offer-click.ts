@@ -2,7 +2,7 @@ import type { Actor, ClusterService, Refusal, Submitted } from '../service/index
 import { describeReply } from './handle-cluster-command.js';
 import type { SlackPoster } from './slack-poster.js';
 
-/** A click on a button a job's thread offers (Roll back Cilium, Re-run from …). */
+/** A click on a button a job's thread offers (Roll back Cilium, Re-run). */
 export interface OfferClickRequest {
   readonly userId: string;
   /** The button's value: the job's id, or whatever a forged request put there. */

@@ -13,11 +13,12 @@ type Why = Extract<Refusal, { code: 'RERUN_REFUSED' }>['why'];
 const RERUNNABLE: ReadonlySet<string> = new Set(['failed', 'cancelled']);
 
 /**
- * `rerun <job>` and the **Re-run from …** button (`job`: its number typed, or the button's job id):
+ * `rerun <job>` and the **Re-run** button (`job`: its number typed, or the button's job id):
  * a new job of the same command, on behalf of whoever asked, which the worker runs as a re-run
  * (engine/carry-over.ts). Only an operator of the job's cluster may (submit checks the rights
  * again, as for the command itself); only a failed or cancelled job is re-run, and only once: a
- * small key per job (SET NX) holds its re-run, so two clicks or commands at once queue one job.
+ * small key per job (SET NX) holds its re-run, so two clicks or commands at once queue one job
+ * (held a minute until the job is queued, then for the thread's life: follow-up-claim.ts).
  * Every refusal counts against the person's per-minute limit (taken here, or with the job); one for
  * want of rights is audited.
  */

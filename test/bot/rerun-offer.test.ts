@@ -7,11 +7,19 @@ import type { BoardState, BoardStep, JobThread } from '../../src/jobs/ports/job-
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 
-const step = (id: string, title: string, status: BoardStep['status'], detail?: string): BoardStep => ({
+/** A board step; `flags` as the plan made it: `carry` a re-run may skip it, `⚠` it is approved first. */
+const step = (
+  id: string,
+  title: string,
+  status: BoardStep['status'],
+  detail?: string,
+  flags = '',
+): BoardStep => ({
   id,
   title,
   target: 'dev: all nodes',
-  disruptive: false,
+  disruptive: flags.includes('⚠'),
+  carryOver: flags.includes('carry'),
   status,
   detail,
 });
@@ -28,22 +36,21 @@ function thread(board: Partial<BoardState>): JobThread {
   };
 }
 
+/** The offer under a failed `up dev` (job #4) whose board ended with these steps. */
+const failedWith = (...steps: BoardStep[]) => rerunOffer(thread({ outcome: 'failed', steps }));
+
 describe('the Re-run offer under a job that stopped', () => {
   it('a failed job offers Re-run from the step that failed, carrying the job', () => {
-    const offer = rerunOffer(
-      thread({
-        outcome: 'failed',
-        steps: [
-          step('1-preconditions', 'preconditions', 'succeeded'),
-          step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3'),
-          step('3-k3s', 'k3s.yml', 'failed', 'k3s.yml failed: k3s-dev-2: lab: etcd join refused'),
-          step('4-cilium', 'cilium.yml', 'skipped', 'not run'),
-        ],
-      }),
+    const offer = failedWith(
+      step('1-preconditions', 'preconditions', 'succeeded'),
+      step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3', 'carry'),
+      step('3-k3s', 'k3s.yml', 'failed', 'k3s.yml failed: k3s-dev-2: lab: etcd join refused', 'carry ⚠'),
+      step('4-cilium', 'cilium.yml', 'skipped', 'not run', '⚠'),
     );
     expect(offer?.text).toMatch(
       /^🔁 Re-run from k3s\.yml\? A new job \(`\/cluster rerun 4`, an operator of dev\)/,
     );
+    expect(offer?.text).toContain('skips node-baseline.yml (finished by this job) while the infra repo');
     expect(offer?.text).toContain('asks every approval anew');
     expect(JSON.stringify(offer?.blocks)).toContain(
       `"text":{"type":"plain_text","text":"Re-run from k3s.yml"},"action_id":"${RERUN_ACTION}","value":"job-4"`,
@@ -56,12 +63,51 @@ describe('the Re-run offer under a job that stopped', () => {
         outcome: 'cancelled',
         steps: [
           step('1-preconditions', 'preconditions', 'succeeded'),
-          step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3'),
-          step('3-k3s', 'k3s.yml', 'skipped', 'not run'),
+          step('2-node-baseline', 'node-baseline.yml', 'skipped', 'done in #3', 'carry'),
+          step('3-k3s', 'k3s.yml', 'skipped', 'not run', 'carry'),
         ],
       }),
     );
     expect(offer?.text).toMatch(/^🔁 Re-run from k3s\.yml\?/);
+  });
+
+  it('an up that failed after its Cilium rollout offers it from cilium.yml: that one always runs again', () => {
+    const offer = failedWith(
+      step('1-preconditions', 'preconditions', 'succeeded'),
+      step('2-node-baseline', 'node-baseline.yml', 'succeeded', 'ok', 'carry'),
+      step('3-k3s', 'k3s.yml', 'succeeded', 'ok', 'carry ⚠'),
+      step('5-cilium', 'cilium.yml', 'succeeded', 'ok', '⚠'),
+      step('6-cilium-rollout', 'Cilium rollout', 'succeeded', 'ok'),
+      step('9-flux-bootstrap', 'flux-bootstrap.yml', 'succeeded', 'ok', 'carry ⚠'),
+      step('10-kube-vip', 'kube-vip.yml', 'failed', 'kube-vip.yml failed', 'carry'),
+    );
+    expect(offer?.text).toMatch(/^🔁 Re-run from cilium\.yml\?/);
+    expect(offer?.text).toContain(
+      'skips node-baseline.yml, k3s.yml, flux-bootstrap.yml (finished by this job)',
+    );
+  });
+
+  it('a job whose plan has no step a re-run may skip (restore, upgrade, cilium, reprovision) offers to re-run the command whole', () => {
+    const offer = rerunOffer(
+      thread({
+        title: 'restore dev cluster-bot-job-3-k3s-dev-1-1765000000',
+        outcome: 'failed',
+        steps: [
+          step('1-preconditions', 'preconditions', 'succeeded'),
+          step('2-approve', 'approve the restore', 'succeeded', 'ok', '⚠'),
+          step('4-reset', 'restore the snapshot (cluster reset)', 'succeeded'),
+          step('6-rejoin', 're-join k3s-dev-3', 'failed', 'k3s-dev-3 did not come back'),
+        ],
+      }),
+    );
+    expect(offer?.text).toBe(
+      '🔁 Re-run `/cluster restore dev cluster-bot-job-3-k3s-dev-1-1765000000`? A new job (`/cluster rerun 4`, an operator of dev) ' +
+        'runs every step again: nothing of #4 is skipped: restore always runs whole. Every approval is asked anew.',
+    );
+    expect(JSON.stringify(offer?.blocks)).toContain(
+      `"text":{"type":"plain_text","text":"Re-run restore dev cluster-bot-job-3-k3s-dev-1-1765000000"}`,
+    );
+    expect(offer?.text).not.toContain('re-join');
   });
 
   it('a job that succeeded, was rejected or expired, or a plan, offers none', () => {

@@ -125,7 +125,13 @@ describe('thread reporter', () => {
       ['update', expect.stringContaining('verify dev'), undefined],
       ['upload', '❌ job #7 cancelled: cancelled before this step', '100.1'],
       // Under the outcome of a cancelled job: the offer to re-run it from where it stopped.
-      ['post', expect.stringMatching(/^🔁 Re-run from verify gates\? .*`\/cluster rerun 7`/), '100.1'],
+      [
+        'post',
+        expect.stringMatching(
+          /^🔁 Re-run `\/cluster verify dev`\? .*`\/cluster rerun 7`.*verify always runs whole/,
+        ),
+        '100.1',
+      ],
     ]);
   });
 

@@ -125,7 +125,7 @@ describe('re-run a failed job from the step that failed', { timeout: labMs(900_0
     for (const ran of ['1. preconditions', '5. Cilium preflight', '6. cilium.yml', '14. flux-bootstrap.yml'])
       expect(third.text).toContain(`✅ ${ran}`);
     expect(texts(third)).toContain(
-      'ℹ️ Re-run of #2: the preconditions and every check run again, every approval is asked anew; ' +
+      'ℹ️ Re-run of #2: every other step runs again, every approval is asked anew; ' +
         'node-baseline.yml, k3s.yml (done in #2) are skipped while the infra repo is still at the commit they ran at.',
     );
     const runs = (await lab.playbookRuns()).slice(runsBefore);

@@ -2,10 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
 import type { RerunSource } from '../../src/lifecycle/engine/carry-over.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
+import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { readRepoText } from '../../src/lifecycle/repo/read-repo-text.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
@@ -23,14 +25,17 @@ const COMMIT_A = 'a'.repeat(40);
 const COMMIT_B = 'b'.repeat(40);
 
 /**
- * A plan shaped as `up`: a read-only preconditions step, two playbooks that change nodes (detached,
- * as playbookStep makes them), a read-only check between them. Each step reads HEAD as a playbook
- * step does (through the repo), and records that it ran; `failing` names steps that fail.
+ * A plan shaped as `up` (or, with `whole`, as a verb whose plan carries nothing over: `cilium`,
+ * `upgrade`, `restore`): a read-only preconditions step, two playbooks that change nodes (detached,
+ * as playbookStep makes them, and carriable as `up` makes them), a read-only check between them.
+ * Each step reads HEAD as a playbook step does (through the repo), and records that it ran;
+ * `failing` names steps that fail.
  */
 function plan(
   ran: string[],
   failing: ReadonlySet<string>,
   baselineLine = 'ansible-playbook node-baseline.yml',
+  whole?: Plan['command'],
 ): Plan {
   const step = (id: string, title: string, commandLine?: string): Step => ({
     id,
@@ -38,6 +43,7 @@ function plan(
     target: 'dev: all nodes',
     commandLine,
     detached: commandLine !== undefined,
+    carryOver: commandLine !== undefined && !whole,
     async run(ctx) {
       // As the real steps read the repo: through the job's file cache, which keeps its own record.
       await readRepoText(ctx, 'infra/ansible/inventory/hosts.ini');
@@ -47,7 +53,7 @@ function plan(
     },
   });
   return {
-    command: { verb: 'up', cluster: 'dev' },
+    command: whole ?? { verb: 'up', cluster: 'dev' },
     cluster: 'dev',
     steps: [
       step('1-preconditions', 'preconditions'),
@@ -61,7 +67,13 @@ function plan(
 /** One job of the plan at the given HEAD: what ran, what it reported, its checkpoints as a re-run reads them. */
 async function job(
   number: number,
-  options: { head: string; failing?: string[]; rerunOf?: RerunSource; baselineLine?: string },
+  options: {
+    head: string;
+    failing?: string[];
+    rerunOf?: RerunSource;
+    baselineLine?: string;
+    whole?: Plan['command'];
+  },
 ) {
   const ran: string[] = [];
   const shell = createScriptedShell((call) =>
@@ -70,7 +82,8 @@ async function job(
   const clock = createInstantClock();
   const checkpoints = createMemoryCheckpointStore();
   const reporter = createRecordingReporter();
-  const result = await runPlan(plan(ran, new Set(options.failing ?? []), options.baselineLine), {
+  const built = plan(ran, new Set(options.failing ?? []), options.baselineLine, options.whole);
+  const result = await runPlan(built, {
     jobId: `job-${number}`,
     world,
     shell,
@@ -102,7 +115,7 @@ describe('a re-run skips what the failed job did to the nodes only at the same c
     expect(rerun.ran).toEqual(['1-preconditions', '3-check', '4-k3s']);
     expect(rerun.skipped).toEqual(['2-node-baseline: done in #1']);
     expect(rerun.notes[0]).toBe(
-      'Re-run of #1: the preconditions and every check run again, every approval is asked anew; ' +
+      'Re-run of #1: every other step runs again, every approval is asked anew; ' +
         'node-baseline.yml (done in #1) is skipped while the infra repo is still at the commit it ran at.',
     );
     // Kept in its checkpoint: a re-run of this job knows where the step was done.
@@ -156,7 +169,7 @@ describe('a re-run skips what the failed job did to the nodes only at the same c
 
     expect(rerun.ran).toEqual(['1-preconditions', '2-node-baseline', '3-check', '4-k3s']);
     expect(rerun.notes[0]).toBe(
-      'Re-run of #1: #1 did nothing that changed nodes to carry over, so every step runs again.',
+      'Re-run of #1: #1 finished no step a re-run may skip, so every step runs again.',
     );
   });
 
@@ -165,5 +178,83 @@ describe('a re-run skips what the failed job did to the nodes only at the same c
     const rerun = await job(2, { head: COMMIT_A, rerunOf: first.source });
     expect(rerun.ran).toEqual(['1-preconditions', '2-node-baseline', '3-check', '4-k3s']);
     expect(rerun.skipped).toEqual([]);
+  });
+});
+
+describe('only the steps a plan says a re-run may skip are skipped', () => {
+  function planOf(text: string) {
+    const parsed = parseLifecycleCommand(text, world);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return buildPlan(parsed.command, world);
+  }
+  const carried = (text: string) =>
+    planOf(text)
+      .steps.filter((step) => step.carryOver === true)
+      .map((step) => step.title);
+
+  it('up carries its idempotent playbooks, never cilium.yml under the Flux suspension; packages its baseline', () => {
+    expect(carried('up dev')).toEqual([
+      'node-baseline.yml',
+      'k3s.yml',
+      'flux-bootstrap.yml',
+      'kube-vip.yml',
+      'vpn.egress.gateway.yml',
+    ]);
+    // Prod: the prod init too; no VPN gateway there.
+    expect(carried('up prod')).toEqual([
+      'node-baseline.yml',
+      'k3s.yml',
+      'flux-bootstrap.yml',
+      'kube-vip.yml',
+    ]);
+    expect(carried('packages k3s-dev-1')).toEqual(['node-baseline.yml']);
+    // cilium.yml changes nodes (detached) all the same: detached is not what decides.
+    expect(planOf('up dev').steps.find((step) => step.title === 'cilium.yml')).toMatchObject({
+      detached: true,
+    });
+  });
+
+  it('cilium, upgrade, restore and reprovision carry nothing: a rebuild, a snapshot, a reset or a Flux suspension always runs again', () => {
+    for (const text of [
+      'cilium dev',
+      'cilium dev --rollback',
+      'upgrade dev',
+      'restore dev cluster-bot-job-3-k3s-dev-1-1765000000',
+      'reprovision k3s-dev-3',
+    ]) {
+      expect({ text, carried: carried(text) }).toEqual({ text, carried: [] });
+    }
+  });
+
+  it.each([
+    [{ verb: 'cilium', cluster: 'dev' }, 'cilium dev', 'cilium'],
+    [{ verb: 'upgrade', cluster: 'dev' }, 'upgrade dev', 'upgrade'],
+  ] as const)(
+    'a re-run of %j whose playbooks succeeded in #1 runs every step again and says so first',
+    async (command, text, verb) => {
+      const first = await job(1, { head: COMMIT_A, failing: ['4-k3s'], whole: command });
+      expect(first.ran).toContain('2-node-baseline');
+
+      const rerun = await job(2, { head: COMMIT_A, rerunOf: first.source, whole: command });
+
+      expect(rerun.result).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      expect(rerun.ran).toEqual(['1-preconditions', '2-node-baseline', '3-check', '4-k3s']);
+      expect(rerun.skipped).toEqual([]);
+      expect(rerun.notes[0]).toBe(
+        `Re-run \`/cluster ${text}\`: nothing of #1 is skipped: ${verb} always runs whole, every step runs again and every approval is asked anew.`,
+      );
+    },
+  );
+
+  it('a step done in #1 that the plan no longer lets a re-run skip (an older bot carried it) runs again; the others still carry', async () => {
+    const first = await job(1, { head: COMMIT_A, failing: ['4-k3s'] });
+    // As the bot before carry-over was opt-in recorded a step it now runs again (cilium.yml): where it ran.
+    const records = {
+      ...first.source.records,
+      '3-check': { status: 'succeeded', data: { ranAt: COMMIT_A } },
+    } as RerunSource['records'];
+    const rerun = await job(2, { head: COMMIT_A, rerunOf: { number: 1, records } });
+    expect(rerun.ran).toEqual(['1-preconditions', '3-check', '4-k3s']);
+    expect(rerun.skipped).toEqual(['2-node-baseline: done in #1']);
   });
 });

@@ -7,6 +7,7 @@ import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import { followUpClaim } from '../../src/service/follow-up-claim.js';
 import type { Decision } from '../../src/service/index.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -278,6 +279,27 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       rerun: 3,
     });
     expect(await t.records.get('job-4')).toBeUndefined();
+  });
+
+  it('a re-run claimed but never queued (the bot stopped between) blocks the job for a minute, not a month', async () => {
+    await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
+    await endJob('job-1', 'failed');
+    await t.redis.del(t.keys.lock('dev'));
+    // The claim a killed submit leaves: taken, never settled.
+    expect(await followUpClaim(t, t.keys.rerunOf('job-1')).claim()).toBeUndefined();
+    expect(await t.service.rerun(BOB, { number: '1' })).toEqual({
+      code: 'RERUN_REFUSED',
+      why: 'already-rerun',
+      number: 1,
+    });
+    const lapses = await t.redis.ttl(t.keys.rerunOf('job-1'));
+    expect(lapses).toBeGreaterThan(0);
+    expect(lapses).toBeLessThanOrEqual(60);
+    // Once it lapsed, the job is re-run; the queued re-run is then held as long as the thread is worth clicking in.
+    await t.redis.del(t.keys.rerunOf('job-1'));
+    expect(await t.service.rerun(BOB, { number: '1' })).toMatchObject({ kind: 'queued', number: 2 });
+    expect(await t.redis.get(t.keys.rerunOf('job-1'))).toBe('job-2');
+    expect(await t.redis.ttl(t.keys.rerunOf('job-1'))).toBeGreaterThan(29 * 24 * 3_600);
   });
 
   it('a re-run by an operator of other clusters only learns nothing of the job: refused for its cluster, audited', async () => {

@@ -24,7 +24,7 @@ export interface EngineDeps extends StepContextSources {
    * and any other job's older than this (prune-detached-folders.ts). Absent: they stay.
    */
   readonly pruneDetachedOlderThanMinutes?: number | undefined;
-  /** The failed job this one re-runs: the steps it did that changed nodes may be skipped (carry-over.ts). */
+  /** The failed job this one re-runs: the steps it did that may be carried over are skipped (carry-over.ts). */
   readonly rerunOf?: RerunSource | undefined;
 }
 
@@ -61,6 +61,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
       target: step.target,
       commandLine: step.commandLine,
       disruptive: step.approval !== undefined,
+      carryOver: step.carryOver === true,
     })),
   });
 
@@ -69,7 +70,7 @@ export async function runPlan(plan: Plan, input: EngineDeps): Promise<EngineResu
     (await checkpoints.get(REPO_FILES_KEY))?.data as KeptRepoFiles | undefined,
     (files) => checkpoints.set(REPO_FILES_KEY, { status: 'succeeded', data: { ...files } }),
   );
-  const carry = deps.rerunOf && carryOver(plan.steps, deps.rerunOf, facts);
+  const carry = deps.rerunOf && carryOver(plan, deps.rerunOf, facts);
   if (carry && !resumed) await reporter.emit({ type: 'note', text: await carry.opening() });
   for (const [index, step] of plan.steps.entries()) {
     const record = records[index];

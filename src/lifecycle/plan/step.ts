@@ -103,6 +103,14 @@ export interface Step {
    * resumed (following the command) under the approval it ran with, never run again.
    */
   readonly detached?: boolean | undefined;
+  /**
+   * A re-run may skip it as "done in #N" when the failed job finished it at the same commit and
+   * command line. Opt-in, set by a plan only for an idempotent playbook that re-running is merely
+   * slow for (`up`'s and `packages`' baseline, k3s, kube-vip, …): never for a step whose effect
+   * depends on what happened since (a rebuild, a snapshot, a restore) or on a step before it in the
+   * same job (a Flux suspension).
+   */
+  readonly carryOver?: boolean | undefined;
   run(ctx: StepContext): Promise<StepResult>;
   /**
    * What would refuse this step, read without changing anything (preconditions, --list-hosts,

@@ -26,6 +26,8 @@ export function packagesPlan(world: WorldConfig, cluster: ClusterConfig, node: N
       },
       target: node.name,
       hosts: [node.name],
+      // Idempotent: a re-run of a failed job skips it once done.
+      carryOver: true,
       approval: productionApproval(cluster, `installs packages on ${node.name}`),
     }),
   ];

@@ -29,7 +29,9 @@ import { vpnGateway } from './vpn-gateway.js';
 
 /**
  * Bring-up as the infra README runs it: site.yml's chain (baseline, k3s, cilium, verify.yml, flux),
- * then the two layers outside site.yml. Everything the repo must say is checked first.
+ * then the two layers outside site.yml. Everything the repo must say is checked first. A re-run of
+ * a failed `up` may skip its idempotent playbooks once done (carryOver); cilium.yml, which runs
+ * under a Flux suspension its group's first step makes, always runs again.
  */
 // Long on purpose: it reads top to bottom as the runbook, and each step's id follows that order.
 export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
@@ -55,6 +57,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'node-baseline.yml', extraVars },
       target: all,
       hosts: servers,
+      carryOver: true,
       approval: productionApproval(
         cluster,
         'a full baseline formats and mounts the Longhorn and etcd disks (the disks tag)',
@@ -70,6 +73,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: k3sInvocation,
       target: all,
       hosts: servers,
+      carryOver: true,
       recheck: [founderAgrees, founderInCluster],
       approval: production
         ? {
@@ -122,6 +126,8 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
         invocation: { playbook: 'flux-bootstrap.yml', extraVars },
         target: all,
         hosts: servers,
+        // Outside the Flux suspension above: a re-run may skip it (cilium.yml's group never).
+        carryOver: true,
         recheck: [fluxHandOff],
         approval: {
           reason: `installs the SOPS age key and runs flux bootstrap --path=clusters/${cluster.name}: Flux takes over the cluster's platform and apps`,
@@ -133,6 +139,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
       invocation: { playbook: 'kube-vip.yml', extraVars },
       target: all,
       hosts: servers,
+      carryOver: true,
       approval: productionApproval(cluster, 'writes the control-plane VIP manifest on every server'),
     }),
   );
@@ -143,6 +150,7 @@ export function upPlan(world: WorldConfig, cluster: ClusterConfig): Step[] {
         invocation: { playbook: 'vpn.egress.gateway.yml', extraVars, limit: gateway.name },
         target: gateway.name,
         hosts: [gateway.name],
+        carryOver: true,
         approval: productionApproval(cluster, 'installs the VPN tunnel and kill switch'),
       }),
       vpnEgressCheckStep(id('vpn-check'), gateway.name),

@@ -9,6 +9,8 @@ export interface StepView {
   readonly target: string;
   readonly commandLine?: string | undefined;
   readonly disruptive: boolean;
+  /** A re-run of this job may skip the step once done (Step.carryOver). */
+  readonly carryOver?: boolean | undefined;
 }
 
 export interface StepFailure {

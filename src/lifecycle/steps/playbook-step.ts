@@ -58,6 +58,8 @@ export interface PlaybookStepSpec {
    * diagnostic (node-health.yml) reports host by host and proves its targets from the recap.
    */
   readonly report?: PlaybookReport | undefined;
+  /** A re-run may skip it once done (Step.carryOver): only the plans that know it is safe say so. */
+  readonly carryOver?: boolean | undefined;
 }
 
 /** One ansible-playbook run on the ops host; a disruptive one is approved for one commit + argv. */
@@ -71,6 +73,7 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
     commandLine: opsCommandLine(world, cwd, argv),
     // A playbook that changes nodes outlives the worker; a read-only one is simply run again.
     detached: spec.hosts !== 'read-only',
+    carryOver: spec.carryOver,
     approval: spec.approval ? playbookApprovalPolicy(world, spec, argv) : undefined,
     check: (ctx) =>
       refusalsOf([
