@@ -284,7 +284,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
   it('a re-run claimed but never queued (the bot stopped between) blocks the job for a minute, not a month', async () => {
     await t.service.submit(ALICE, { verb: 'up', cluster: 'dev' }, false);
     await endJob('job-1', 'failed');
-    await t.redis.del(t.keys.lock('dev'));
+    await t.redis.del(t.keys.lease('dev'));
     // The claim a killed submit leaves: taken, never settled.
     expect(await followUpClaim(t, t.keys.rerunOf('job-1')).claim()).toBeUndefined();
     expect(await t.service.rerun(BOB, { number: '1' })).toEqual({
