@@ -1,4 +1,4 @@
-import { parseLifecycleCommand } from '../lifecycle/command/parse-lifecycle-command.js';
+import { parseLifecycleCommand } from '../lifecycle/verbs/parse-lifecycle-command.js';
 import type { VerbCommand, VerbSpec } from '../lifecycle/verbs/verb-spec.js';
 import { operatorsOnly } from './operators-only.js';
 import { type VerbHandler, verbHandler } from './verb-handler.js';

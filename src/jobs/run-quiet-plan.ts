@@ -1,13 +1,13 @@
 import type { WorldConfig } from '../config/world-config.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import { type EngineResult, runPlan } from '../lifecycle/engine/run-plan.js';
-import { buildPlan } from '../lifecycle/plans/build-plan.js';
 import type { ApprovalDesk } from '../lifecycle/ports/approval-desk.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { HostKeyPins } from '../lifecycle/ports/host-key-pins.js';
 import type { KubeGateway } from '../lifecycle/ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../lifecycle/ports/kubeconfig-keeper.js';
 import type { StepFailure } from '../lifecycle/ports/reporter.js';
+import { buildPlan } from '../lifecycle/verbs/build-plan.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import { meterEvent } from '../metrics/meter-event.js';
 import { createMemoryCheckpointStore } from './memory-checkpoint-store.js';

@@ -1,6 +1,6 @@
 import { readHostKeyPins } from '../jobs/create-redis-host-key-pins.js';
 import { RECENT_KEPT } from '../jobs/job-record.js';
-import { knownHostsLine } from '../lifecycle/steps/known-hosts-entry.js';
+import { knownHostsLine } from '../lifecycle/rebuild/known-hosts-entry.js';
 import type { ClusterOverview, FluxSuspended, HostKeyPinNote, LastVerify } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import type { ServiceDeps } from './service-deps.js';

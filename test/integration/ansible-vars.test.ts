@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readClusterVar } from '../../src/lifecycle/ansible/read-cluster-var.js';
 import { fluxHandOff } from '../../src/lifecycle/preconditions/flux-hand-off.js';
 import { readRepoFacts } from '../../src/lifecycle/repo/read-repo-facts.js';
-import { readClusterVar } from '../../src/lifecycle/steps/read-cluster-var.js';
 import { INFRA_REPO_PATHS } from '../lab/infra-repo.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { labStepContext } from '../support/lab-step-context.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cordonDrainStep } from '../../src/lifecycle/steps/cordon-drain-step.js';
-import { removeNodeStep } from '../../src/lifecycle/steps/remove-node-step.js';
+import { cordonDrainStep } from '../../src/lifecycle/node/cordon-drain-step.js';
+import { removeNodeStep } from '../../src/lifecycle/node/remove-node-step.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { runSteps } from '../support/run-steps.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { vpnEgressCheckStep } from '../../src/lifecycle/steps/vpn-egress-check-step.js';
+import { vpnEgressCheckStep } from '../../src/lifecycle/node/vpn-egress-check-step.js';
 import { createSshRemoteShell } from '../../src/ssh/create-ssh-remote-shell.js';
 import { DEV_ADDRESSES, HOME_EXIT_IP, LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
 import { type LabWorld, startLabWorld } from '../support/lab-world.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { quoteShellArgument } from '../../src/lifecycle/quote-argv.js';
-import { NODE_DETACHED_ROOT } from '../../src/lifecycle/steps/detached-folder.js';
+import { NODE_DETACHED_ROOT } from '../../src/lifecycle/remote/detached-folder.js';
 import { DETACH_SCRIPT_NAME, RUNNER_SCRIPT, START_SCRIPT } from '../../src/ssh/detach-scripts.js';
 import { fingerprintOfKey } from '../../src/ssh/fingerprint-of-key.js';
 import { WRAPPED_COMMAND_NAME } from '../../src/ssh/wrap-in-process-group.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { ansibleHostVar } from '../../src/lifecycle/ansible/ansible-host-var.js';
 import type { StepContext } from '../../src/lifecycle/plan/step.js';
-import { ansibleHostVar } from '../../src/lifecycle/steps/ansible-host-var.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createScriptedShell, type ScriptedReply } from '../support/scripted-shell.js';
 

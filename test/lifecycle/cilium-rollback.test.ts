@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { parseHelmHistory, pickRollbackTarget } from '../../src/lifecycle/cilium/helm-history.js';
 import { describeCommand } from '../../src/lifecycle/command/lifecycle-command.js';
-import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
-import { parseHelmHistory, pickRollbackTarget } from '../../src/lifecycle/steps/helm-history.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/verbs/parse-lifecycle-command.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
 let world: WorldConfig;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { ciliumRolloutStep } from '../../src/lifecycle/cilium/cilium-rollout-step.js';
 import type { KubeGateway, PodState } from '../../src/lifecycle/ports/kube-gateway.js';
-import { ciliumRolloutStep } from '../../src/lifecycle/steps/cilium-rollout-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { runSteps } from '../support/run-steps.js';

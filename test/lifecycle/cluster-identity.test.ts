@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { clusterKubeconfigEnv } from '../../src/lifecycle/ansible/cluster-kubeconfig-env.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
 import { clustersDistinct } from '../../src/lifecycle/preconditions/clusters-distinct.js';
-import { clusterKubeconfigEnv } from '../../src/lifecycle/steps/cluster-kubeconfig-env.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';

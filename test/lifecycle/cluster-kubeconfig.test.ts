@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { clusterKubeconfigStep } from '../../src/lifecycle/steps/cluster-kubeconfig-step.js';
+import { clusterKubeconfigStep } from '../../src/lifecycle/kubeconfig/cluster-kubeconfig-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { definitiveAgentFailure } from '../../src/lifecycle/cilium/definitive-agent-failure.js';
 import type { ContainerProblem, PodState } from '../../src/lifecycle/ports/kube-gateway.js';
-import { definitiveAgentFailure } from '../../src/lifecycle/steps/definitive-agent-failure.js';
 
 const agent = (...problems: ContainerProblem[]): PodState => ({
   namespace: 'kube-system',

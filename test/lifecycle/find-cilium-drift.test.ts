@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCiliumDrift } from '../../src/lifecycle/steps/find-cilium-drift.js';
+import { findCiliumDrift } from '../../src/lifecycle/cilium/find-cilium-drift.js';
 
 /** Flux's substitution, spelled without a template literal. */
 const FLUX_API_HOST = ['$', '{K3S_API_HOST}'].join('');

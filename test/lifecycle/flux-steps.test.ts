@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
-import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
-import type { Step } from '../../src/lifecycle/plan/step.js';
 import {
   FLUX_RESUMED_FACT,
   FLUX_SUSPENDED_EARLIER_FACT,
   FLUX_SUSPENDED_FACT,
   fluxResumeStep,
   underSuspendedFlux,
-} from '../../src/lifecycle/steps/flux-steps.js';
+} from '../../src/lifecycle/cilium/flux-steps.js';
+import { loadJobFacts } from '../../src/lifecycle/engine/job-facts.js';
+import type { Step } from '../../src/lifecycle/plan/step.js';
 import { createCrashableCheckpoints } from '../support/crashable-checkpoints.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';

@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { isClusterBotError } from '../../src/errors.js';
 import { createAnsibleOutputParser } from '../../src/lifecycle/ansible/create-ansible-output-parser.js';
-import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
-import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { describePlan } from '../../src/lifecycle/plans/describe-plan.js';
-import { type NodeHealthScope, reportNodeHealth } from '../../src/lifecycle/steps/report-node-health.js';
+import { type NodeHealthScope, reportNodeHealth } from '../../src/lifecycle/playbook/report-node-health.js';
+import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { isMutating } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/verbs/parse-lifecycle-command.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { loadFixture } from './ansible/load-fixture.js';
 

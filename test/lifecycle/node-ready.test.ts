@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { nodeReadyStep } from '../../src/lifecycle/steps/node-ready-step.js';
+import { nodeReadyStep } from '../../src/lifecycle/gates/node-ready-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { runSteps } from '../support/run-steps.js';

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   chooseParityFields,
   DOCUMENTED_PARITY_FIELDS,
-} from '../../src/lifecycle/steps/choose-parity-fields.js';
-import { parityFieldsOf } from '../../src/lifecycle/steps/parity-fields.js';
+} from '../../src/lifecycle/cilium/choose-parity-fields.js';
+import { parityFieldsOf } from '../../src/lifecycle/cilium/parity-fields.js';
 
 const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
 const HELMRELEASE = lab('platform/cilium/helmrelease.yaml');

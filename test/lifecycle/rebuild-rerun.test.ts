@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { cordonDrainStep } from '../../src/lifecycle/steps/cordon-drain-step.js';
-import { removeNodeStep } from '../../src/lifecycle/steps/remove-node-step.js';
+import { cordonDrainStep } from '../../src/lifecycle/node/cordon-drain-step.js';
+import { removeNodeStep } from '../../src/lifecycle/node/remove-node-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { runSteps } from '../support/run-steps.js';

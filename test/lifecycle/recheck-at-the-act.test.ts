@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { playbookStep } from '../../src/lifecycle/playbook/playbook-step.js';
 import { notTheFounder } from '../../src/lifecycle/preconditions/not-the-founder.js';
-import { playbookStep } from '../../src/lifecycle/steps/playbook-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { listHostsOutput } from '../support/list-hosts-output.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
-import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { describePlan } from '../../src/lifecycle/plans/describe-plan.js';
+import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { isMutating } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/verbs/parse-lifecycle-command.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
 let world: WorldConfig;

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { ansibleBecomeArgv } from '../../src/lifecycle/ansible/ansible-become-argv.js';
+import { type RootCommandResult, rootPath, runAsRoot } from '../../src/lifecycle/node/run-as-root.js';
 import type { Step } from '../../src/lifecycle/plan/step.js';
-import { ansibleBecomeArgv } from '../../src/lifecycle/steps/ansible-become-argv.js';
-import { type RootCommandResult, rootPath, runAsRoot } from '../../src/lifecycle/steps/run-as-root.js';
 import { findNode } from '../../src/lifecycle/targets.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';

@@ -6,7 +6,7 @@ import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-st
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
-import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { answerK3sServer } from '../support/k3s-server-replies.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTofuPlanJson, replaceOnlyProblems } from '../../src/lifecycle/steps/tofu-plan-changes.js';
+import { parseTofuPlanJson, replaceOnlyProblems } from '../../src/lifecycle/rebuild/tofu-plan-changes.js';
 
 const NODE = 'proxmox_vm_qemu.k3s_node["k3s-dev-3"]';
 const plan = (...changes: [string, string[]][]) =>

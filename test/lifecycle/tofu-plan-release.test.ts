@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { NodeEntry, WorldConfig } from '../../src/config/world-config.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
-import { tofuRebuildStep } from '../../src/lifecycle/steps/tofu-rebuild-step.js';
+import { tofuRebuildStep } from '../../src/lifecycle/rebuild/tofu-rebuild-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { runSteps } from '../support/run-steps.js';

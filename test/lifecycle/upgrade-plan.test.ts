@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
 import type { Step, StepContext } from '../../src/lifecycle/plan/step.js';
-import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { describePlan } from '../../src/lifecycle/plans/describe-plan.js';
 import { createRepoFileCache } from '../../src/lifecycle/repo/repo-file-cache.js';
 import { atApprovedCommit } from '../../src/lifecycle/upgrade/at-approved-commit.js';
@@ -14,7 +12,9 @@ import { stillRunsApprovedVersion } from '../../src/lifecycle/upgrade/still-runs
 import { upgradeApprovalStep } from '../../src/lifecycle/upgrade/upgrade-approval-step.js';
 import { type ApprovedUpgrade, UPGRADE_FACT } from '../../src/lifecycle/upgrade/upgrade-facts.js';
 import { versionsAllowUpgrade } from '../../src/lifecycle/upgrade/versions-allow-upgrade.js';
+import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { isMutating } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/verbs/parse-lifecycle-command.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createInstantClock } from '../support/manual-clock.js';
 import { createMemoryHostKeyPins } from '../support/memory-host-key-pins.js';

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { parseLifecycleCommand } from '../../src/lifecycle/command/parse-lifecycle-command.js';
 import {
   isMutating,
   LIFECYCLE_VERB_SPECS,
   LIFECYCLE_VERBS,
 } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
+import { parseLifecycleCommand } from '../../src/lifecycle/verbs/parse-lifecycle-command.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
 let world: WorldConfig;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { ClusterBotError } from '../../src/errors.js';
-import { vpnEgressCheckStep } from '../../src/lifecycle/steps/vpn-egress-check-step.js';
+import { vpnEgressCheckStep } from '../../src/lifecycle/node/vpn-egress-check-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { runSteps } from '../support/run-steps.js';
 import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';

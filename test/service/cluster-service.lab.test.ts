@@ -6,7 +6,7 @@ import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
 import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
-import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
+import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { followUpClaim } from '../../src/service/follow-up-claim.js';
 import type { Decision } from '../../src/service/index.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';

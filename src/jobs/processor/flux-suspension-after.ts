@@ -1,5 +1,5 @@
+import { FLUX_KEPT_REASON_FACT, FLUX_SUSPENDED_FACT } from '../../lifecycle/cilium/flux-steps.js';
 import type { JobFacts } from '../../lifecycle/plan/step.js';
-import { FLUX_KEPT_REASON_FACT, FLUX_SUSPENDED_FACT } from '../../lifecycle/steps/flux-steps.js';
 
 /**
  * What the job's steps recorded about Flux's HelmRelease: suspended, resumed, or (undefined)

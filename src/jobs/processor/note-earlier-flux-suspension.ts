@@ -1,5 +1,5 @@
+import { FLUX_SUSPENDED_EARLIER_FACT } from '../../lifecycle/cilium/flux-steps.js';
 import type { JobFacts } from '../../lifecycle/plan/step.js';
-import { FLUX_SUSPENDED_EARLIER_FACT } from '../../lifecycle/steps/flux-steps.js';
 import type { JobRecord } from '../job-record.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';
 

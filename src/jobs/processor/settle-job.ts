@@ -1,5 +1,5 @@
 import { loadJobFacts } from '../../lifecycle/engine/job-facts.js';
-import { GATES_READ_FACT, type GatesRead } from '../../lifecycle/steps/verify-gates-step.js';
+import { GATES_READ_FACT, type GatesRead } from '../../lifecycle/gates/verify-gates-step.js';
 import { queueRetireJob } from '../retire-job.js';
 import { fluxSuspensionAfter } from './flux-suspension-after.js';
 import type { JobProcessorDeps } from './job-processor-deps.js';

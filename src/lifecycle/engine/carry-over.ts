@@ -2,8 +2,8 @@ import { describeCommand } from '../command/lifecycle-command.js';
 import type { Plan } from '../plan/plan.js';
 import type { JobFacts, Step, StepContext } from '../plan/step.js';
 import type { StepRecord } from '../ports/checkpoint-store.js';
+import { readRepoCommit } from '../repo/read-repo-commit.js';
 import type { RepoFileCache } from '../repo/repo-file-cache.js';
-import { readRepoCommit } from '../steps/read-repo-commit.js';
 
 /** The job a re-run repeats: its number and its steps' checkpoints as it left them. */
 export interface RerunSource {

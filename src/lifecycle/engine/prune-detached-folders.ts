@@ -1,7 +1,7 @@
 import type { Plan } from '../plan/plan.js';
 import type { PruneRequest, SshTarget } from '../ports/remote-shell.js';
-import { DETACHED_NODES_FACT, detachedJobsRoot, NODE_DETACHED_ROOT } from '../steps/detached-folder.js';
-import { privileged } from '../steps/node-commands.js';
+import { DETACHED_NODES_FACT, detachedJobsRoot, NODE_DETACHED_ROOT } from '../remote/detached-folder.js';
+import { privileged } from '../remote/node-commands.js';
 import { nodeTarget, opsTarget } from '../targets.js';
 import { hostKeyPinsOf } from './create-step-context.js';
 import { loadJobFacts } from './job-facts.js';

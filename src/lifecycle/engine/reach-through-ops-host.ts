@@ -1,6 +1,6 @@
 import { isClusterBotError } from '../../errors.js';
+import { adoptOpsHostKubeconfig } from '../kubeconfig/ops-host-kubeconfig.js';
 import type { StepContext } from '../plan/step.js';
-import { adoptOpsHostKubeconfig } from '../steps/ops-host-kubeconfig.js';
 
 /**
  * The kubeconfig in use failed (a mounted one gone stale, and this worker, new or restarted, has

@@ -2,9 +2,9 @@ import type { NodeEntry } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
 import type { NodeState } from '../ports/kube-gateway.js';
-import { captureRemote } from '../steps/capture-remote.js';
-import { privileged } from '../steps/node-commands.js';
-import { rootWithoutPassword } from '../steps/root-without-password.js';
+import { captureRemote } from '../remote/capture-remote.js';
+import { privileged } from '../remote/node-commands.js';
+import { rootWithoutPassword } from '../remote/root-without-password.js';
 import { nodeTarget } from '../targets.js';
 import {
   K3S_CONFIG_PATH,

@@ -1,12 +1,12 @@
 import type { ClusterConfig } from '../../config/world-config.js';
+import { ciliumRollbackStep, ciliumRollbackTargetStep } from '../cilium/cilium-rollback-step.js';
+import { ciliumRolloutStep } from '../cilium/cilium-rollout-step.js';
+import { fluxKeptSuspendedStep, underSuspendedFlux } from '../cilium/flux-steps.js';
+import { verifyGatesStep } from '../gates/verify-gates-step.js';
 import type { Step } from '../plan/step.js';
+import { preconditionsStep } from '../preconditions/preconditions-step.js';
 import { productionServers } from '../preconditions/production-servers.js';
 import { everyNodeOf, vaultPresent } from '../preconditions/vault-present.js';
-import { ciliumRollbackStep, ciliumRollbackTargetStep } from '../steps/cilium-rollback-step.js';
-import { ciliumRolloutStep } from '../steps/cilium-rollout-step.js';
-import { fluxKeptSuspendedStep, underSuspendedFlux } from '../steps/flux-steps.js';
-import { preconditionsStep } from '../steps/preconditions-step.js';
-import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { createStepIds } from './step-ids.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { ClusterConfig, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { playbookStep } from '../playbook/playbook-step.js';
+import { reportNodeHealth } from '../playbook/report-node-health.js';
 import { clusterHostGroup } from '../repo/cluster-host-group.js';
-import { playbookStep } from '../steps/playbook-step.js';
-import { reportNodeHealth } from '../steps/report-node-health.js';
 
 /**
  * The repo's standalone diagnostic, pointed at one node or at the cluster's inventory group. As

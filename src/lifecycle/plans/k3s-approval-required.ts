@@ -1,6 +1,6 @@
+import type { PlaybookInvocation } from '../ansible/playbook-invocation.js';
 import type { StepContext } from '../plan/step.js';
-import type { PlaybookInvocation } from '../steps/playbook-invocation.js';
-import { previewPlaybook } from '../steps/preview-playbook.js';
+import { previewPlaybook } from '../playbook/preview-playbook.js';
 import { isFirstRun } from './cluster-formed.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { ClusterConfig, NodeEntry, WorldConfig } from '../../config/world-config.js';
 import type { Step } from '../plan/step.js';
+import { playbookStep } from '../playbook/playbook-step.js';
+import { preconditionsStep } from '../preconditions/preconditions-step.js';
 import { vaultPresent } from '../preconditions/vault-present.js';
-import { playbookStep } from '../steps/playbook-step.js';
-import { preconditionsStep } from '../steps/preconditions-step.js';
 import { productionApproval } from './production-approval.js';
 import { createStepIds } from './step-ids.js';
 

@@ -1,5 +1,5 @@
 import type { ClusterConfig } from '../../config/world-config.js';
-import type { PlaybookApproval } from '../steps/playbook-step.js';
+import type { PlaybookApproval } from '../playbook/playbook-step.js';
 
 /** On a production cluster every change is approved, even one that is routine elsewhere. */
 export function productionApproval(

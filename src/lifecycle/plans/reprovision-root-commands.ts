@@ -1,6 +1,6 @@
 import type { NodeEntry } from '../../config/world-config.js';
 import type { NodeRootCommand } from '../preconditions/root-for-node-commands.js';
-import { snapshotServer } from '../steps/snapshot-server.js';
+import { snapshotServer } from '../snapshots/snapshot-server.js';
 
 /** What a reprovision of `node` runs as root over the bot's own SSH login, and where. */
 export function reprovisionRootCommands(node: NodeEntry): NodeRootCommand[] {

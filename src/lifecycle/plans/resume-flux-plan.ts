@@ -1,8 +1,8 @@
 import type { ClusterConfig } from '../../config/world-config.js';
+import { ciliumPreflightStep } from '../cilium/cilium-preflight-step.js';
+import { fluxHandBack } from '../cilium/flux-hand-back.js';
+import { fluxResumeApproval } from '../cilium/flux-resume-approval.js';
 import type { Step } from '../plan/step.js';
-import { ciliumPreflightStep } from '../steps/cilium-preflight-step.js';
-import { fluxHandBack } from '../steps/flux-hand-back.js';
-import { fluxResumeApproval } from '../steps/flux-resume-approval.js';
 import { createStepIds } from './step-ids.js';
 
 /**

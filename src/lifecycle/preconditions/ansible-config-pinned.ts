@@ -1,4 +1,4 @@
-import { ansibleConfigProblem } from '../steps/ansible-config-problem.js';
+import { ansibleConfigProblem } from '../ansible/ansible-config-problem.js';
 import type { Precondition } from './precondition.js';
 
 /** Ansible runs with the repo's own ansible.cfg, the settings the approval and the checks are about. */

@@ -1,6 +1,6 @@
 import { isClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
-import { captureRemote } from '../steps/capture-remote.js';
+import { captureRemote } from '../remote/capture-remote.js';
 import { nodeTarget } from '../targets.js';
 
 /**

@@ -1,4 +1,4 @@
-import { clusterIdentityProblems } from '../steps/cluster-identity-problems.js';
+import { clusterIdentityProblems } from '../ansible/cluster-identity-problems.js';
 import type { Precondition } from './precondition.js';
 
 /** No other configured cluster resolves this cluster's kubeconfig name, VIP or API host (clusterIdentityProblems). */

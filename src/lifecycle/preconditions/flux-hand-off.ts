@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { isClusterBotError } from '../../errors.js';
+import { type ClusterVar, readClusterVar } from '../ansible/read-cluster-var.js';
 import type { StepContext } from '../plan/step.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { type ClusterVar, readClusterVar } from '../steps/read-cluster-var.js';
-import { repoPaths } from '../steps/repo-paths.js';
+import { repoPaths } from '../repo-paths.js';
 import type { Precondition } from './precondition.js';
 import { substituteShellParameters } from './substitute-shell-parameters.js';
 

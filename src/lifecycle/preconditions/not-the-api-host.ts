@@ -1,10 +1,10 @@
 import type { NodeEntry } from '../../config/world-config.js';
 import { isClusterBotError } from '../../errors.js';
+import { readClusterVar } from '../ansible/read-cluster-var.js';
 import type { StepContext } from '../plan/step.js';
 import { inventoryHostAddresses } from '../repo/inventory-host-addresses.js';
 import { INVENTORY_FILE } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { readClusterVar } from '../steps/read-cluster-var.js';
 import type { Precondition } from './precondition.js';
 
 /**

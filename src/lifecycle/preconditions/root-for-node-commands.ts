@@ -1,10 +1,10 @@
 import type { NodeEntry } from '../../config/world-config.js';
 import { isClusterBotError } from '../../errors.js';
+import { vaultProblem } from '../ansible/vault-decrypts.js';
 import type { StepContext } from '../plan/step.js';
+import { rootWithoutPassword } from '../remote/root-without-password.js';
 import { groupVaultFile } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { rootWithoutPassword } from '../steps/root-without-password.js';
-import { vaultProblem } from '../steps/vault-decrypts.js';
 import { nodeTarget } from '../targets.js';
 import type { Precondition } from './precondition.js';
 

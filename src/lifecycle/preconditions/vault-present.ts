@@ -1,7 +1,7 @@
 import type { ClusterConfig } from '../../config/world-config.js';
+import { vaultProblems } from '../ansible/vault-decrypts.js';
 import { groupVaultFile, type RepoFacts } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { vaultProblems } from '../steps/vault-decrypts.js';
 import type { Precondition } from './precondition.js';
 
 /**

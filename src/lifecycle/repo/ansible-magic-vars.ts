@@ -1,5 +1,5 @@
 import type { WorldConfig } from '../../config/world-config.js';
-import { repoPaths } from '../steps/repo-paths.js';
+import { repoPaths } from '../repo-paths.js';
 
 /**
  * Ansible's magic variables as a role sees them on the ops host: every playbook lives in

@@ -1,8 +1,8 @@
 import type { StepContext } from '../plan/step.js';
-import { captureRemote } from '../steps/capture-remote.js';
-import { readRepoCommit } from '../steps/read-repo-commit.js';
-import { repoPaths } from '../steps/repo-paths.js';
+import { captureRemote } from '../remote/capture-remote.js';
+import { repoPaths } from '../repo-paths.js';
 import { opsTarget } from '../targets.js';
+import { readRepoCommit } from './read-repo-commit.js';
 
 /** A file of the infra repo on the ops host, by its path from the repo root; undefined when absent. Once per commit a run. */
 export function readRepoText(ctx: StepContext, relPath: string): Promise<string | undefined> {

@@ -1,8 +1,8 @@
 import { formatDuration } from '../../config/parse-duration.js';
 import { ClusterBotError } from '../../errors.js';
+import { bindingFingerprint } from '../approval-binding.js';
 import type { Step } from '../plan/step.js';
 import { isoMinute } from '../snapshots/list-snapshots-step.js';
-import { bindingFingerprint } from '../steps/approval-binding.js';
 import { clusterResetArgv } from './cluster-reset-step.js';
 import { findSnapshot } from './find-snapshot.js';
 import { RESTORE_SNAPSHOT_FACT, serversOf, snapshotBeingRestored } from './restore-facts.js';

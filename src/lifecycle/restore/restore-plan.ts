@@ -1,11 +1,11 @@
 import type { ClusterConfig } from '../../config/world-config.js';
+import { verifyGatesStep } from '../gates/verify-gates-step.js';
 import type { Step } from '../plan/step.js';
 import { createStepIds } from '../plans/step-ids.js';
 import { nodesInInventory } from '../preconditions/nodes-in-inventory.js';
 import { nodesReachable } from '../preconditions/nodes-reachable.js';
+import { preconditionsStep } from '../preconditions/preconditions-step.js';
 import { rootForNodeCommands } from '../preconditions/root-for-node-commands.js';
-import { preconditionsStep } from '../steps/preconditions-step.js';
-import { verifyGatesStep } from '../steps/verify-gates-step.js';
 import { approversConfigured } from './approvers-configured.js';
 import { clusterResetStep } from './cluster-reset-step.js';
 import { restoreApprovalStep, restoreApprovers } from './restore-approval-step.js';

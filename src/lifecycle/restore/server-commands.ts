@@ -1,14 +1,14 @@
 import type { NodeEntry } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
-import type { StepContext } from '../plan/step.js';
-import { captureRemote } from '../steps/capture-remote.js';
 import {
   type RootCommandResult,
   type RootDetachedOptions,
   rootPath,
   runAsRoot,
   runAsRootDetached,
-} from '../steps/run-as-root.js';
+} from '../node/run-as-root.js';
+import type { StepContext } from '../plan/step.js';
+import { captureRemote } from '../remote/capture-remote.js';
 import { nodeTarget } from '../targets.js';
 
 /** Whether k3s runs on the server (`systemctl is-active k3s`, which needs no root). */

@@ -1,7 +1,7 @@
 import type { NodeEntry } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
+import { rootPath, runAsRoot } from '../node/run-as-root.js';
 import type { StepContext } from '../plan/step.js';
-import { rootPath, runAsRoot } from '../steps/run-as-root.js';
 import { type EtcdSnapshot, parseSnapshotList } from './parse-snapshot-list.js';
 
 /**

@@ -1,6 +1,6 @@
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Step } from '../plan/step.js';
-import { BOT_SNAPSHOT_PREFIX } from '../steps/etcd-snapshot-step.js';
+import { BOT_SNAPSHOT_PREFIX } from './etcd-snapshot-step.js';
 import { listServerSnapshots } from './list-server-snapshots.js';
 import type { EtcdSnapshot } from './parse-snapshot-list.js';
 

@@ -1,7 +1,7 @@
 import type { Precondition } from '../preconditions/precondition.js';
-import { readRepoCommit } from '../steps/read-repo-commit.js';
-import { refusalsOf } from '../steps/refusals-of.js';
-import { requireCleanCheckout } from '../steps/require-clean-checkout.js';
+import { refusalsOf } from '../preconditions/refusals-of.js';
+import { readRepoCommit } from '../repo/read-repo-commit.js';
+import { requireCleanCheckout } from '../repo/require-clean-checkout.js';
 import { approvedUpgrade } from './upgrade-facts.js';
 
 /**

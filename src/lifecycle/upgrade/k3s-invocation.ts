@@ -1,6 +1,6 @@
 import type { ClusterConfig } from '../../config/world-config.js';
+import { type PlaybookInvocation, playbookArgv } from '../ansible/playbook-invocation.js';
 import { quoteArgv } from '../quote-argv.js';
-import { type PlaybookInvocation, playbookArgv } from '../steps/playbook-invocation.js';
 
 /** `k3s.yml --limit <server>` with the cluster's extra vars (prod's host groups): one server's upgrade. */
 export function k3sInvocation(cluster: ClusterConfig, server: string): PlaybookInvocation {

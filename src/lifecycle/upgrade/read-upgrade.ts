@@ -1,7 +1,7 @@
 import { ClusterBotError } from '../../errors.js';
+import { ansibleHostVar } from '../ansible/ansible-host-var.js';
+import { readClusterVar } from '../ansible/read-cluster-var.js';
 import type { StepContext } from '../plan/step.js';
-import { ansibleHostVar } from '../steps/ansible-host-var.js';
-import { readClusterVar } from '../steps/read-cluster-var.js';
 import { parseK3sVersion } from './k3s-version.js';
 import { upgradeOrder } from './upgrade-order.js';
 import { type UpgradeVersionVerdict, upgradeVersionVerdict } from './upgrade-version-rule.js';

@@ -1,5 +1,5 @@
+import { nodeBackGates, requireGates } from '../gates/node-ready-step.js';
 import type { Step } from '../plan/step.js';
-import { nodeBackGates, requireGates } from '../steps/node-ready-step.js';
 import { serverVersionGate } from './server-version-gate.js';
 import { approvedUpgrade, fromTo } from './upgrade-facts.js';
 

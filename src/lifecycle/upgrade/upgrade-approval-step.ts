@@ -1,8 +1,8 @@
 import { ClusterBotError } from '../../errors.js';
+import { bindingFingerprint } from '../approval-binding.js';
 import type { BindingIdentity, Step, StepContext } from '../plan/step.js';
-import { bindingFingerprint } from '../steps/approval-binding.js';
-import { readRepoCommit } from '../steps/read-repo-commit.js';
-import { requireCleanCheckout } from '../steps/require-clean-checkout.js';
+import { readRepoCommit } from '../repo/read-repo-commit.js';
+import { requireCleanCheckout } from '../repo/require-clean-checkout.js';
 import { k3sCommandLines } from './k3s-invocation.js';
 import { readUpgrade, type UpgradeReading } from './read-upgrade.js';
 import { type ApprovedUpgrade, fromTo, UPGRADE_FACT } from './upgrade-facts.js';

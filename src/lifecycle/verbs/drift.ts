@@ -1,4 +1,4 @@
-import { ciliumDriftStep } from '../steps/cilium-drift-step.js';
+import { ciliumDriftStep } from '../cilium/cilium-drift-step.js';
 import { targetOnly, type VerbSpec } from './verb-spec.js';
 
 /** The Cilium parity fields compared across the repo's files, the live release and the live DaemonSet. */

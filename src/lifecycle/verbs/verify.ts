@@ -1,4 +1,4 @@
-import { verifyGatesStep } from '../steps/verify-gates-step.js';
+import { verifyGatesStep } from '../gates/verify-gates-step.js';
 import { targetOnly, type VerbSpec } from './verb-spec.js';
 
 export interface VerifyCommand {
