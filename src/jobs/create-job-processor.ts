@@ -80,6 +80,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       await noteEarlierFluxSuspension(deps, record, await loadJobFacts(checkpoints));
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
+        folderTag: record.folderTag,
         world: deps.world,
         shell: traceRemoteShell(shell, trace, deps.redact),
         kube: deps.kubeFor(cluster.name),

@@ -97,10 +97,15 @@ export function createJobQueue(
       const { command, requestedBy, channel } = request;
       const createdAt = now();
       const pageNonce = randomBytes(16).toString('base64url');
+      // Its own random value, not a hash of the page nonce: a record of an older version has a page
+      // nonce and must keep its legacy folder names (no tag), and nothing written on hosts others
+      // read is then tied to the page's secret. 6 bytes: only jobs of one id on one host must differ.
+      const folderTag = randomBytes(6).toString('hex');
       const recorded = await recordCommand(connection, keys, deps, {
         ...request,
         createdAt,
         pageNonce,
+        folderTag,
         leaseMs: ENQUEUED_LEASE_MS,
       });
       if (recorded.kind === 'busy') {
@@ -117,6 +122,7 @@ export function createJobQueue(
         channel,
         createdAt,
         pageNonce,
+        folderTag,
         ...(request.rerunOf && { rerunOf: request.rerunOf }),
       };
       try {

@@ -15,6 +15,12 @@ export interface JobRecord {
    * opens another job of the same id (a reset Redis, a reused prefix). Absent on older records.
    */
   readonly pageNonce?: string | undefined;
+  /**
+   * Random, written with the record, not secret: with the id it names the job's detached folders on
+   * hosts (jobFolderName), which another job of the same id never shares. Absent on records of
+   * versions before it: their folders keep the bare id, where a resumed step finds its running command.
+   */
+  readonly folderTag?: string | undefined;
   readonly outcome?: string | undefined;
   readonly finishedAt?: number | undefined;
   /** The failed or cancelled job this one re-runs (`rerun`): its thread and page say so. */

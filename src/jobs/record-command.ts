@@ -50,6 +50,7 @@ return {'queued', number, position}
 export interface CommandToRecord extends EnqueueRequest {
   readonly createdAt: number;
   readonly pageNonce: string;
+  readonly folderTag: string;
   readonly leaseMs: number;
 }
 
@@ -81,7 +82,7 @@ export async function recordCommand(
   });
   const queued = deps.audit.fieldsOf(entry('command', what, ''));
   const refused = deps.audit.fieldsOf(entry('refused', `${what}: busy`, ''));
-  const { command, requestedBy, channel, createdAt, pageNonce, rerunOf } = request;
+  const { command, requestedBy, channel, createdAt, pageNonce, folderTag, rerunOf } = request;
   const admission = deps.rateLimit.scriptPart(request.admission);
   const reply = (await redis.eval(
     RECORD_COMMAND,
@@ -96,7 +97,7 @@ export async function recordCommand(
     // An undeclared key, legal on a Redis Cluster only because the prefix is a hash tag there (read-env.ts enforces it), as BullMQ relies on.
     keys.job(''),
     JOB_ID_PREFIX,
-    JSON.stringify({ command, requestedBy, channel, createdAt, pageNonce, rerunOf }),
+    JSON.stringify({ command, requestedBy, channel, createdAt, pageNonce, folderTag, rerunOf }),
     RECENT_KEPT,
     isMutating(command) ? '1' : '',
     request.queueIfBusy ? '1' : '',

@@ -114,9 +114,9 @@ export const KILL_SCRIPT = [
 ].join('\n');
 
 /**
- * Args: root, job, age in minutes. Removes the job's folder under root (the job ended for good), and
- * any other job's folder untouched for longer than the age (one whose own end could not reach this
- * host), step by step: a step whose command still runs (a pid, no rc, the runner alive) is kept and
+ * Args: root, the job's folder name, age in minutes. Removes the job's folder under root (the job
+ * ended for good), and any other folder there untouched for longer than the age (another job's, of
+ * this deployment or another, whose own end could not reach this host), step by step: a step whose command still runs (a pid, no rc, the runner alive) is kept and
  * printed as `kept <folder>`, so nothing running is ever cut off from its output or exit code.
  */
 export const PRUNE_SCRIPT = [

@@ -238,7 +238,7 @@ export async function pruneDetached(exec: Exec, target: SshTarget, request: Prun
   const result = await exec(target, {
     argv: detachArgv(
       PRUNE_SCRIPT,
-      [request.root, request.jobId, String(request.olderThanMinutes)],
+      [request.root, request.jobFolder, String(request.olderThanMinutes)],
       request.runAs,
     ),
     timeoutMs: SHORT_COMMAND_MS,

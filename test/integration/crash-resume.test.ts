@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
@@ -106,7 +106,7 @@ describe('a worker dies and another resumes the job', () => {
         `worker restarted; following the running \`cilium.yml\` from line ${shownBefore + 1}`,
       );
       // Every line the playbook printed, once, in order: the dead worker's share and then the rest.
-      const printed = await outLines(job.jobId, '2-cilium');
+      const printed = await outLines(job.jobFolder, '2-cilium');
       expect(printed).toContain(
         'PLAY RECAP *********************************************************************',
       );
@@ -202,8 +202,76 @@ describe('a worker dies and another resumes the job', () => {
           'cilium.yml failed: k3s-dev-1: cilium : Report Cilium: agents did not report after the rollout',
         details: { exitCode: 2 },
       });
-      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines(job.jobId, '2-cilium'));
+      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines(job.jobFolder, '2-cilium'));
       expect(await ciliumRuns()).toBe(runsBefore + 1);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a foreign run of the same job id left its folder on the ops host', () => {
+  /**
+   * job-7 of another deployment sharing the ops host (or of this one before its Redis lost its data,
+   * or under another key prefix) ran cilium.yml here: it failed, and its folder stayed.
+   */
+  async function leaveForeignRun(jobId: string) {
+    const foreign = folderOf(jobId, '2-cilium');
+    await mkdir(foreign, { recursive: true });
+    await Promise.all([
+      writeFile(join(foreign, 'out'), 'the foreign run’s line\n'),
+      writeFile(join(foreign, 'pid'), '1\n'),
+      writeFile(join(foreign, 'rc'), '2\n'),
+    ]);
+    return async () => readFile(join(foreign, 'out'), 'utf8');
+  }
+
+  /** The step ran once, its own run: its lines are its own folder's, none of the foreign one's. */
+  async function expectOwnRun(job: LabJob, runsBefore: number) {
+    expect(await ciliumRuns()).toBe(runsBefore + 1);
+    const printed = await outLines(job.jobFolder, '2-cilium');
+    expect(printed).toContain(
+      'PLAY RECAP *********************************************************************',
+    );
+    expect(job.reporter.linesOf('2-cilium')).toEqual(printed);
+    expect(job.texts().filter((text) => text.includes('worker restarted'))).toEqual([]);
+  }
+
+  it(
+    'a fresh job with that id runs the step once, showing its own output: it neither refuses nor follows the foreign run',
+    async () => {
+      const runsBefore = await ciliumRuns();
+      const foreignOut = await leaveForeignRun('job-7');
+      const job = lab.startJob('cilium dev', { jobId: 'job-7' });
+
+      expect(await job.runUntilDone({ approve: true })).toMatchObject({
+        status: 'finished',
+        outcome: 'succeeded',
+        summary: 'all 8 steps done',
+      });
+      await expectOwnRun(job, runsBefore);
+      expect(await foreignOut()).toBe('the foreign run’s line\n');
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a job with that id whose worker died before it started the step starts it, never taking the foreign run for its own',
+    async () => {
+      const runsBefore = await ciliumRuns();
+      await leaveForeignRun('job-8');
+      const job = lab.startJob('cilium dev', { jobId: 'job-8' });
+      expect(await job.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
+      job.approvals.approve('2-cilium');
+      // The worker checkpointed the approved step as running, and died before starting its command.
+      const approval = (await job.approvals.desk.state('2-cilium')) as { id: string };
+      await job.checkpoints.set('2-cilium', {
+        status: 'running',
+        startedAt: Date.now(),
+        data: { approvalId: approval.id },
+      });
+
+      expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      await expectOwnRun(job, runsBefore);
     },
     LAB_TEST_TIMEOUT_MS,
   );
@@ -230,7 +298,7 @@ describe('the ops host’s connection drops while the worker lives', () => {
       expect(result).toMatchObject({ status: 'finished', outcome: 'succeeded', summary: 'all 8 steps done' });
       expect(await playbooksAtStepEnd).toEqual([]);
       expect(await ciliumRuns()).toBe(runsBefore + 1);
-      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines(job.jobId, '2-cilium'));
+      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines(job.jobFolder, '2-cilium'));
       expect(job.texts()).toContainEqual(
         expect.stringMatching(/2-cilium.*goes on there, following it again in 1 s/),
       );
@@ -254,7 +322,7 @@ describe('a cancel while a detached playbook runs', () => {
       expect(result).toMatchObject({ status: 'finished', outcome: 'cancelled' });
       expect(await playbookProcesses(lab.repo.ansibleDir)).toEqual([]);
       // Its runner lived to say how it ended: TERM to the group.
-      expect(await readFile(join(folderOf(job.jobId, '2-cilium'), 'rc'), 'utf8')).toBe('143\n');
+      expect(await readFile(join(folderOf(job.jobFolder, '2-cilium'), 'rc'), 'utf8')).toBe('143\n');
     },
     LAB_TEST_TIMEOUT_MS,
   );

@@ -38,8 +38,8 @@ afterEach(async () => {
   await lab.devKube.setUnschedulable(NODE, false);
 });
 
-/** What the node's /var/lib/cluster-bot/<job>/<step> is on this machine (the lab maps it). */
-const nodeFolder = (job: LabJob) => join(lab.nodes.nodeDetachedRoot(ADDRESS), job.jobId, STEP);
+/** What the node's /var/lib/cluster-bot/<job>-<tag>/<step> is on this machine (the lab maps it). */
+const nodeFolder = (job: LabJob) => join(lab.nodes.nodeDetachedRoot(ADDRESS), job.jobFolder, STEP);
 
 /**
  * A bare-metal reprovision of k3s-dev-3 up to its k3s-uninstall.sh, which the node holds after its

@@ -119,6 +119,13 @@ describe('createJobProcessor in-process (real Redis, real BullMQ worker)', { tim
     expect(await lab.clusterLeases.holder('prod')).toBeNull();
     expect(await outcomesAudited(id)).toEqual([expect.stringMatching(/^cluster-bot succeeded: /)]);
     await posted('✅ job #1 succeeded');
+    // Its detached folder on the ops host is named by its id and the random tag of its record, which
+    // a job of the same id elsewhere (another deployment, a Redis that lost its data) does not share.
+    const { folderTag } = (await lab.records.get(id))!;
+    expect(folderTag).toMatch(/^[0-9a-f]{12}$/);
+    expect(lab.shell.prunes).toEqual([
+      expect.objectContaining({ label: 'ops', jobFolder: `${id}-${folderTag}` }),
+    ]);
   });
 
   it('an approval decided before the job has parked is not missed: the job promotes itself', async () => {

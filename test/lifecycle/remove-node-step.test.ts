@@ -4,7 +4,7 @@ import { ClusterBotError } from '../../src/errors.js';
 import { removeNodeStep } from '../../src/lifecycle/node/remove-node-step.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createMemoryKube } from '../support/memory-kube.js';
-import { runSteps } from '../support/run-steps.js';
+import { JOB_FOLDER_TAG, runSteps } from '../support/run-steps.js';
 import { createScriptedShell, type ScriptedReply } from '../support/scripted-shell.js';
 
 let world: WorldConfig;
@@ -59,8 +59,12 @@ describe('stop k3s + delete Node', () => {
       pruneDetachedOlderThanMinutes: 60,
     });
     expect(shell.prunes).toEqual([
-      { label: 'ops', root: `${world.ops.repoPath}/.cache/cluster-bot`, jobId: 'job-1' },
-      { label: 'k3s-dev-3', root: '/var/lib/cluster-bot', jobId: 'job-1' },
+      {
+        label: 'ops',
+        root: `${world.ops.repoPath}/.cache/cluster-bot`,
+        jobFolder: `job-1-${JOB_FOLDER_TAG}`,
+      },
+      { label: 'k3s-dev-3', root: '/var/lib/cluster-bot', jobFolder: `job-1-${JOB_FOLDER_TAG}` },
     ]);
   });
 

@@ -68,6 +68,8 @@ function setup(
     listed?: string[];
     syntaxError?: string;
     collections?: () => string[];
+    /** The job record's folder tag; absent as on a record of a version before tags. */
+    folderTag?: string;
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
@@ -118,6 +120,7 @@ function setup(
   ) =>
     runPlan(change(buildPlan(command, runWorld)), {
       jobId: 'job-1',
+      folderTag: options.folderTag,
       world: runWorld,
       shell,
       kube: kube.kube,
@@ -422,23 +425,42 @@ describe('engine: cilium dev with fakes of every port', () => {
       data: { approvalId: (approved as { id: string }).id },
     });
   }
-  const CILIUM_FOLDER = '/home/ops/homelab/.cache/cluster-bot/job-1/2-cilium';
+  const DETACHED_ROOT = '/home/ops/homelab/.cache/cluster-bot';
 
-  it('a detached disruptive step interrupted while running is followed under its approval, never started again', async () => {
-    const t = setup();
+  // A job recorded by the version before folder tags (none in its record) is resumed into the
+  // folder that version started its command in: started again elsewhere, it would run twice.
+  it.each([
+    ['with its record’s folder tag', '0a1b2c3d4e5f', 'job-1-0a1b2c3d4e5f'],
+    ['recorded before folder tags, in its legacy folder', undefined, 'job-1'],
+  ])(
+    'a detached disruptive step interrupted while running is followed under its approval, never started again (%s)',
+    async (_, folderTag, jobFolder) => {
+      const t = setup({ folderTag });
+      await interruptCilium(t);
+      t.shell.detached.set(`${DETACHED_ROOT}/${jobFolder}/2-cilium`, 'running');
+      await t.checkpoints.set('_shown:2-cilium', { status: 'running', data: { lines: 41 } });
+      expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      expect(t.playbookRuns()).toBe(0);
+      expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
+        { argv: ['ansible-playbook', '-i', 'inventory/hosts.ini', 'playbooks/cilium.yml'] },
+      ]);
+      expect(t.approvals.requests).toHaveLength(1);
+      expect(t.approvals.voided).toEqual([]);
+      expect(t.reporter.texts()).toContain(
+        '2-cilium worker restarted; following the running `cilium.yml` from line 42',
+      );
+    },
+  );
+
+  it('an interrupted step never follows a foreign run in the folder its job id alone would name: it starts its own', async () => {
+    const t = setup({ folderTag: '0a1b2c3d4e5f' });
     await interruptCilium(t);
-    t.shell.detached.set(CILIUM_FOLDER, 'running');
-    await t.checkpoints.set('_shown:2-cilium', { status: 'running', data: { lines: 41 } });
+    // Another deployment's (or a reset Redis's) job-1 ran cilium.yml on this ops host.
+    t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, 'ended');
     expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-    expect(t.playbookRuns()).toBe(0);
-    expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
-      { argv: ['ansible-playbook', '-i', 'inventory/hosts.ini', 'playbooks/cilium.yml'] },
-    ]);
-    expect(t.approvals.requests).toHaveLength(1);
-    expect(t.approvals.voided).toEqual([]);
-    expect(t.reporter.texts()).toContain(
-      '2-cilium worker restarted; following the running `cilium.yml` from line 42',
-    );
+    expect(t.playbookRuns()).toBe(1);
+    expect(t.shell.calls.filter((call) => call.attach)).toEqual([]);
+    expect(t.reporter.texts().filter((text) => text.includes('worker restarted'))).toEqual([]);
   });
 
   it('a detached disruptive step interrupted before its command started runs it under its approval', async () => {

@@ -220,41 +220,52 @@ describe('detached remote commands', () => {
   it('prunes a finished job’s folder and stale ones, never a step whose command still runs', async () => {
     const root = join(lab.dir, 'prune', '.cache', 'cluster-bot');
     const step = (job: string, name: string) => join(root, job, name);
+    const ours = 'job-7-a1b2c3d4e5f6';
     // The job that ended: one step ended, one whose command still runs (another replica's, say).
     const ended = gatedCommand();
-    await startWithoutFollowing(ended.request({ folder: step('job-7', '2-cilium') }));
+    await startWithoutFollowing(ended.request({ folder: step(ours, '2-cilium') }));
     const running = gatedCommand();
-    await startWithoutFollowing(running.request({ folder: step('job-7', '3-tofu') }));
+    await startWithoutFollowing(running.request({ folder: step(ours, '3-tofu') }));
     await writeFile(ended.gate, '');
     await waitFor(
       'the ended step',
       async () =>
-        (await readFile(join(step('job-7', '2-cilium'), 'rc'), 'utf8').catch(() => '')) === '3\n' ||
-        undefined,
+        (await readFile(join(step(ours, '2-cilium'), 'rc'), 'utf8').catch(() => '')) === '3\n' || undefined,
     );
-    // A job of a week ago whose end could not reach this host, and a job that runs now.
-    await mkdir(step('job-3', '4-remove-node'), { recursive: true });
-    await writeFile(join(step('job-3', '4-remove-node'), 'rc'), '0\n');
+    // Jobs of a week ago whose end could not reach this host (one recorded before folder tags); a
+    // job that runs now; and recent folders of other job-7s (another deployment's, an older version's).
     const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
-    await utimes(join(root, 'job-3'), weekAgo, weekAgo);
-    await mkdir(step('job-9', '2-cilium'), { recursive: true });
-    await writeFile(join(step('job-9', '2-cilium'), 'rc'), '0\n');
+    for (const stale of ['job-3', 'job-2-00000000beef']) {
+      await mkdir(step(stale, '4-remove-node'), { recursive: true });
+      await writeFile(join(step(stale, '4-remove-node'), 'rc'), '0\n');
+      await utimes(join(root, stale), weekAgo, weekAgo);
+    }
+    for (const live of ['job-9-0123456789ab', 'job-7-ffffffffffff', 'job-7']) {
+      await mkdir(step(live, '2-cilium'), { recursive: true });
+      await writeFile(join(step(live, '2-cilium'), 'rc'), '0\n');
+    }
 
     const kept = await shell.pruneDetached(labTarget(lab), {
       root,
-      jobId: 'job-7',
+      jobFolder: ours,
       olderThanMinutes: 7 * 24 * 60,
     });
 
-    expect(kept).toEqual([step('job-7', '3-tofu')]);
+    expect(kept).toEqual([step(ours, '3-tofu')]);
     expect((await readdir(root, { recursive: true })).sort()).toEqual([
       'job-7',
-      'job-7/3-tofu',
-      'job-7/3-tofu/out',
-      'job-7/3-tofu/pid',
-      'job-9',
-      'job-9/2-cilium',
-      'job-9/2-cilium/rc',
+      'job-7-a1b2c3d4e5f6',
+      'job-7-a1b2c3d4e5f6/3-tofu',
+      'job-7-a1b2c3d4e5f6/3-tofu/out',
+      'job-7-a1b2c3d4e5f6/3-tofu/pid',
+      'job-7-ffffffffffff',
+      'job-7-ffffffffffff/2-cilium',
+      'job-7-ffffffffffff/2-cilium/rc',
+      'job-7/2-cilium',
+      'job-7/2-cilium/rc',
+      'job-9-0123456789ab',
+      'job-9-0123456789ab/2-cilium',
+      'job-9-0123456789ab/2-cilium/rc',
     ]);
     await running.open();
   });

@@ -31,6 +31,9 @@ export interface StepsRun {
   readonly pruneDetachedOlderThanMinutes?: number;
 }
 
+/** The job's folder tag, as the job queue records a random one with each job. */
+export const JOB_FOLDER_TAG = '0123456789ab';
+
 /** A few steps through the real engine with in-memory fakes of every other port and an instant clock. */
 export async function runSteps(run: StepsRun) {
   const command = run.command ?? { verb: 'verify', cluster: 'dev' };
@@ -39,6 +42,7 @@ export async function runSteps(run: StepsRun) {
     { command, cluster: command.cluster, steps: run.steps },
     {
       jobId: 'job-1',
+      folderTag: JOB_FOLDER_TAG,
       world: run.world,
       shell: run.shell ?? createScriptedShell(() => undefined),
       kube: run.kube ?? createMemoryKube().kube,

@@ -48,12 +48,12 @@ export function createScriptedShell(
   calls: ShellCall[];
   probes: string[];
   detached: Map<string, DetachedState>;
-  prunes: Array<{ label: string; root: string; jobId: string }>;
+  prunes: Array<{ label: string; root: string; jobFolder: string }>;
 } {
   const calls: ShellCall[] = [];
   const probes: string[] = [];
   const detached = new Map<string, DetachedState>();
-  const prunes: Array<{ label: string; root: string; jobId: string }> = [];
+  const prunes: Array<{ label: string; root: string; jobFolder: string }> = [];
   const shell = {
     closes: 0,
     async close() {
@@ -82,7 +82,7 @@ export function createScriptedShell(
     runDetached: (target: SshTarget, request: DetachedRequest) => shell.exec(target, request),
     probeDetached: async (_target: SshTarget, folder: string) => detached.get(folder) ?? 'none',
     pruneDetached: async (target: SshTarget, request: PruneRequest) => {
-      prunes.push({ label: target.label, root: request.root, jobId: request.jobId });
+      prunes.push({ label: target.label, root: request.root, jobFolder: request.jobFolder });
       return [];
     },
     async probeHostKey(target: Pick<SshTarget, 'host' | 'port'>) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ export interface JobOptions {
   readonly fluxSuspendedByJob?: number;
   /** The job's shell around the lab's (e.g. to time each remote command). */
   readonly wrapShell?: (shell: RemoteShell) => RemoteShell;
+  /** Its id, as another deployment (or a Redis that lost its data) numbered one too. */
+  readonly jobId?: string;
 }
 
 export interface RunOptions {
@@ -46,8 +49,10 @@ export interface RunUntilDoneOptions extends RunOptions {
 
 /** One job of the job layer, faked: its approvals, checkpoints and thread are in memory. */
 export interface LabJob {
-  /** Its id, as the engine and the ops host's folders see it. */
+  /** Its id, as the engine sees it. */
   readonly jobId: string;
+  /** The name of its folder of detached commands on a host: its id and the random tag the bot records with it. */
+  readonly jobFolder: string;
   readonly plan: Plan;
   readonly approvals: ReturnType<typeof createMemoryApprovalDesk>;
   readonly checkpoints: CrashableCheckpoints;
@@ -114,7 +119,8 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     );
     const cluster = jobWorld.clusters[plan.cluster]!;
     const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
-    const jobId = nextJobId(plan.command.verb);
+    const jobId = jobOptions.jobId ?? nextJobId(plan.command.verb);
+    const folderTag = randomBytes(6).toString('hex');
     const checkpoints = createCrashableCheckpoints();
     const reporter = createRecordingReporter();
     // The thread is the job's store too: what a dead worker would still say reaches nobody.
@@ -139,6 +145,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
       const shell = openShell();
       return runPlan(plan, {
         jobId,
+        folderTag,
         world: jobWorld,
         shell: createMortalShell(jobOptions.wrapShell?.(shell) ?? shell, checkpoints.death()),
         kube: worker.kubeFor(cluster.name),
@@ -153,6 +160,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     };
     return {
       jobId,
+      jobFolder: `${jobId}-${folderTag}`,
       plan,
       approvals,
       checkpoints,

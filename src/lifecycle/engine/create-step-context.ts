@@ -14,6 +14,12 @@ import { reachThroughOpsHost } from './reach-through-ops-host.js';
 /** What the engine hands on to every step (part of its EngineDeps). */
 export interface StepContextSources {
   readonly jobId: string;
+  /**
+   * Random, recorded with the job: with its id it names the job's detached folders on hosts
+   * (jobFolderName), which its id alone would share with a foreign job of the same id. Absent for a
+   * job recorded without one (by an older version): its folders keep the bare id.
+   */
+  readonly folderTag?: string | undefined;
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
@@ -75,6 +81,7 @@ export function createStepContext(
   let reached: Promise<boolean> | undefined;
   const ctx: StepContext = {
     jobId: deps.jobId,
+    folderTag: deps.folderTag,
     stepId: step.id,
     interrupted: resume.interrupted,
     shown: {

@@ -1,6 +1,11 @@
 import type { Plan } from '../plan/plan.js';
 import type { PruneRequest, SshTarget } from '../ports/remote-shell.js';
-import { DETACHED_NODES_FACT, detachedJobsRoot, NODE_DETACHED_ROOT } from '../remote/detached-folder.js';
+import {
+  DETACHED_NODES_FACT,
+  detachedJobsRoot,
+  jobFolderName,
+  NODE_DETACHED_ROOT,
+} from '../remote/detached-folder.js';
 import { privileged } from '../remote/node-commands.js';
 import { nodeTarget, opsTarget } from '../targets.js';
 import { hostKeyPinsOf } from './create-step-context.js';
@@ -31,7 +36,7 @@ export async function pruneDetachedFolders(
   if (!cluster || !plan.steps.some((step) => step.detached)) return;
   const facts = await loadJobFacts(deps.checkpoints);
   const keptHostKeys = await hostKeyPinsOf(deps).read(cluster.name);
-  const request = { jobId: deps.jobId, olderThanMinutes };
+  const request = { jobFolder: jobFolderName(deps), olderThanMinutes };
   const places: Array<[SshTarget, PruneRequest]> = [
     [opsTarget(deps.world), { ...request, root: detachedJobsRoot(deps) }],
   ];

@@ -23,6 +23,8 @@ export interface ShownLines {
 /** Everything a step may touch: the outside world only through these. */
 export interface StepContext {
   readonly jobId: string;
+  /** The job's folder tag (StepContextSources): with its id, it names its detached folders on hosts. */
+  readonly folderTag?: string | undefined;
   readonly stepId: string;
   /** The step was running when its worker stopped: this run resumes it (a detached command is followed again). */
   readonly interrupted: boolean;

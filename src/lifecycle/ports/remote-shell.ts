@@ -66,8 +66,8 @@ export interface DetachedRequest extends ExecRequest {
 export interface PruneRequest {
   /** The folder of every job's detached commands there (`.cache/cluster-bot`, `/var/lib/cluster-bot`). */
   readonly root: string;
-  /** The job that ended for good: its folder goes now. */
-  readonly jobId: string;
+  /** The name of the folder (under root) of the job that ended for good (jobFolderName): it goes now. */
+  readonly jobFolder: string;
   /** Another job's folder untouched for longer goes too (its own end could not reach this host). */
   readonly olderThanMinutes: number;
   readonly runAs?: readonly string[] | undefined;

@@ -13,17 +13,19 @@ export const NODE_DETACHED_ROOT = '/var/lib/cluster-bot';
 /** The job fact naming the nodes a job ran detached commands on (their folders are pruned at its end). */
 export const DETACHED_NODES_FACT = 'detachedOnNodes';
 
-type FolderContext = Pick<StepContext, 'world' | 'jobId' | 'stepId'>;
+type JobContext = Pick<StepContext, 'jobId' | 'folderTag'>;
+type FolderContext = JobContext & Pick<StepContext, 'world' | 'stepId'>;
 
 /**
  * Where a step's detached command keeps its output, pid and exit code on the ops host: under the
- * repo's ignored `.cache/`, one folder per job and step, so a resumed step finds its own run.
+ * repo's ignored `.cache/`, one folder per job and step (`<job>-<tag>/<step>`, jobFolderName), so a
+ * resumed step finds its own run.
  */
 export function detachedFolder(ctx: FolderContext): string {
   return `${detachedJobsRoot(ctx)}/${jobAndStep(ctx)}`;
 }
 
-/** The same on a node: `/var/lib/cluster-bot/<job>/<step>`. */
+/** The same on a node: `/var/lib/cluster-bot/<job>-<tag>/<step>`. */
 export function nodeDetachedFolder(ctx: FolderContext): string {
   return `${NODE_DETACHED_ROOT}/${jobAndStep(ctx)}`;
 }
@@ -33,18 +35,31 @@ export function detachedJobsRoot(ctx: Pick<StepContext, 'world'>): string {
   return `${repoPaths(ctx.world).root}/.cache/cluster-bot`;
 }
 
+/**
+ * The name of a job's own folder under a root: `<job>-<tag>`. Job ids restart at job-1 (a new Redis
+ * prefix, a Redis that lost its data), and another deployment may share the ops host: the id alone
+ * would meet a foreign run's folder, and a step would refuse to start, or follow that run's output
+ * and exit code. A job recorded by a version before tags has none, and keeps the bare `<job>` its
+ * running commands were started under, so a resumed step finds them and never starts them twice.
+ */
+export function jobFolderName(ctx: JobContext): string {
+  const name = ctx.folderTag === undefined ? ctx.jobId : `${ctx.jobId}-${ctx.folderTag}`;
+  checkSegment('job folder', name);
+  return name;
+}
+
 function jobAndStep(ctx: FolderContext): string {
-  for (const [what, value] of [
-    ['job id', ctx.jobId],
-    ['step id', ctx.stepId],
-  ] as const) {
-    if (!SEGMENT.test(value)) {
-      throw new ClusterBotError(
-        'COMMAND_INVALID',
-        `The ${what} ${JSON.stringify(value)} cannot name a folder (letters, digits, ".", "_", "-", not first)`,
-        { details: { [what]: value } },
-      );
-    }
+  const job = jobFolderName(ctx);
+  checkSegment('step id', ctx.stepId);
+  return `${job}/${ctx.stepId}`;
+}
+
+function checkSegment(what: string, value: string): void {
+  if (!SEGMENT.test(value)) {
+    throw new ClusterBotError(
+      'COMMAND_INVALID',
+      `The ${what} ${JSON.stringify(value)} cannot name a folder (letters, digits, ".", "_", "-", not first)`,
+      { details: { [what]: value } },
+    );
   }
-  return `${ctx.jobId}/${ctx.stepId}`;
 }
