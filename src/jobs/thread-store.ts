@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
+import { THREAD_ROOT } from '../delivery/delivery.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobRecord } from './job-record.js';
 import type { JobThread } from './ports/job-thread.js';
-import { THREAD_ROOT } from './ports/thread-outbox.js';
 import type { RedisKeys } from './redis-keys.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { BoardState } from '../../jobs/ports/job-thread.js';
 import {
   type HeldMessages,
   THREAD_ROOT,
   type ThreadMessages,
   type ThreadOpSender,
-} from '../../jobs/ports/thread-outbox.js';
+} from '../../delivery/delivery.js';
+import type { BoardState } from '../../jobs/ports/job-thread.js';
 import type { Logger } from '../../log/create-logger.js';
 import type { JobPageUrl } from '../job-page-url.js';
 import { renderBoard } from '../render-board.js';

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/create-logger.js';
 import type { RedisThreadOutbox } from './create-redis-thread-outbox.js';
-import type { HeldMessages, ThreadOpSender, ThreadOutbox } from './ports/thread-outbox.js';
+import type { HeldMessages, ThreadOpSender } from './delivery.js';
+import type { ThreadOutbox } from './thread-outbox.js';
 
 export interface OutboxDrainerOptions {
   readonly store: RedisThreadOutbox;
@@ -19,6 +20,8 @@ export interface OutboxDrainerOptions {
   readonly retryMs?: number;
 }
 
+/** How long `delivered` waits at most by default. */
+export const DELIVERED_WITHIN_MS = 120_000;
 /** Operations read per round trip (the claim's, each take's): enough to see a board edit that a later one replaces. */
 const BATCH = 20;
 /** At shutdown, how long the calls on the wire may take once the grace period is over. */
@@ -45,7 +48,7 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
   const { store, send, logger } = options;
   const leaseMs = options.leaseMs ?? 15_000;
   const retry = { send, logger, retryMs: options.retryMs ?? 500 };
-  const deliveredWithinMs = options.deliveredWithinMs ?? 120_000;
+  const deliveredWithinMs = options.deliveredWithinMs ?? DELIVERED_WITHIN_MS;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const sending = new Map<string, Promise<void>>();
   /** Jobs appended to while their drain was ending: looked at again at once rather than at the next scan. */
@@ -221,7 +224,7 @@ function keepLease(options: {
 }
 
 /** Until a job's outbox is empty, or `withinMs` passed (a hung Slack must not hold the job: its thread follows). */
-async function waitDelivered(
+export async function waitDelivered(
   store: RedisThreadOutbox,
   jobId: string,
   withinMs: number,
