@@ -63,7 +63,6 @@ export function createDelivery(options: RedisDeliveryOptions): Delivery & {
     ...createNumberedAppends(outbox, { logger, retryMs: options.appendRetryMs }),
     messages: store.messages,
     startDrainer(send) {
-      if (drainer) throw new Error('delivery: the drainer is started already');
       drainer = createOutboxDrainer({ ...options.drain, store, send, logger });
       return { stop: drainer.stop };
     },
