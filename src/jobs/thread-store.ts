@@ -7,7 +7,7 @@ import type { RedisKeys } from './redis-keys.js';
 
 /**
  * Loads (or starts) a job's thread state; the outbox saves it with the operations it explains
- * (create-redis-thread-outbox.ts), so another worker carries on the same thread.
+ * (src/delivery/create-redis-thread-outbox.ts), so another worker carries on the same thread.
  */
 export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: string) {
   return {
