@@ -118,7 +118,6 @@ function startDelivery(options: CoreOptions, stores: JobStores) {
   const drainer = delivery.startDrainer(
     createThreadOpSender({
       poster: options.poster,
-      messages: delivery.messages,
       logger,
       readLog: stores.feed.uploadText,
       jobPageUrl: options.jobPageUrl,

@@ -13,7 +13,7 @@ import {
   type OutboxKeys,
   type PipelineBatch,
 } from './create-redis-thread-outbox.js';
-import type { Delivery, ThreadMessages, ThreadOpSender } from './delivery.js';
+import type { Delivery, ThreadOpSender } from './delivery.js';
 import type { ThreadOutbox } from './thread-outbox.js';
 
 export interface RedisDeliveryOptions {
@@ -42,12 +42,11 @@ export interface RunningDrainer {
 
 /**
  * Delivery to Slack, kept in Redis: the surface the edge uses (Delivery: append, appended,
- * delivered), the messages' ts its sender records (`messages`), and `startDrainer`, which sends
- * every job's outbox from this process (its own appends at once, a dead process's once its lease
- * lapses) through the edge's sender. Keys, leases, numbering and the takes stay inside.
+ * delivered) and `startDrainer`, which sends every job's outbox from this process (its own appends
+ * at once, a dead process's once its lease lapses) through the edge's sender. Keys, leases,
+ * numbering, takes and the messages' ts stay inside.
  */
 export function createDelivery(options: RedisDeliveryOptions): Delivery & {
-  readonly messages: ThreadMessages;
   startDrainer(send: ThreadOpSender): RunningDrainer;
 } {
   const { logger } = options;
@@ -61,7 +60,6 @@ export function createDelivery(options: RedisDeliveryOptions): Delivery & {
   };
   return {
     ...createNumberedAppends(outbox, { logger, retryMs: options.appendRetryMs }),
-    messages: store.messages,
     startDrainer(send) {
       drainer = createOutboxDrainer({ ...options.drain, store, send, logger });
       return { stop: drainer.stop };

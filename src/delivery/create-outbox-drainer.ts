@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/create-logger.js';
+import { createMessageBook, type MessageBook } from './create-message-book.js';
 import type { RedisThreadOutbox } from './create-redis-thread-outbox.js';
-import type { HeldMessages, ThreadOpSender } from './delivery.js';
-import type { ThreadOutbox } from './thread-outbox.js';
+import type { ThreadOpSender } from './delivery.js';
+import type { HeldMessages, ThreadOutbox } from './thread-outbox.js';
 
 export interface OutboxDrainerOptions {
   readonly store: RedisThreadOutbox;
@@ -47,7 +48,7 @@ const STUCK_LEASES = 4;
 export function createOutboxDrainer(options: OutboxDrainerOptions) {
   const { store, send, logger } = options;
   const leaseMs = options.leaseMs ?? 15_000;
-  const retry = { send, logger, retryMs: options.retryMs ?? 500 };
+  const retry = { send, book: createMessageBook(store.messages), logger, retryMs: options.retryMs ?? 500 };
   const deliveredWithinMs = options.deliveredWithinMs ?? DELIVERED_WITHIN_MS;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const sending = new Map<string, Promise<void>>();
@@ -151,7 +152,12 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
  * try logged and let go, so one operation never stops the rest. False when it was left in place.
  */
 async function sendWithRetries(
-  { send, logger, retryMs }: { send: ThreadOpSender; logger: Logger; retryMs: number },
+  {
+    send,
+    book,
+    logger,
+    retryMs,
+  }: { send: ThreadOpSender; book: MessageBook; logger: Logger; retryMs: number },
   jobId: string,
   op: string,
   later: readonly string[],
@@ -160,7 +166,7 @@ async function sendWithRetries(
 ): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await send(jobId, op, later, held);
+      await send(jobId, op, later, book(jobId, held));
       return true;
     } catch (error) {
       if (attempt >= ATTEMPTS) {

@@ -1,7 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import type { HeldMessages, ThreadMessages, ThreadState } from './delivery.js';
+import type { ThreadState } from './delivery.js';
 import type { DeliveryKeys } from './delivery-keys.js';
-import type { OutboxSeq } from './thread-outbox.js';
+import type { HeldMessages, OutboxSeq, ThreadMessages } from './thread-outbox.js';
 
 // Only the holder of an outbox's lease may renew or let go of it.
 const RENEW_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;

@@ -24,7 +24,7 @@ export interface Delivery {
 
 /**
  * A job's thread state as the edge keeps it, saved beside its outbox so another worker carries on
- * the same thread. Its root message's ts is the sender's to record (ThreadMessages), never saved
+ * the same thread. Its root message's ts is the sender's to keep (SentMessages), never saved
  * from here: a worker's copy may be older than what the sender posted.
  */
 export interface ThreadState {
@@ -33,39 +33,32 @@ export interface ThreadState {
 
 /**
  * Sends one operation of a job's outbox; `later` are the ones queued after it, so an edit a later one
- * replaces can be skipped. `held`: the job's messages' ts as the process holding its outbox knows
- * them (HeldMessages); without it, each is read from Redis. Slack refusing the operation is the
- * sender's to log (it resolves); any other failure rejects, and the operation is tried again.
+ * replaces can be skipped; `messages`, the ts of the job's messages posted so far, where the ts of
+ * one it posts is kept. Slack refusing the operation is the sender's to log (it resolves); any other
+ * failure rejects, and the operation is tried again.
  */
 export type ThreadOpSender = (
   jobId: string,
   op: string,
   later: readonly string[],
-  held?: HeldMessages,
+  messages: SentMessages,
 ) => Promise<void>;
 
-/**
- * The ts of a job's thread messages (by name, as ThreadMessages keeps them) in the memory of the
- * process holding the job's outbox: read from Redis in the claim's round trip, and each one kept
- * since added. Only the holder keeps new ones, so the copy stays whole while the lease lasts (one
- * kept by a holder that lost its lease meanwhile yields to the ts already recorded); it is
- * dropped with the lease (let go, lost or taken over), and the next holder reads its own.
- */
-export type HeldMessages = Map<string, string>;
-
-/** The name the thread's root message is kept under (ThreadMessages): the thread store reads it back. */
-export const THREAD_ROOT = 'root';
-
-/** The ts of a thread's messages that later operations edit or reply under (the root, each step's tail). */
-export interface ThreadMessages {
-  get(jobId: string, name: string): Promise<string | undefined>;
+/** The ts of a job's thread messages, by the name the sender gives each (the root: THREAD_ROOT; a step's tail). */
+export interface SentMessages {
+  /** The ts kept under `name`, or undefined while it was never posted. */
+  get(name: string): Promise<string | undefined>;
   /**
-   * Records `ts` under `name` unless a ts is recorded there already, and resolves to the one
-   * recorded: the first wins (a holder that lost its lease while posting must not replace the ts
-   * its successor's messages went under), and the caller goes on with it.
+   * Keeps the ts of a message just posted under `name` and resolves to the one kept: another's, should
+   * a process that took the outbox over meanwhile have posted and kept its own (go on with that one).
    */
-  record(jobId: string, name: string, ts: string): Promise<string>;
+  keep(name: string, ts: string): Promise<string>;
+  /** Another job's root (a re-run's board links the thread of the job it re-runs). */
+  rootOf(jobId: string): Promise<string | undefined>;
 }
+
+/** The name the thread's root message is kept under (SentMessages): the thread store reads it back. */
+export const THREAD_ROOT = 'root';
 
 export interface SlackPacer {
   /** Resolves when a call of `method` (to `channel`) fits Slack's limits, and counts it. */

@@ -21,3 +21,23 @@ export interface OutboxSeq {
   readonly stream: string;
   readonly first: number;
 }
+
+/**
+ * The ts of a job's thread messages (by name, as ThreadMessages keeps them) in the memory of the
+ * process holding the job's outbox: read from Redis in the claim's round trip, and each one kept
+ * since added. Only the holder keeps new ones, so the copy stays whole while the lease lasts (one
+ * kept by a holder that lost its lease meanwhile yields to the ts already recorded); it is
+ * dropped with the lease (let go, lost or taken over), and the next holder reads its own.
+ */
+export type HeldMessages = Map<string, string>;
+
+/** The ts of a thread's messages that later operations edit or reply under (the root, each step's tail). */
+export interface ThreadMessages {
+  get(jobId: string, name: string): Promise<string | undefined>;
+  /**
+   * Records `ts` under `name` unless a ts is recorded there already, and resolves to the one
+   * recorded: the first wins (a holder that lost its lease while posting must not replace the ts
+   * its successor's messages went under), and the caller goes on with it.
+   */
+  record(jobId: string, name: string, ts: string): Promise<string>;
+}

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import type { ThreadOp } from '../../src/bot/thread/thread-op.js';
-import type { ThreadMessages } from '../../src/delivery/delivery.js';
+import { createMessageBook } from '../../src/delivery/create-message-book.js';
+import type { HeldMessages, ThreadMessages } from '../../src/delivery/thread-outbox.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { createMemoryDelivery } from '../support/memory-delivery.js';
@@ -27,13 +28,16 @@ function recordingPoster() {
   return { poster, calls };
 }
 
+/** The sender as the drainer calls it: over the process's book of the messages' ts, with the holder's copy (`held`) if any. */
 function senderOver(poster: SlackPoster, messages: ThreadMessages) {
-  return createThreadOpSender({
+  const send = createThreadOpSender({
     poster,
-    messages,
     logger: createLogger({ level: 'silent', redact: createRedactor() }),
     readLog: async () => '',
   });
+  const book = createMessageBook(messages);
+  return (jobId: string, op: string, later: readonly string[], held?: HeldMessages) =>
+    send(jobId, op, later, book(jobId, held));
 }
 
 describe('thread op sender', () => {

@@ -8,8 +8,7 @@ import { type ThreadOp, tailName } from '../../src/bot/thread/thread-op.js';
 import { createNumberedAppends } from '../../src/delivery/create-numbered-appends.js';
 import { createOutboxDrainer } from '../../src/delivery/create-outbox-drainer.js';
 import { createRedisThreadOutbox } from '../../src/delivery/create-redis-thread-outbox.js';
-import type { ThreadMessages } from '../../src/delivery/delivery.js';
-import type { ThreadOutbox } from '../../src/delivery/thread-outbox.js';
+import type { ThreadMessages, ThreadOutbox } from '../../src/delivery/thread-outbox.js';
 import { createCommandBatch } from '../../src/jobs/command-batch.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createLogger } from '../../src/log/create-logger.js';
@@ -136,8 +135,8 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
     released.push(jobId);
   };
   const drainer = createOutboxDrainer({
-    store: { ...store, claim, release },
-    send: createThreadOpSender({ poster, messages, logger: log, readLog: async () => 'the log' }),
+    store: { ...store, claim, release, messages },
+    send: createThreadOpSender({ poster, logger: log, readLog: async () => 'the log' }),
     logger: log,
     leaseMs: options.leaseMs ?? LEASE_MS,
     scanMs: options.scanMs ?? 100,

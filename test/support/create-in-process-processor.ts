@@ -62,7 +62,6 @@ export function createInProcessProcessor(parts: InProcessParts) {
   const drainer = delivery.startDrainer(
     createThreadOpSender({
       poster: parts.poster,
-      messages: delivery.messages,
       logger: parts.logger,
       readLog: createJobFeedReader(deliveryRedis, parts.keys).uploadText,
     }),

@@ -1,6 +1,8 @@
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
-import type { Delivery, ThreadMessages } from '../../src/delivery/delivery.js';
+import { createMessageBook } from '../../src/delivery/create-message-book.js';
+import type { Delivery } from '../../src/delivery/delivery.js';
+import type { ThreadMessages } from '../../src/delivery/thread-outbox.js';
 import type { JobThread } from '../../src/jobs/ports/job-thread.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
@@ -19,9 +21,9 @@ export function createMemoryDelivery(poster: SlackPoster, readLog: () => Promise
       return ts.get(key) ?? value;
     },
   };
+  const book = createMessageBook(messages);
   const send = createThreadOpSender({
     poster,
-    messages,
     logger: createLogger({ level: 'silent', redact: createRedactor() }),
     readLog,
   });
@@ -35,6 +37,7 @@ export function createMemoryDelivery(poster: SlackPoster, readLog: () => Promise
         next.jobId,
         next.op,
         later.map((other) => other.op),
+        book(next.jobId),
       ).catch(() => undefined);
       queued.shift();
     }
