@@ -1,9 +1,9 @@
 import { WebClient, WebClientEvent } from '@slack/web-api';
 import { cacheGroupMembers } from '../bot/cache-group-members.js';
 import { cacheUserNames, type UserName } from '../bot/cache-user-names.js';
-import type { SlackPacer } from '../bot/create-slack-pacer.js';
 import { slackSdkLogger } from '../bot/slack-sdk-logger.js';
 import type { Env } from '../config/read-env.js';
+import type { SlackPacer } from '../delivery/delivery.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Metrics } from '../metrics/create-metrics.js';
 import type { GroupMembers } from '../service/index.js';

@@ -1,11 +1,11 @@
 import { createHomePublisher } from '../bot/create-home-publisher.js';
 import { createHomeTab } from '../bot/create-home-tab.js';
-import { createSharedSlackPacer } from '../bot/create-shared-slack-pacer.js';
 import { createWebApiPoster } from '../bot/create-web-api-poster.js';
 import { listenAddress } from '../config/listen-address.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
-import { createRedisRateBudget } from '../jobs/create-redis-rate-budget.js';
+import { createRedisRateBudget } from '../delivery/create-redis-rate-budget.js';
+import { createSharedSlackPacer } from '../delivery/create-shared-slack-pacer.js';
 import { redisKeys } from '../jobs/redis-keys.js';
 import type { Logger } from '../log/create-logger.js';
 import type { Redact } from '../log/create-redactor.js';

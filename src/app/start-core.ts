@@ -5,10 +5,10 @@ import type { SlackPoster } from '../bot/slack-poster.js';
 import { createThreadOpSender } from '../bot/thread/create-thread-op-sender.js';
 import type { Env } from '../config/read-env.js';
 import type { ClusterConfig, WorldConfig } from '../config/world-config.js';
+import { createDelivery } from '../delivery/create-delivery.js';
+import type { Delivery } from '../delivery/delivery.js';
 import { createJobProcessor } from '../jobs/create-job-processor.js';
 import { createJobStores, type JobStores } from '../jobs/create-job-stores.js';
-import { createOutboxDrainer, type OutboxDrainer } from '../jobs/create-outbox-drainer.js';
-import { createRedisThreadOutbox } from '../jobs/create-redis-thread-outbox.js';
 import { redisKeys } from '../jobs/redis-keys.js';
 import { createClusterKubes } from '../kube/create-cluster-kubes.js';
 import type { Logger } from '../log/create-logger.js';
@@ -57,7 +57,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
     env.COMMANDS_PER_USER_PER_MINUTE,
     env.JOB_RETENTION,
   );
-  const drainer = startThreadDrainer(options, stores);
+  const { delivery, drainer } = startDelivery(options, stores);
   const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
     ? createOtlpTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME })
     : NO_TRACING;
@@ -73,7 +73,7 @@ export async function startCore(options: CoreOptions): Promise<Core> {
   const worker =
     env.CLUSTER_BOT_ROLE === 'bot'
       ? undefined
-      : startWorker(env, stores.keys, createProcessor(options, stores, drainer, tracing, shells), logger);
+      : startWorker(env, stores.keys, createProcessor(options, stores, delivery, tracing, shells), logger);
   if (worker) await stores.queue.syncVerifySchedules(world);
   return {
     redis,
@@ -106,27 +106,31 @@ export async function startCore(options: CoreOptions): Promise<Core> {
 }
 
 /** Every process sends the threads' outboxes: its own jobs' at once, a dead process's once its lease lapses. */
-function startThreadDrainer(options: CoreOptions, stores: JobStores): OutboxDrainer {
-  const store = createRedisThreadOutbox(stores.redis, stores.keys, options.env.JOB_RETENTION, stores.batch);
+function startDelivery(options: CoreOptions, stores: JobStores) {
   const logger = options.logger.child({ component: 'thread-outbox' });
-  return createOutboxDrainer({
-    store,
-    send: createThreadOpSender({
+  const delivery = createDelivery({
+    redis: stores.redis,
+    keys: stores.keys,
+    batch: stores.batch,
+    retentionMs: options.env.JOB_RETENTION,
+    logger,
+  });
+  const drainer = delivery.startDrainer(
+    createThreadOpSender({
       poster: options.poster,
-      messages: store.messages,
       logger,
       readLog: stores.feed.uploadText,
       jobPageUrl: options.jobPageUrl,
     }),
-    logger,
-  });
+  );
+  return { delivery, drainer };
 }
 
 /** The worker's processor: the job layer with Slack (or the console) as its reporting, SSH and Kubernetes as its world. */
 function createProcessor(
   options: CoreOptions,
   stores: JobStores,
-  drainer: OutboxDrainer,
+  delivery: Delivery,
   tracing: JobTracing,
   shells: RunShells,
 ) {
@@ -148,7 +152,7 @@ function createProcessor(
     ...createSlackJobReporting({
       poster,
       threads,
-      outbox: drainer.outbox,
+      delivery,
       threadOf,
       alertsChannel: world.slack.alertsChannel,
       approvalPolicyOf: (cluster) => approvalPolicy(world.clusters[cluster]),

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
+import type { SlackPacer } from '../delivery/delivery.js';
 import type { Redact } from '../log/create-redactor.js';
 import { redactValue } from '../log/redact-value.js';
 import type { Metrics } from '../metrics/create-metrics.js';
-import type { SlackPacer } from './create-slack-pacer.js';
 import type { HomeView } from './render-home.js';
 
 /** views.publish behind a narrow interface: the App Home of one person. */

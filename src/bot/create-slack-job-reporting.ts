@@ -1,7 +1,7 @@
+import type { Delivery } from '../delivery/delivery.js';
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { GateAlerts, JobReporterFactory } from '../jobs/ports/job-reporting.js';
 import type { ThreadStore } from '../jobs/ports/job-thread.js';
-import type { ThreadOutbox } from '../jobs/ports/thread-outbox.js';
 import { type ApprovalPolicy, createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
 import { createSlackGateAlerts } from './create-slack-gate-alerts.js';
 import { createThreadReporter } from './create-thread-reporter.js';
@@ -11,8 +11,8 @@ import type { SlackPoster } from './slack-poster.js';
 export interface SlackJobReportingDeps {
   readonly poster: SlackPoster;
   readonly threads: ThreadStore;
-  /** Where the threads' messages wait for Slack (create-thread-op-sender.ts sends them). */
-  readonly outbox: ThreadOutbox;
+  /** Where the threads' messages wait for Slack (src/delivery; create-thread-op-sender.ts sends them). */
+  readonly delivery: Delivery;
   readonly threadOf: JobThreadOf;
   readonly alertsChannel: string;
   readonly approvalPolicyOf: (cluster: string) => ApprovalPolicy;
@@ -28,10 +28,10 @@ export interface SlackJobReporting {
 export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobReporting {
   const { poster } = deps;
   return {
-    async reporterFor(record, log, logger) {
+    async reporterFor(record, log) {
       const thread = await deps.threads.load(record);
       const resumed = thread.opened;
-      const reporter = createThreadReporter({ outbox: deps.outbox, logger, thread, appendLog: log.append });
+      const reporter = createThreadReporter({ delivery: deps.delivery, thread, appendLog: log.append });
       return { ...reporter, resumed, describeRefusal: describeAccessRefusal };
     },
     announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalPolicyOf),

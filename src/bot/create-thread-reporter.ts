@@ -1,28 +1,23 @@
+import type { Delivery } from '../delivery/delivery.js';
 import type { BoardStep, JobThread } from '../jobs/ports/job-thread.js';
-import type { ThreadOutbox } from '../jobs/ports/thread-outbox.js';
 import { describeEvent } from '../lifecycle/describe-event.js';
 import type { LifecycleEvent, Reporter } from '../lifecycle/ports/reporter.js';
-import type { Logger } from '../log/create-logger.js';
 import { ciliumRollbackOffer } from './cilium-rollback-offer.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { truncate } from './render-board.js';
 import { rerunOffer } from './rerun-offer.js';
 import { createLiveUpdates } from './thread/create-live-updates.js';
-import { createSequencedAppender } from './thread/create-sequenced-appender.js';
 import type { ThreadOp } from './thread/thread-op.js';
 import { noteText, outcomeText, stepFinishedText } from './thread/thread-texts.js';
 
 export interface ThreadReporterDeps {
-  /** The job's thread outbox in Redis: sent in the background, by any process. */
-  readonly outbox: ThreadOutbox;
-  readonly logger: Logger;
+  /** Where the thread's messages wait for Slack (src/delivery): sent in the background, by any process. */
+  readonly delivery: Delivery;
   readonly thread: JobThread;
   /** Appends to the job's full log (uploaded at the end). */
   appendLog(line: string): void | Promise<void>;
   /** Minimum time between two live updates (board or output tail) of this job's messages. */
   readonly updateIntervalMs?: number;
-  /** The first resend's delay after a failed append (tests shorten it). */
-  readonly appendRetryMs?: number;
 }
 
 /**
@@ -40,33 +35,29 @@ const SAVED_AFTER: ReadonlySet<LifecycleEvent['type']> = new Set([
 /**
  * Renders lifecycle events into a job's Slack thread: the root message is the status board,
  * replies carry step results, notes and alerts, and one reply per step holds a live tail of its
- * output. The engine never waits for Slack: each message is appended to the job's outbox in Redis
- * (thread/thread-op.ts) and sent from there in the background (create-thread-op-sender.ts); live
- * edits are coalesced (create-live-updates.ts). `flush()` resolves once everything is in the
+ * output. The engine never waits for Slack: each message (thread/thread-op.ts) is appended to the
+ * job's outbox (src/delivery) and sent from there in the background (create-thread-op-sender.ts);
+ * live edits are coalesced (create-live-updates.ts). `flush()` resolves once everything is in the
  * outbox, `delivered()` once Slack has taken it.
  */
-// Long only as a whole: small parts (appender, live updates, renderer) wired around one thread state.
+// Long only as a whole: small parts (live updates, renderer) wired around one thread state.
 export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
   flush(): Promise<void>;
   delivered(): Promise<void>;
   notice(mrkdwn: string): Promise<void>;
 } {
-  const { thread, logger } = deps;
+  const { thread } = deps;
   const { channel } = thread;
+  const { delivery } = deps;
+  const state = () => ({ ...thread });
   // Appended at once, not after the previous append, so a step's thread state leaves with its
-  // checkpoint (the engine hands both over in one tick); numbered, so a failed append is resent in
-  // order rather than leaving a hole (create-sequenced-appender.ts).
-  const appender = createSequencedAppender(thread.jobId, {
-    outbox: deps.outbox,
-    logger,
-    thread: () => ({ ...thread }),
-    retryMs: deps.appendRetryMs,
-  });
+  // checkpoint (the engine hands both over in one tick).
   const queue = (ops: readonly ThreadOp[], save: boolean) => {
     if (ops.length === 0 && !save) return;
-    appender.append(
+    delivery.append(
+      thread.jobId,
       ops.map((op) => JSON.stringify(op)),
-      save,
+      save ? state : undefined,
     );
   };
   const live = createLiveUpdates(
@@ -107,13 +98,13 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
 
   const flush = async () => {
     live.flush();
-    await appender.settled();
+    await delivery.appended(thread.jobId);
   };
   return {
     flush,
     async delivered() {
       await flush();
-      await deps.outbox.delivered(thread.jobId);
+      await delivery.delivered(thread.jobId);
     },
     /** A reply the bot words itself (its mentions and links stay live): never remote text. */
     async notice(mrkdwn) {

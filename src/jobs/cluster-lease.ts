@@ -1,9 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { RedisKeys } from './redis-keys.js';
 
-// Compare-and-act scripts on a lease holding one value: only the holder may renew or release it
-// (the outbox's lease, and a job's lease taken back before any worker ran it).
-export const RENEW_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+// Only the holder may release a lease holding one value (a job's lease taken back before any worker ran it).
 export const RELEASE_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** True in a script while KEYS[1] (the lease) holds ARGV[1] (the job) and KEYS[2] (its attempt) ARGV[2]. */

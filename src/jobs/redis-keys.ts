@@ -1,21 +1,16 @@
-/** Every Redis key the bot owns, under one prefix so several bots (and tests) share a Redis safely. */
+import { deliveryKeys } from '../delivery/delivery-keys.js';
+
+/**
+ * Every Redis key the bot owns, under one prefix so several bots (and tests) share a Redis safely;
+ * delivery's (its outboxes, the threads' state and the Slack budget) are its own, spread in here.
+ */
 export function redisKeys(prefix: string) {
   return {
+    ...deliveryKeys(prefix),
     bullPrefix: prefix,
     jobCounter: `${prefix}:jobs:counter`,
     job: (id: string) => `${prefix}:job:${id}`,
     steps: (id: string) => `${prefix}:job:${id}:steps`,
-    board: (id: string) => `${prefix}:job:${id}:board`,
-    /** The ts of the thread's messages the edge edits later (its root, each step's output tail), once sent. */
-    threadMessages: (id: string) => `${prefix}:job:${id}:thread:messages`,
-    /** The thread's outbox: what is still to be sent to it, oldest first (a list of the edge's operations). */
-    outbox: (id: string) => `${prefix}:job:${id}:outbox`,
-    /** The outbox's appender (a hash: its stream and the number of the next operation it may append). */
-    outboxSeq: (id: string) => `${prefix}:job:${id}:outbox:seq`,
-    /** Which process is sending a job's outbox (SET NX PX, renewed while it does). */
-    outboxLease: (id: string) => `${prefix}:job:${id}:outbox:lease`,
-    /** The jobs whose outbox is not empty: where a process looks for outboxes a dead one left. */
-    outboxes: `${prefix}:outboxes`,
     approvals: (id: string) => `${prefix}:job:${id}:approvals`,
     recentJobs: `${prefix}:jobs:recent`,
     audit: `${prefix}:audit`,
@@ -53,8 +48,6 @@ export function redisKeys(prefix: string) {
     fluxSuspended: (cluster: string) => `${prefix}:flux:${cluster}:suspended`,
     /** The host keys the bot keeps for a cluster's rebuilt nodes (a hash: node → the kept key, as JSON). */
     hostKeyPins: (cluster: string) => `${prefix}:host-keys:${cluster}`,
-    /** One bucket of the Slack budget every process shares (a method, or chat.postMessage in one channel). */
-    rateBudget: (bucket: string) => `${prefix}:slack-budget:${bucket}`,
   };
 }
 

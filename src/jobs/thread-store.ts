@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
+import { THREAD_ROOT } from '../delivery/delivery.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { JobRecord } from './job-record.js';
 import type { JobThread } from './ports/job-thread.js';
-import { THREAD_ROOT } from './ports/thread-outbox.js';
 import type { RedisKeys } from './redis-keys.js';
 
 /**
  * Loads (or starts) a job's thread state; the outbox saves it with the operations it explains
- * (create-redis-thread-outbox.ts), so another worker carries on the same thread.
+ * (src/delivery/create-redis-thread-outbox.ts), so another worker carries on the same thread.
  */
 export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: string) {
   return {

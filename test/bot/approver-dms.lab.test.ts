@@ -1,8 +1,8 @@
 import { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackAnnouncer } from '../../src/bot/create-slack-announcer.js';
-import { createSlackPacer } from '../../src/bot/create-slack-pacer.js';
 import { createWebApiPoster } from '../../src/bot/create-web-api-poster.js';
+import { createSlackPacer } from '../../src/delivery/create-slack-pacer.js';
 import type { ApprovalRequest } from '../../src/lifecycle/ports/approval-desk.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { systemClock } from '../../src/system-clock.js';

@@ -4,10 +4,8 @@ import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
 import type { BoardStep, JobThread } from '../../src/jobs/ports/job-thread.js';
 import type { AgentProgress } from '../../src/lifecycle/ports/reporter.js';
-import { createLogger } from '../../src/log/create-logger.js';
-import { createRedactor } from '../../src/log/create-redactor.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
-import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
+import { createMemoryDelivery } from '../support/memory-delivery.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 
 const step = (id: string, title: string, status: BoardStep['status']): BoardStep => ({
@@ -69,10 +67,9 @@ describe('the Roll back Cilium offer under a Cilium rollout', () => {
  */
 async function rolloutThenFailedVerify(agents: readonly AgentProgress[]) {
   const { poster, posts } = createRecordingPoster();
-  const { outbox } = createMemoryThreadOutbox(poster);
+  const { delivery } = createMemoryDelivery(poster);
   const reporter = createThreadReporter({
-    outbox,
-    logger: createLogger({ level: 'silent', redact: createRedactor() }),
+    delivery,
     // Not yet shown: the reporter posts its root message first, as a new job's does.
     thread: { ...thread('cilium dev', 'failed', []), opened: false, threadTs: undefined },
     appendLog: () => undefined,

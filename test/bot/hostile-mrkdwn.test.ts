@@ -9,11 +9,10 @@ import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createConsolePoster } from '../../src/console/create-console-poster.js';
 import { describeHome } from '../../src/console/describe-home.js';
 import { renderForTerminal } from '../../src/console/render-for-terminal.js';
-import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import type { HomeAnswer } from '../../src/service/index.js';
 import { homeCluster } from '../support/home-cluster.js';
-import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
+import { createMemoryDelivery } from '../support/memory-delivery.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 
 const HOSTILE = '<!channel> see <http://evil.example|the runbook> & <!here>';
@@ -148,11 +147,10 @@ describe('remote text in mrkdwn, on every path the bot posts', () => {
       upload: async () => undefined,
       permalink: (channel, ts) => `https://lab.slack.invalid/archives/${channel}/p${ts}`,
     };
-    const { outbox, messages } = createMemoryThreadOutbox(poster);
+    const { delivery, messages } = createMemoryDelivery(poster);
     await messages.record('job-1', 'root', '100.0');
     const reporter = createThreadReporter({
-      outbox,
-      logger: createLogger({ level: 'silent', redact: createRedactor() }),
+      delivery,
       thread: {
         jobId: 'job-1',
         channel: 'C0OPS',

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import type { ThreadOp } from '../../src/bot/thread/thread-op.js';
-import type { ThreadMessages } from '../../src/jobs/ports/thread-outbox.js';
+import { createMessageBook } from '../../src/delivery/create-message-book.js';
+import type { HeldMessages, ThreadMessages } from '../../src/delivery/thread-outbox.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
-import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
+import { createMemoryDelivery } from '../support/memory-delivery.js';
 
 const board = { title: 'verify dev', jobNumber: 3, requestedBy: 'U0ALICE', steps: [] };
 
@@ -27,19 +28,22 @@ function recordingPoster() {
   return { poster, calls };
 }
 
+/** The sender as the drainer calls it: over the process's book of the messages' ts, with the holder's copy (`held`) if any. */
 function senderOver(poster: SlackPoster, messages: ThreadMessages) {
-  return createThreadOpSender({
+  const send = createThreadOpSender({
     poster,
-    messages,
     logger: createLogger({ level: 'silent', redact: createRedactor() }),
     readLog: async () => '',
   });
+  const book = createMessageBook(messages);
+  return (jobId: string, op: string, later: readonly string[], held?: HeldMessages) =>
+    send(jobId, op, later, book(jobId, held));
 }
 
 describe('thread op sender', () => {
   it('sent again after a crash (its ts already recorded), the root message and a tail are not posted twice', async () => {
     const { poster, calls } = recordingPoster();
-    const { messages } = createMemoryThreadOutbox(poster);
+    const { messages } = createMemoryDelivery(poster);
     const send = senderOver(poster, messages);
     const ops: ThreadOp[] = [
       { kind: 'root', channel: 'C0OPS', board },
@@ -57,7 +61,7 @@ describe('thread op sender', () => {
 
   it('Slack refusing an operation lets it go; any other failure is thrown for a retry', async () => {
     const { poster } = recordingPoster();
-    const { messages } = createMemoryThreadOutbox(poster);
+    const { messages } = createMemoryDelivery(poster);
     const refusal = Object.assign(new Error('An API error occurred: channel_not_found'), {
       code: 'slack_webapi_platform_error',
     });
@@ -71,7 +75,7 @@ describe('thread op sender', () => {
 
   it('a holder whose post came back after another holder kept its own: it goes on with the kept ts, editing that message and replying under that root', async () => {
     const { poster, calls } = recordingPoster();
-    const { messages } = createMemoryThreadOutbox(poster);
+    const { messages } = createMemoryDelivery(poster);
     const send = senderOver(poster, messages);
     // Meanwhile the holder that took over posted the root and the step's tail and kept their ts.
     await messages.record('job-3', 'root', '200.1');

@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import type { JobThread } from '../../src/jobs/ports/job-thread.js';
-import { createLogger } from '../../src/log/create-logger.js';
-import { createRedactor } from '../../src/log/create-redactor.js';
-import { createMemoryThreadOutbox } from '../support/memory-thread-outbox.js';
+import { createMemoryDelivery } from '../support/memory-delivery.js';
 
 interface Sent {
   readonly call: 'post' | 'update' | 'upload';
@@ -55,10 +53,9 @@ function reporterWith(poster: SlackPoster, updateIntervalMs = 60_000) {
     board: { title: 'verify dev', jobNumber: 7, requestedBy: 'U0ALICE', steps: [] },
   };
   const log: string[] = [];
-  const { outbox, saved, messages } = createMemoryThreadOutbox(poster, async () => log.join('\n'));
+  const { delivery, saved, messages } = createMemoryDelivery(poster, async () => log.join('\n'));
   const reporter = createThreadReporter({
-    outbox,
-    logger: createLogger({ level: 'silent', redact: createRedactor() }),
+    delivery,
     thread,
     appendLog: (line) => {
       log.push(line);

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/app/connect-redis.js';
 import { readEnv } from '../../src/config/read-env.js';
-import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.js';
+import { createRedisRateBudget } from '../../src/delivery/create-redis-rate-budget.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { type RedisCluster, startRedisCluster } from '../lab/start-redis-cluster.js';
 import { healthyHosts } from '../support/healthy-hosts.js';

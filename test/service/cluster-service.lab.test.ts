@@ -4,8 +4,8 @@ import { meterBacklog } from '../../src/app/meter-backlog.js';
 import { describeAudit } from '../../src/bot/describe-audit.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { createRedisThreadOutbox } from '../../src/delivery/create-redis-thread-outbox.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
-import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { followUpClaim } from '../../src/service/follow-up-claim.js';
 import type { Decision } from '../../src/service/index.js';
@@ -422,7 +422,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       disruptive: false,
       status: 'pending' as const,
     }));
-    await createRedisThreadOutbox(t.redis, t.keys, 60_000).append(
+    await createRedisThreadOutbox(t.redis, t.keys, 60_000, t.batch).append(
       'job-1',
       [],
       { stream: 'worker-a', first: 0 },
@@ -596,7 +596,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
         summary: 'a node is not Ready',
       }),
     );
-    const outbox = createRedisThreadOutbox(t.redis, t.keys, 60_000);
+    const outbox = createRedisThreadOutbox(t.redis, t.keys, 60_000, t.batch);
     await outbox.append('job-1', ['post', 'update', 'update'], { stream: 'worker-a', first: 0 });
 
     const text = await registry.metrics();

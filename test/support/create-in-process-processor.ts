@@ -5,13 +5,12 @@ import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { createDelivery } from '../../src/delivery/create-delivery.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import type { ClusterLease } from '../../src/jobs/cluster-lease.js';
 import { createCommandBatch } from '../../src/jobs/command-batch.js';
 import { createJobProcessor } from '../../src/jobs/create-job-processor.js';
-import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import { createRedisHostKeyPins } from '../../src/jobs/create-redis-host-key-pins.js';
-import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { JobRecords } from '../../src/jobs/job-record.js';
 import type { RunShell } from '../../src/jobs/ports/run-shell.js';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
@@ -53,17 +52,20 @@ export function createInProcessProcessor(parts: InProcessParts) {
   const defaults = readEnv({});
   const batch = createCommandBatch(parts.redis);
   const deliveryRedis = parts.deliveryRedis ?? parts.redis;
-  const store = createRedisThreadOutbox(deliveryRedis, parts.keys, defaults.JOB_RETENTION, batch);
-  const drainer = createOutboxDrainer({
-    store,
-    send: createThreadOpSender({
+  const delivery = createDelivery({
+    redis: deliveryRedis,
+    keys: parts.keys,
+    batch,
+    retentionMs: defaults.JOB_RETENTION,
+    logger: parts.logger,
+  });
+  const drainer = delivery.startDrainer(
+    createThreadOpSender({
       poster: parts.poster,
-      messages: store.messages,
       logger: parts.logger,
       readLog: createJobFeedReader(deliveryRedis, parts.keys).uploadText,
     }),
-    logger: parts.logger,
-  });
+  );
   const audit = createAuditLog(parts.redis, parts.keys, parts.logger);
   const processor = createJobProcessor({
     ...parts,
@@ -78,7 +80,7 @@ export function createInProcessProcessor(parts: InProcessParts) {
     ...createSlackJobReporting({
       poster: parts.poster,
       threads: createThreadStore(parts.redis, parts.keys, parts.world.slack.alertsChannel),
-      outbox: drainer.outbox,
+      delivery,
       threadOf: async () => ({ channel: 'C0OPS' }),
       alertsChannel: parts.world.slack.alertsChannel,
       approvalPolicyOf: (cluster) => ({

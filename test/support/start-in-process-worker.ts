@@ -8,9 +8,9 @@ import type { GroupMembers } from '../../src/access/access-policy.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import type { RunningDrainer } from '../../src/delivery/create-delivery.js';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
-import type { OutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
 import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
@@ -81,7 +81,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   const shell = createScriptedShell(options.replies ?? (() => undefined));
   const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
   const workers: Worker[] = [];
-  const drainers: OutboxDrainer[] = [];
+  const drainers: RunningDrainer[] = [];
   /** The job's only approval as stored. */
   const approvalOf = async (jobId: string): Promise<StoredApproval> => {
     const [raw] = Object.values(await redis.hgetall(keys.approvals(jobId)));

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { readEnv } from '../../src/config/read-env.js';
+import { createRedisThreadOutbox } from '../../src/delivery/create-redis-thread-outbox.js';
 import { createRedisJobFeed } from '../../src/jobs/create-redis-job-feed.js';
-import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
 import type { JobRef } from '../../src/jobs/job-record.js';
 import type { JobFeed } from '../../src/jobs/ports/job-feed.js';
 import type { BoardStep } from '../../src/jobs/ports/job-thread.js';
@@ -67,7 +67,7 @@ export async function startPageLab(
       const { id } = record;
       const thread = await store.threads.load(record);
       // The board as a worker saves it: with its thread's messages (none here), in the outbox's write.
-      await createRedisThreadOutbox(store.redis, store.keys, 60_000).append(
+      await createRedisThreadOutbox(store.redis, store.keys, 60_000, store.batch).append(
         id,
         [],
         { stream: 'page-lab', first: 0 },

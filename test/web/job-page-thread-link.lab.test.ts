@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THREAD_ROOT } from '../../src/jobs/ports/thread-outbox.js';
+import { THREAD_ROOT } from '../../src/delivery/delivery.js';
 import { labMs } from '../support/lab-time.js';
 import { type LabBrowser, startBrowser } from '../support/start-browser.js';
 import { startPageLab } from '../support/start-page-lab.js';

@@ -1,10 +1,5 @@
+import { THREAD_ROOT, type ThreadOpSender } from '../../delivery/delivery.js';
 import type { BoardState } from '../../jobs/ports/job-thread.js';
-import {
-  type HeldMessages,
-  THREAD_ROOT,
-  type ThreadMessages,
-  type ThreadOpSender,
-} from '../../jobs/ports/thread-outbox.js';
 import type { Logger } from '../../log/create-logger.js';
 import type { JobPageUrl } from '../job-page-url.js';
 import { renderBoard } from '../render-board.js';
@@ -14,7 +9,6 @@ import { gateAlertText } from './thread-texts.js';
 
 export interface ThreadOpSenderDeps {
   readonly poster: SlackPoster;
-  readonly messages: ThreadMessages;
   readonly logger: Logger;
   /** The job's whole (redacted) log, for the final upload: from Redis, whichever process ran the job. */
   readonly readLog: (jobId: string) => Promise<string>;
@@ -23,20 +17,17 @@ export interface ThreadOpSenderDeps {
 }
 
 /**
- * Sends one operation of a job's thread outbox to Slack. The root message's ts and each tail's are
- * kept in Redis as they are sent, so whichever process sends the next operation replies under the
- * same root and edits the same messages; while a process holds the outbox, it reads them from its
- * `held` copy (read with the claim) rather than from Redis. A message already recorded is never posted twice, nor
- * one posted whose ts could not be kept yet (Redis failed): the retry keeps it then. A ts is kept
- * first-writer-wins: a holder whose post came back after another had posted and kept its own goes
- * on with the one kept (ThreadMessages.record), so the thread never moves. Slack refusing
- * an operation is logged and the operation is done; any other failure is thrown, for a retry.
+ * Sends one operation of a job's thread outbox to Slack: the root message and each step's tail
+ * are posted once, their ts kept (`messages`, delivery's), and later operations reply under that
+ * root and edit those messages; a message whose ts is kept already is never posted again. Slack
+ * refusing an operation is logged and the operation is done; any other failure is thrown, for a
+ * retry.
  */
 export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
   const send = createOpSender(deps);
-  return async (jobId, raw, later, held) => {
+  return async (jobId, raw, later, messages) => {
     try {
-      await send(jobId, raw, later, held);
+      await send(jobId, raw, later, messages);
     } catch (error) {
       if (!isSlackRefusal(error)) throw error;
       deps.logger.warn({ err: error, jobId }, 'thread: Slack refused a message; it is dropped');
@@ -45,46 +36,31 @@ export function createThreadOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
 }
 
 function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
-  const { poster, messages } = deps;
-  /** ts posted whose keeping in Redis failed, by job and name. */
-  const unkept = new Map<string, string>();
-  /**
-   * Records a posted message's ts and resolves to the one recorded: another's, should a holder that
-   * took the outbox over meanwhile have posted and recorded its own (the stale post is left alone).
-   */
-  const keep = async (jobId: string, name: string, ts: string, held: HeldMessages | undefined) => {
-    unkept.set(`${jobId}/${name}`, ts);
-    const recorded = await messages.record(jobId, name, ts);
-    unkept.delete(`${jobId}/${name}`);
-    held?.set(name, recorded);
-    return recorded;
-  };
-  const kept = async (jobId: string, name: string, held: HeldMessages | undefined) => {
-    const ts = unkept.get(`${jobId}/${name}`);
-    if (ts === undefined) return held ? held.get(name) : messages.get(jobId, name);
-    return keep(jobId, name, ts, held);
-  };
+  const { poster } = deps;
   /** The board as posted: its page link, and a re-run's link to the thread of the job it re-runs (once that has one). */
-  const board = async (jobId: string, state: BoardState) => {
+  const board = async (
+    jobId: string,
+    state: BoardState,
+    rootOf: (jobId: string) => Promise<string | undefined>,
+  ) => {
     const original = state.rerunOf;
-    // The other job's root, from Redis: the held copy is this job's thread alone.
-    const originalRoot = original && (await kept(original.jobId, THREAD_ROOT, undefined));
+    const originalRoot = original && (await rootOf(original.jobId));
     return renderBoard(
       state,
       deps.jobPageUrl?.(jobId, state.pageNonce),
       originalRoot ? poster.permalink(original.channel, originalRoot) : undefined,
     );
   };
-  return async (jobId, raw, later, held) => {
+  return async (jobId, raw, later, messages) => {
     const op = JSON.parse(raw) as ThreadOp;
-    const root = await kept(jobId, THREAD_ROOT, held);
+    const root = await messages.get(THREAD_ROOT);
     if (op.kind === 'root') {
       if (root) return;
       const ts = await poster.post({
         channel: op.channel,
-        ...(await board(jobId, op.board)),
+        ...(await board(jobId, op.board, messages.rootOf)),
       });
-      await keep(jobId, THREAD_ROOT, ts, held);
+      await messages.keep(THREAD_ROOT, ts);
       return;
     }
     if (op.kind === 'alert') {
@@ -101,13 +77,13 @@ function createOpSender(deps: ThreadOpSenderDeps): ThreadOpSender {
         return poster.update({
           channel: op.channel,
           ts: root,
-          ...(await board(jobId, op.board)),
+          ...(await board(jobId, op.board, messages.rootOf)),
         });
       case 'tail': {
         const name = tailName(op.stepId);
-        const ts = await kept(jobId, name, held);
+        const ts = await messages.get(name);
         if (!ts) {
-          await keep(jobId, name, await poster.post({ ...inThread, text: op.text }), held);
+          await messages.keep(name, await poster.post({ ...inThread, text: op.text }));
           return;
         }
         if (later.some((next) => isTailOf(next, op.stepId))) return;

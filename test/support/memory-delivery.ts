@@ -1,18 +1,17 @@
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
+import { createMessageBook } from '../../src/delivery/create-message-book.js';
+import type { Delivery } from '../../src/delivery/delivery.js';
+import type { ThreadMessages } from '../../src/delivery/thread-outbox.js';
 import type { JobThread } from '../../src/jobs/ports/job-thread.js';
-import type { ThreadMessages, ThreadOutbox } from '../../src/jobs/ports/thread-outbox.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 
 /**
- * A job thread's outbox without Redis, for in-process tests: operations go one at a time, in order,
- * through the real sender to `poster`; saved states and the messages' ts are kept for the test.
+ * Delivery without Redis, for in-process tests: operations go one at a time, in order, through the
+ * real sender to `poster`; saved states and the messages' ts are kept for the test.
  */
-export function createMemoryThreadOutbox(
-  poster: SlackPoster,
-  readLog: () => Promise<string> = async () => '',
-) {
+export function createMemoryDelivery(poster: SlackPoster, readLog: () => Promise<string> = async () => '') {
   const ts = new Map<string, string>();
   const messages: ThreadMessages = {
     get: async (jobId, name) => ts.get(`${jobId}/${name}`),
@@ -22,9 +21,9 @@ export function createMemoryThreadOutbox(
       return ts.get(key) ?? value;
     },
   };
+  const book = createMessageBook(messages);
   const send = createThreadOpSender({
     poster,
-    messages,
     logger: createLogger({ level: 'silent', redact: createRedactor() }),
     readLog,
   });
@@ -38,20 +37,22 @@ export function createMemoryThreadOutbox(
         next.jobId,
         next.op,
         later.map((other) => other.op),
+        book(next.jobId),
       ).catch(() => undefined);
       queued.shift();
     }
     sending = undefined;
   };
-  const outbox: ThreadOutbox = {
-    async append(jobId, ops, _at, thread) {
-      if (thread) saved.push(structuredClone(thread));
+  const delivery: Delivery = {
+    append(jobId, ops, state) {
+      if (state) saved.push(structuredClone(state() as JobThread));
       queued.push(...ops.map((op) => ({ jobId, op })));
       sending ??= sendAll();
     },
+    appended: async () => undefined,
     async delivered() {
       while (sending) await sending;
     },
   };
-  return { outbox, saved, messages };
+  return { delivery, saved, messages };
 }

@@ -1,5 +1,6 @@
-import type { Pace } from '../jobs/ports/rate-budget.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
+import type { SlackPacer } from './delivery.js';
+import type { Pace } from './rate-budget.js';
 
 /** A token bucket: `burst` calls at once, then `perSecond` on average. */
 interface PaceRule extends Pace {
@@ -32,11 +33,6 @@ export function slackBucket(method: string, channel?: string): { name: string; p
   const rule = RULES[method];
   if (!rule) return undefined;
   return { name: rule.perChannel ? `${method}:${channel ?? ''}` : method, pace: rule };
-}
-
-export interface SlackPacer {
-  /** Resolves when a call of `method` (to `channel`) fits Slack's limits, and counts it. */
-  take(method: string, channel?: string): Promise<void>;
 }
 
 /**

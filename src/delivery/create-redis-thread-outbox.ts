@@ -1,9 +1,11 @@
 import type { ChainableCommander, Redis } from 'ioredis';
-import { RELEASE_LEASE, RENEW_LEASE } from './cluster-lease.js';
-import { type CommandBatch, createCommandBatch } from './command-batch.js';
-import type { JobThread } from './ports/job-thread.js';
-import type { HeldMessages, OutboxSeq, ThreadMessages } from './ports/thread-outbox.js';
-import type { RedisKeys } from './redis-keys.js';
+import type { ThreadState } from './delivery.js';
+import type { DeliveryKeys } from './delivery-keys.js';
+import type { HeldMessages, OutboxSeq, ThreadMessages } from './thread-outbox.js';
+
+// Only the holder of an outbox's lease may renew or let go of it.
+const RENEW_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE_LEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 // Claims a job's outbox for ARGV[1] (a lease of ARGV[2] ms) and, in the same round trip, reads its
 // first ARGV[3] operations, how many were taken off before them (KEYS[5]'s `taken`) and the ts of its
@@ -52,7 +54,7 @@ return ARGV[2]`;
 // Appends a job's operations numbered from ARGV[2] in the appender's stream ARGV[1]: the ones
 // already in (a resent or retried append) are skipped, and a gap (an earlier append that never
 // landed) is refused with -1, so the appender resends from there and the list stays in order.
-// A new stream (a resumed job's reporter) starts at 0. Returns how many went in.
+// A new stream (another process's, or this one's after its last went idle) starts at 0. Returns how many went in.
 const APPEND = `local stream = redis.call('hget', KEYS[1], 'stream')
 local first = tonumber(ARGV[2])
 local nextSeq = 0
@@ -81,11 +83,27 @@ export interface Claimed {
   readonly messages: HeldMessages;
 }
 
+/**
+ * Where appends leave: the process's one pipeline per tick (src/jobs/command-batch.ts), so a step's
+ * thread state and messages leave with its checkpoint and page event.
+ */
+export interface PipelineBatch {
+  send(fill: (pipeline: ChainableCommander) => void): Promise<unknown[]>;
+}
+
+/** Delivery's keys, and the job record's, whose retention a message's ts takes. */
+export type OutboxKeys = DeliveryKeys & { readonly job: (id: string) => string };
+
 /** The thread's state as saved: its root's ts is the sender's to write (threadMessages), never a worker's. */
-function queueSaveThread(pipeline: ChainableCommander, keys: RedisKeys, thread: JobThread): void {
+function queueSaveThread(
+  pipeline: ChainableCommander,
+  keys: OutboxKeys,
+  jobId: string,
+  thread: ThreadState,
+): void {
   const { threadTs: _sentBySender, ...saved } = thread;
   // KEEPTTL: the final save lands after the job finished and was given its retention.
-  pipeline.set(keys.board(thread.jobId), JSON.stringify(saved), 'KEEPTTL');
+  pipeline.set(keys.board(jobId), JSON.stringify(saved), 'KEEPTTL');
 }
 
 /**
@@ -98,9 +116,9 @@ function queueSaveThread(pipeline: ChainableCommander, keys: RedisKeys, thread: 
  */
 export function createRedisThreadOutbox(
   redis: Redis,
-  keys: RedisKeys,
+  keys: OutboxKeys,
   retentionMs: number,
-  batch: CommandBatch = createCommandBatch(redis),
+  batch: PipelineBatch,
 ) {
   const messages: ThreadMessages = {
     async get(jobId, name) {
@@ -113,9 +131,14 @@ export function createRedisThreadOutbox(
   };
   return {
     messages,
-    async append(jobId: string, ops: readonly string[], at: OutboxSeq, thread?: JobThread): Promise<void> {
+    async append<S extends ThreadState>(
+      jobId: string,
+      ops: readonly string[],
+      at: OutboxSeq,
+      thread?: S,
+    ): Promise<void> {
       const replies = await batch.send((pipeline) => {
-        if (thread) queueSaveThread(pipeline, keys, thread);
+        if (thread) queueSaveThread(pipeline, keys, jobId, thread);
         if (ops.length === 0) return;
         const keysOf = [keys.outboxSeq(jobId), keys.outbox(jobId), keys.outboxes];
         pipeline.eval(APPEND, 3, ...keysOf, at.stream, String(at.first), jobId, String(retentionMs), ...ops);

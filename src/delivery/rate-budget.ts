@@ -6,7 +6,7 @@ export interface Pace {
 
 /**
  * A rate budget shared by every process of the bot (Slack's limits are per app, not per process).
- * The edge (the Slack pacer) asks it before a call; the job layer keeps it in Redis.
+ * The Slack pacer asks it before a call (create-shared-slack-pacer.ts); create-redis-rate-budget.ts keeps it.
  */
 export interface RateBudget {
   /**

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JobThread } from '../../jobs/ports/job-thread.js';
-import type { ThreadOutbox } from '../../jobs/ports/thread-outbox.js';
-import type { Logger } from '../../log/create-logger.js';
+import type { Logger } from '../log/create-logger.js';
+import type { ThreadState } from './delivery.js';
+import type { ThreadOutbox } from './thread-outbox.js';
 
 export interface SequencedAppenderDeps {
   readonly outbox: ThreadOutbox;
   readonly logger: Logger;
-  /** The thread as it is now: a resend saves it when a save was among what failed. */
-  readonly thread: () => JobThread;
   /** The first resend's delay, doubled for each next one (up to 5 s). */
   readonly retryMs?: number;
   /** Resends before the unacknowledged operations are given up. */
@@ -37,6 +35,8 @@ export function createSequencedAppender(jobId: string, deps: SequencedAppenderDe
   let next = 0;
   let unacked: Numbered[] = [];
   let saveLost = false;
+  /** The thread as it is now (the last append's that saved it): a resend saves it when a save was among what failed. */
+  let thread: (() => ThreadState) | undefined;
   let resending: Promise<void> | undefined;
   let settled: Promise<unknown> = Promise.resolve();
 
@@ -66,7 +66,7 @@ export function createSequencedAppender(jobId: string, deps: SequencedAppenderDe
         const at = { stream, first: sending[0]?.seq ?? next };
         try {
           const ops = sending.map((entry) => entry.op);
-          await outbox.append(jobId, ops, at, save ? deps.thread() : undefined);
+          await outbox.append(jobId, ops, at, save ? thread?.() : undefined);
           acknowledge(at.stream, at.first + sending.length);
           attempt = 0;
         } catch (error) {
@@ -80,8 +80,10 @@ export function createSequencedAppender(jobId: string, deps: SequencedAppenderDe
   };
 
   return {
-    /** Appends `ops` (and, with `save`, the thread's state); Redis trouble never fails the job. */
-    append(ops: readonly string[], save: boolean): void {
+    /** Appends `ops` (and, with `state`, the thread's state); Redis trouble never fails the job. */
+    append(ops: readonly string[], state?: () => ThreadState): void {
+      const save = state !== undefined;
+      thread = state ?? thread;
       const at = { stream, first: next };
       next += ops.length;
       unacked.push(...ops.map((op, index) => ({ seq: at.first + index, op })));
@@ -89,7 +91,7 @@ export function createSequencedAppender(jobId: string, deps: SequencedAppenderDe
         saveLost ||= save;
         return;
       }
-      const appending = outbox.append(jobId, ops, at, save ? deps.thread() : undefined).then(
+      const appending = outbox.append(jobId, ops, at, state?.()).then(
         () => acknowledge(at.stream, at.first + ops.length),
         (error: unknown) => {
           logger.warn({ err: error, jobId }, `thread: ${save ? 'save' : 'message'} failed; resending`);
@@ -104,5 +106,7 @@ export function createSequencedAppender(jobId: string, deps: SequencedAppenderDe
     async settled(): Promise<void> {
       await settled;
     },
+    /** Nothing left to acknowledge or resend: the appender may go, and the next append start a new stream. */
+    idle: (): boolean => unacked.length === 0 && !saveLost && !resending,
   };
 }

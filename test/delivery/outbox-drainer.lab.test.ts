@@ -5,9 +5,11 @@ import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createThreadOpSender } from '../../src/bot/thread/create-thread-op-sender.js';
 import { type ThreadOp, tailName } from '../../src/bot/thread/thread-op.js';
-import { createOutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
-import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outbox.js';
-import type { ThreadMessages, ThreadOutbox } from '../../src/jobs/ports/thread-outbox.js';
+import { createNumberedAppends } from '../../src/delivery/create-numbered-appends.js';
+import { createOutboxDrainer } from '../../src/delivery/create-outbox-drainer.js';
+import { createRedisThreadOutbox } from '../../src/delivery/create-redis-thread-outbox.js';
+import type { ThreadMessages, ThreadOutbox } from '../../src/delivery/thread-outbox.js';
+import { createCommandBatch } from '../../src/jobs/command-batch.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createLogger } from '../../src/log/create-logger.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
@@ -94,7 +96,7 @@ interface ProcessOptions {
 function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptions = {}) {
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   const redis = options.trips ? options.trips.watch(connection) : connection;
-  const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000);
+  const store = createRedisThreadOutbox(redis, redisKeys(prefix), 60_000, createCommandBatch(redis));
   const { warnings } = options;
   const log = warnings
     ? createLogger({
@@ -133,8 +135,8 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
     released.push(jobId);
   };
   const drainer = createOutboxDrainer({
-    store: { ...store, claim, release },
-    send: createThreadOpSender({ poster, messages, logger: log, readLog: async () => 'the log' }),
+    store: { ...store, claim, release, messages },
+    send: createThreadOpSender({ poster, logger: log, readLog: async () => 'the log' }),
     logger: log,
     leaseMs: options.leaseMs ?? LEASE_MS,
     scanMs: options.scanMs ?? 100,
@@ -155,15 +157,18 @@ function openStore() {
   const redis = new Redis(REDIS_URL);
   cleanup.push(async () => redis.disconnect());
   const keys = redisKeys(prefix);
-  return { prefix, redis, keys, store: createRedisThreadOutbox(redis, keys, 60_000) };
+  return {
+    prefix,
+    redis,
+    keys,
+    store: createRedisThreadOutbox(redis, keys, 60_000, createCommandBatch(redis)),
+  };
 }
 
 /** A job's thread as a worker writes it: the root, NOTES replies, the final board and report. */
 async function reportJob(outbox: ThreadOutbox, jobId: string) {
   const reporter = createThreadReporter({
-    outbox,
-    logger,
-    appendRetryMs: 20,
+    delivery: createNumberedAppends(outbox, { logger, retryMs: 20 }),
     appendLog: () => undefined,
     thread: {
       jobId,

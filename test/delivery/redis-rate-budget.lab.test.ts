@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../../src/app/connect-redis.js';
-import { createSharedSlackPacer } from '../../src/bot/create-shared-slack-pacer.js';
-import type { SlackPacer } from '../../src/bot/create-slack-pacer.js';
-import { createRedisRateBudget } from '../../src/jobs/create-redis-rate-budget.js';
+import { createRedisRateBudget } from '../../src/delivery/create-redis-rate-budget.js';
+import { createSharedSlackPacer } from '../../src/delivery/create-shared-slack-pacer.js';
+import type { SlackPacer } from '../../src/delivery/delivery.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { systemClock } from '../../src/system-clock.js';
 import { captureLogger } from '../support/capture-logger.js';

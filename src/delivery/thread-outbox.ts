@@ -1,8 +1,8 @@
-import type { JobThread } from './job-thread.js';
+import type { ThreadState } from './delivery.js';
 
 /**
  * A job's thread outbox, kept in Redis: what the edge has still to send, in order, as operations
- * this layer does not read (the edge's serialised calls). A worker appends and goes on; any process
+ * delivery does not read (the edge's serialised calls). A worker appends and goes on; any process
  * sends (create-outbox-drainer.ts), so a job's worker slot is free once its outcome is decided.
  */
 export interface ThreadOutbox {
@@ -11,28 +11,16 @@ export interface ThreadOutbox {
    * state is saved in the same write. Operations already in are skipped; rejects when an earlier
    * one is missing (the appender resends from its first unacknowledged operation).
    */
-  append(jobId: string, ops: readonly string[], at: OutboxSeq, thread?: JobThread): Promise<void>;
+  append(jobId: string, ops: readonly string[], at: OutboxSeq, thread?: ThreadState): Promise<void>;
   /** Resolves once everything appended so far for the job has been sent (or given up), or its deadline passed. */
   delivered(jobId: string): Promise<void>;
 }
 
-/** Where appended operations sit: the appender's stream (one per reporter) and the first one's number in it. */
+/** Where appended operations sit: the appender's stream (one per job in a process, while it has appends in flight) and the first one's number in it. */
 export interface OutboxSeq {
   readonly stream: string;
   readonly first: number;
 }
-
-/**
- * Sends one operation of a job's outbox; `later` are the ones queued after it, so an edit a later one
- * replaces can be skipped. `held`: the job's messages' ts as the process holding its outbox knows
- * them (HeldMessages); without it, each is read from Redis.
- */
-export type ThreadOpSender = (
-  jobId: string,
-  op: string,
-  later: readonly string[],
-  held?: HeldMessages,
-) => Promise<void>;
 
 /**
  * The ts of a job's thread messages (by name, as ThreadMessages keeps them) in the memory of the
@@ -42,9 +30,6 @@ export type ThreadOpSender = (
  * dropped with the lease (let go, lost or taken over), and the next holder reads its own.
  */
 export type HeldMessages = Map<string, string>;
-
-/** The name the thread's root message is kept under (ThreadMessages): the thread store reads it back. */
-export const THREAD_ROOT = 'root';
 
 /** The ts of a thread's messages that later operations edit or reply under (the root, each step's tail). */
 export interface ThreadMessages {

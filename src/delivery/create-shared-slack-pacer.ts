@@ -1,8 +1,9 @@
 import { setImmediate as afterPendingIo, setTimeout as sleep } from 'node:timers/promises';
-import type { Pace, RateBudget } from '../jobs/ports/rate-budget.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { Logger } from '../log/create-logger.js';
-import { createSlackPacer, type SlackPacer, slackBucket } from './create-slack-pacer.js';
+import { createSlackPacer, slackBucket } from './create-slack-pacer.js';
+import type { SlackPacer } from './delivery.js';
+import type { Pace, RateBudget } from './rate-budget.js';
 
 /** How long the budget may take to answer (real time) before this call is paced locally instead. */
 const BUDGET_DEADLINE_MS = 1_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSharedSlackPacer } from '../../src/bot/create-shared-slack-pacer.js';
-import type { RateBudget } from '../../src/jobs/ports/rate-budget.js';
+import { createSharedSlackPacer } from '../../src/delivery/create-shared-slack-pacer.js';
+import type { RateBudget } from '../../src/delivery/rate-budget.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { createInstantClock } from '../support/manual-clock.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSlackPacer } from '../../src/bot/create-slack-pacer.js';
+import { createSlackPacer } from '../../src/delivery/create-slack-pacer.js';
 import { createRateLimiter } from '../lab/fake-slack/create-rate-limiter.js';
 import { defaultRateLimits } from '../lab/fake-slack/default-rate-limits.js';
 import { createInstantClock } from '../support/manual-clock.js';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import type { Pace, RateBudget } from './ports/rate-budget.js';
-import type { RedisKeys } from './redis-keys.js';
+import type { DeliveryKeys } from './delivery-keys.js';
+import type { Pace, RateBudget } from './rate-budget.js';
 
 /**
  * GCRA (the generic cell rate algorithm, a token bucket kept as one number): the key holds the
@@ -30,7 +30,7 @@ return wait
 `;
 
 /** The budget in Redis under the bot's prefix, shared by every bot and worker process on it. */
-export function createRedisRateBudget(redis: Redis, keys: RedisKeys): RateBudget {
+export function createRedisRateBudget(redis: Redis, keys: Pick<DeliveryKeys, 'rateBudget'>): RateBudget {
   return {
     async take(name: string, pace: Pace) {
       const interval = Math.ceil(1000 / pace.perSecond);

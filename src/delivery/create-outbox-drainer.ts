@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/create-logger.js';
+import { createMessageBook, type MessageBook } from './create-message-book.js';
 import type { RedisThreadOutbox } from './create-redis-thread-outbox.js';
-import type { HeldMessages, ThreadOpSender, ThreadOutbox } from './ports/thread-outbox.js';
+import type { ThreadOpSender } from './delivery.js';
+import type { HeldMessages, ThreadOutbox } from './thread-outbox.js';
 
 export interface OutboxDrainerOptions {
   readonly store: RedisThreadOutbox;
@@ -19,6 +21,8 @@ export interface OutboxDrainerOptions {
   readonly retryMs?: number;
 }
 
+/** How long `delivered` waits at most by default. */
+export const DELIVERED_WITHIN_MS = 120_000;
 /** Operations read per round trip (the claim's, each take's): enough to see a board edit that a later one replaces. */
 const BATCH = 20;
 /** At shutdown, how long the calls on the wire may take once the grace period is over. */
@@ -44,8 +48,8 @@ const STUCK_LEASES = 4;
 export function createOutboxDrainer(options: OutboxDrainerOptions) {
   const { store, send, logger } = options;
   const leaseMs = options.leaseMs ?? 15_000;
-  const retry = { send, logger, retryMs: options.retryMs ?? 500 };
-  const deliveredWithinMs = options.deliveredWithinMs ?? 120_000;
+  const retry = { send, book: createMessageBook(store.messages), logger, retryMs: options.retryMs ?? 500 };
+  const deliveredWithinMs = options.deliveredWithinMs ?? DELIVERED_WITHIN_MS;
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const sending = new Map<string, Promise<void>>();
   /** Jobs appended to while their drain was ending: looked at again at once rather than at the next scan. */
@@ -148,7 +152,12 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
  * try logged and let go, so one operation never stops the rest. False when it was left in place.
  */
 async function sendWithRetries(
-  { send, logger, retryMs }: { send: ThreadOpSender; logger: Logger; retryMs: number },
+  {
+    send,
+    book,
+    logger,
+    retryMs,
+  }: { send: ThreadOpSender; book: MessageBook; logger: Logger; retryMs: number },
   jobId: string,
   op: string,
   later: readonly string[],
@@ -157,7 +166,7 @@ async function sendWithRetries(
 ): Promise<boolean> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await send(jobId, op, later, held);
+      await send(jobId, op, later, book(jobId, held));
       return true;
     } catch (error) {
       if (attempt >= ATTEMPTS) {
@@ -221,7 +230,7 @@ function keepLease(options: {
 }
 
 /** Until a job's outbox is empty, or `withinMs` passed (a hung Slack must not hold the job: its thread follows). */
-async function waitDelivered(
+export async function waitDelivered(
   store: RedisThreadOutbox,
   jobId: string,
   withinMs: number,

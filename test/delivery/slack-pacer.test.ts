@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSlackPacer } from '../../src/bot/create-slack-pacer.js';
+import { createSlackPacer } from '../../src/delivery/create-slack-pacer.js';
 import { createInstantClock } from '../support/manual-clock.js';
 
 /** When each of `count` calls may go, relative to the first, with every call asked for at once. */
