@@ -1,6 +1,6 @@
 import { createScriptedShell, type ShellCall } from './scripted-shell.js';
 
-export const REPO_COMMIT = '0123456789abcdef0123456789abcdef01234567';
+const REPO_COMMIT = '0123456789abcdef0123456789abcdef01234567';
 
 /**
  * The ops host as tofu answers there, its saved plans kept by file name: `tofu plan -out=<file>`
