@@ -202,7 +202,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
       expect(node('k3s-dev-3')?.metadata.uid).not.toBe(oldNodeUid);
 
       // tofu: a plan saved for this job, its summary and addresses in the approval, then exactly that plan applied.
-      const planFile = `.terraform/cluster-bot-${job.jobId}.tfplan`;
+      const planFile = `.terraform/cluster-bot-${job.jobFolder}.tfplan`;
       const rebuild = job.approvals.requests[1]!.binding;
       expect(rebuild.commit).toBe(commit);
       expect(rebuild.commandLine).toBe(
@@ -334,7 +334,7 @@ describe('reprovision k3s-dev-3 against the lab', () => {
     async () => {
       await lab.ops.setNodeState('tofu-calls', null, '127.0.0.1');
       const job = lab.startJob('reprovision k3s-dev-3');
-      const planFile = `${lab.repo.root}/infra/tofu/.terraform/cluster-bot-${job.jobId}.tfplan`;
+      const planFile = `${lab.repo.root}/infra/tofu/.terraform/cluster-bot-${job.jobFolder}.tfplan`;
       const result = await job.runUntilDone({
         approve: true,
         onWaiting: async (stepId) => {

@@ -85,9 +85,9 @@ describe('/cluster restore dev <snapshot> against the lab', { timeout: LAB_TEST_
     expect(await state('cluster-resets', 'k3s-dev-2')).toBe(`${SNAPSHOT}\n`);
     for (const node of ['k3s-dev-1', 'k3s-dev-3'] as const) {
       expect(await state('cluster-resets', node)).toBeUndefined();
-      expect(await there(dataDir(node, `db.cluster-bot-${job.jobId}`))).toBe(true);
+      expect(await there(dataDir(node, `db.cluster-bot-${job.jobFolder}`))).toBe(true);
     }
-    expect(await there(dataDir('k3s-dev-2', `db.cluster-bot-${job.jobId}`))).toBe(false);
+    expect(await there(dataDir('k3s-dev-2', `db.cluster-bot-${job.jobFolder}`))).toBe(false);
     for (const node of DEV) {
       expect(await state('stopped-units', node)).toBe('k3s.service\n');
       expect(await state('started-units', node)).toBe('k3s.service\n');
@@ -114,7 +114,7 @@ describe('/cluster restore dev <snapshot> against the lab', { timeout: LAB_TEST_
       '   systemctl start k3s (as root, on the server holding it); wait for it Ready with the etcd role',
       ...DEV.map(
         (node) =>
-          `   mv /var/lib/rancher/k3s/server/db /var/lib/rancher/k3s/server/db.cluster-bot-<job>; systemctl start k3s (as root, on ${node}, unless it holds the snapshot); wait for it Ready with the etcd role`,
+          `   mv /var/lib/rancher/k3s/server/db /var/lib/rancher/k3s/server/db.cluster-bot-<job>-<tag>; systemctl start k3s (as root, on ${node}, unless it holds the snapshot); wait for it Ready with the etcd role`,
       ),
     ]);
     expect(job.texts().some((text) => /passes the checks of its \d+ checked steps/.test(text))).toBe(true);
@@ -148,8 +148,8 @@ describe('/cluster restore dev <snapshot> against the lab', { timeout: LAB_TEST_
     });
     // Resumed at the server it stopped on: the snapshot was restored once, the data moved once.
     expect(await state('cluster-resets', 'k3s-dev-2')).toBe(`${resetsBefore}${SNAPSHOT}\n`);
-    expect(await there(dataDir('k3s-dev-1', `db.cluster-bot-${job.jobId}`))).toBe(true);
-    expect(await there(dataDir('k3s-dev-3', `db.cluster-bot-${job.jobId}`))).toBe(true);
+    expect(await there(dataDir('k3s-dev-1', `db.cluster-bot-${job.jobFolder}`))).toBe(true);
+    expect(await there(dataDir('k3s-dev-3', `db.cluster-bot-${job.jobFolder}`))).toBe(true);
     expect(await members()).toEqual([...DEV]);
   });
 

@@ -124,7 +124,7 @@ describe('plans built from config/example.yaml', () => {
       "dev: the repo's ansible.cfg, founder per hosts.ini, k3s-dev-3 is not the founder, k3s-dev-3 is not the API host, nodes in hosts.ini, other servers Ready, root on nodes",
     );
     expect(plan.steps[4]!.commandLine).toBe(
-      `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>.tfplan`,
+      `[ops@10.73.0.5] cd /home/ops/homelab/infra/tofu && tofu plan '-replace=proxmox_vm_qemu.k3s["k3s-dev-3"]' '-out=.terraform/cluster-bot-<job>-<tag>.tfplan' -input=false -no-color; then tofu apply .terraform/cluster-bot-<job>-<tag>.tfplan`,
     );
     expect(plan.steps[8]!.commandLine).toBe(
       `${ops}ansible-playbook -i inventory/hosts.ini playbooks/k3s.yml --limit k3s-dev-3`,

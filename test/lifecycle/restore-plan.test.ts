@@ -55,7 +55,7 @@ describe('restore <cluster> <snapshot>: the plan', () => {
       `   k3s server --cluster-reset --cluster-reset-restore-path=/var/lib/rancher/k3s/server/db/snapshots/${SNAPSHOT} (as root, on the server holding it)`,
     );
     expect(text).toContain(
-      '   mv /var/lib/rancher/k3s/server/db /var/lib/rancher/k3s/server/db.cluster-bot-<job>; systemctl start k3s (as root, on k3s-dev-2, unless it holds the snapshot); wait for it Ready with the etcd role',
+      '   mv /var/lib/rancher/k3s/server/db /var/lib/rancher/k3s/server/db.cluster-bot-<job>-<tag>; systemctl start k3s (as root, on k3s-dev-2, unless it holds the snapshot); wait for it Ready with the etcd role',
     );
   });
 

@@ -29,6 +29,8 @@ export interface StepsRun {
   readonly checkpoints?: CheckpointStore;
   /** Prune the job's detached folders at its end, as the job processor has the engine do. */
   readonly pruneDetachedOlderThanMinutes?: number;
+  /** Default: JOB_FOLDER_TAG. Undefined: a job recorded by a version before folder tags. */
+  readonly folderTag?: string | undefined;
 }
 
 /** The job's folder tag, as the job queue records a random one with each job. */
@@ -42,7 +44,7 @@ export async function runSteps(run: StepsRun) {
     { command, cluster: command.cluster, steps: run.steps },
     {
       jobId: 'job-1',
-      folderTag: JOB_FOLDER_TAG,
+      folderTag: 'folderTag' in run ? run.folderTag : JOB_FOLDER_TAG,
       world: run.world,
       shell: run.shell ?? createScriptedShell(() => undefined),
       kube: run.kube ?? createMemoryKube().kube,

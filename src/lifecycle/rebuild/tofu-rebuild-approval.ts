@@ -25,7 +25,7 @@ export function tofuRebuildApproval(
     // Right before applying: the saved plan as it is now, so a plan file changed since the approval voids it.
     async current(ctx) {
       const commit = await readRepoCommit(ctx);
-      const planFile = plan.fileOf(ctx.jobId);
+      const planFile = plan.fileOf(ctx);
       const argv = plan.applyArgv(planFile);
       const commandLine = opsCommandLine(world, cwd, argv);
       const shown = await captureRemote(ctx, opsTarget(world), ['tofu', 'show', '-json', planFile], {
@@ -40,10 +40,10 @@ export function tofuRebuildApproval(
       };
     },
     // A rejected or expired rebuild leaves no saved plan behind on the ops host.
-    release: (ctx) => plan.remove(ctx, plan.fileOf(ctx.jobId)),
+    release: (ctx) => plan.remove(ctx, plan.fileOf(ctx)),
     async bind(ctx) {
       const commit = await readRepoCommit(ctx);
-      const planFile = plan.fileOf(ctx.jobId);
+      const planFile = plan.fileOf(ctx);
       const planned = await captureRemote(ctx, opsTarget(world), plan.planArgv(planFile), {
         cwd,
         timeoutMs: ctx.cluster.timeouts.playbook,

@@ -24,7 +24,7 @@ export function tofuRebuildStep(world: WorldConfig, id: string, node: NodeEntry,
     // An apply cut off halfway leaves a VM half destroyed: it outlives the worker and is followed.
     detached: true,
     async run(ctx: StepContext) {
-      const planFile = plan.fileOf(ctx.jobId);
+      const planFile = plan.fileOf(ctx);
       const found = await findDetachedRun(ctx, opsPlace(ctx));
       // An apply already started was checked before it started (and has consumed its plan file).
       if (!found) await plan.show(ctx, planFile);

@@ -2,6 +2,7 @@ import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { StepContext } from '../plan/step.js';
 import { captureRemoteOrFail } from '../remote/capture-remote.js';
+import { type JobContext, jobFolderName } from '../remote/detached-folder.js';
 import { repoPaths } from '../repo-paths.js';
 import { opsTarget } from '../targets.js';
 import { parseTofuPlanJson, replaceOnlyProblems, type TofuResourceChange } from './tofu-plan-changes.js';
@@ -13,7 +14,11 @@ export interface TofuReplacePlan {
   readonly cwd: string;
   /** The plan file's name before a job is known (for `plan <command>`). */
   readonly placeholder: string;
-  fileOf(jobId: string): string;
+  /**
+   * The job's own plan file, named as its folders are (jobFolderName): a plan another run of the
+   * same job id saved is never shown in this job's approval, applied by it or deleted by it.
+   */
+  fileOf(ctx: JobContext): string;
   planArgv(planFile: string): string[];
   applyArgv(planFile: string): string[];
   /** The changes, refused when they touch anything but the resource. */
@@ -43,8 +48,8 @@ export function tofuReplacePlan(world: WorldConfig, resource: string): TofuRepla
   return {
     resource,
     cwd,
-    placeholder: fileNamed('<job>'),
-    fileOf: (jobId) => fileNamed(jobId.replace(/[^A-Za-z0-9_-]/g, '-')),
+    placeholder: fileNamed('<job>-<tag>'),
+    fileOf: (ctx) => fileNamed(jobFolderName(ctx)),
     planArgv: (planFile) => [
       'tofu',
       'plan',

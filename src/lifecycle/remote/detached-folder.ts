@@ -13,7 +13,8 @@ export const NODE_DETACHED_ROOT = '/var/lib/cluster-bot';
 /** The job fact naming the nodes a job ran detached commands on (their folders are pruned at its end). */
 export const DETACHED_NODES_FACT = 'detachedOnNodes';
 
-type JobContext = Pick<StepContext, 'jobId' | 'folderTag'>;
+/** What names a job on a host: its id and the folder tag recorded with it. */
+export type JobContext = Pick<StepContext, 'jobId' | 'folderTag'>;
 type FolderContext = JobContext & Pick<StepContext, 'world' | 'stepId'>;
 
 /**
@@ -36,11 +37,13 @@ export function detachedJobsRoot(ctx: Pick<StepContext, 'world'>): string {
 }
 
 /**
- * The name of a job's own folder under a root: `<job>-<tag>`. Job ids restart at job-1 (a new Redis
- * prefix, a Redis that lost its data), and another deployment may share the ops host: the id alone
- * would meet a foreign run's folder, and a step would refuse to start, or follow that run's output
- * and exit code. A job recorded by a version before tags has none, and keeps the bare `<job>` its
- * running commands were started under, so a resumed step finds them and never starts them twice.
+ * The name of a job's own folder under a root, `<job>-<tag>`, and of anything else a job leaves on a
+ * host for itself to find again (its saved tofu plan, the etcd data a restore moves aside). Job ids
+ * restart at job-1 (a new Redis prefix, a Redis that lost its data), and another deployment may share
+ * the ops host and the cluster: the id alone would meet a foreign run's leftovers, and a step would
+ * refuse to start, follow that run's output and exit code, or take its files for its own. A job
+ * recorded by a version before tags has none, and keeps the bare `<job>` its running commands and
+ * files were named by, so a resumed step finds them and never starts them twice.
  */
 export function jobFolderName(ctx: JobContext): string {
   const name = ctx.folderTag === undefined ? ctx.jobId : `${ctx.jobId}-${ctx.folderTag}`;

@@ -1,6 +1,6 @@
 import type { Step, StepContext } from '../plan/step.js';
 import { findNode } from '../targets.js';
-import { dbAside, K3S_DB_DIR, snapshotBeingRestored } from './restore-facts.js';
+import { DB_ASIDE_SHOWN, dbAside, K3S_DB_DIR, snapshotBeingRestored } from './restore-facts.js';
 import { waitForServerBack } from './server-back-gate.js';
 import { folderThere, k3sActive, runOnServer } from './server-commands.js';
 import { stopWithStates } from './stop-with-states.js';
@@ -37,7 +37,7 @@ export function rejoinServerStep(id: string, server: string): Step {
       id,
       title: `re-join ${server}`,
       target: server,
-      commandLine: `mv ${K3S_DB_DIR} ${dbAside('<job>')}; systemctl start k3s (as root, on ${server}, unless it holds the snapshot); wait for it Ready with the etcd role`,
+      commandLine: `mv ${K3S_DB_DIR} ${DB_ASIDE_SHOWN}; systemctl start k3s (as root, on ${server}, unless it holds the snapshot); wait for it Ready with the etcd role`,
       async run(ctx) {
         if (snapshotBeingRestored(ctx).server === server) {
           return {
@@ -46,7 +46,7 @@ export function rejoinServerStep(id: string, server: string): Step {
           };
         }
         const entry = findNode(ctx.cluster, server);
-        const aside = dbAside(ctx.jobId);
+        const aside = dbAside(ctx);
         if (!(await folderThere(ctx, entry, aside)) && (await folderThere(ctx, entry, K3S_DB_DIR))) {
           await runOnServer(ctx, entry, ['mv', K3S_DB_DIR, aside]);
           await ctx.progress(`${server}: old etcd data kept in ${aside}`);
@@ -55,7 +55,7 @@ export function rejoinServerStep(id: string, server: string): Step {
       },
     },
     (ctx) =>
-      `on ${server} (its old data is in ${dbAside(ctx.jobId)} if it was moved), find out why k3s does not re-join (\`journalctl -u k3s\`); then re-join the servers after it one at a time: \`mv ${K3S_DB_DIR} ${dbAside(ctx.jobId)}\`, \`systemctl start k3s\`, wait for it Ready`,
+      `on ${server} (its old data is in ${dbAside(ctx)} if it was moved), find out why k3s does not re-join (\`journalctl -u k3s\`); then re-join the servers after it one at a time: \`mv ${K3S_DB_DIR} ${dbAside(ctx)}\`, \`systemctl start k3s\`, wait for it Ready`,
   );
 }
 

@@ -22,8 +22,8 @@ export async function describeServerStates(ctx: StepContext): Promise<string[]> 
         (await folderThere(ctx, server, K3S_DB_DIR)) ? 'server/db in place' : 'no server/db',
       ),
       read(async () =>
-        (await folderThere(ctx, server, dbAside(ctx.jobId)))
-          ? `old data kept in ${dbAside(ctx.jobId)}`
+        (await folderThere(ctx, server, dbAside(ctx)))
+          ? `old data kept in ${dbAside(ctx)}`
           : 'nothing moved aside',
       ),
     ]);

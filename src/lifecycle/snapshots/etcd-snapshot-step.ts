@@ -27,6 +27,9 @@ export function etcdSnapshotStep(id: string, node: string): Step {
           `no Ready etcd server other than ${node} to take the snapshot on: nothing was taken away`,
         );
       }
+      // The job id alone, unlike the job's files (jobFolderName): k3s appends the server and the
+      // second, so another run's snapshot of the same job id is another file, and the step reads the
+      // name it got from its own run's output, never looks it up by prefix.
       const name = `${BOT_SNAPSHOT_PREFIX}${ctx.jobId}`;
       const result = await runAsRootDetached(
         ctx,
