@@ -6,7 +6,7 @@ import {
   type ClickVerdict,
   decideApproval,
   requiredApprovalsOf,
-} from './decide-approval.js';
+} from '../lifecycle/approval/decide-approval.js';
 import type { StoredApproval } from './ports/approval-announcer.js';
 import type { RedisKeys } from './redis-keys.js';
 import { replaceHashField } from './replace-hash-field.js';

@@ -1,5 +1,5 @@
 import { isMember } from '../access/access-policy.js';
-import { requiredApprovalsOf } from '../jobs/decide-approval.js';
+import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import { whyDecideInThread } from '../jobs/why-decide-in-thread.js';
 import type { ClusterOverview, PendingApproval } from './cluster-service.js';

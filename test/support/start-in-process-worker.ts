@@ -11,7 +11,7 @@ import type { WorldConfig } from '../../src/config/world-config.js';
 import { QUEUE_NAME } from '../../src/jobs/create-job-queue.js';
 import { createJobStores } from '../../src/jobs/create-job-stores.js';
 import type { OutboxDrainer } from '../../src/jobs/create-outbox-drainer.js';
-import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
+import type { ClickVerdict } from '../../src/lifecycle/approval/decide-approval.js';
 import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js';
 import { recordApprovalClick } from '../../src/jobs/record-approval-click.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
