@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import type { Clock } from '../lifecycle/ports/clock.js';
 import {
   type ApprovalClick,
   type ApprovalRules,
@@ -7,6 +6,7 @@ import {
   decideApproval,
   requiredApprovalsOf,
 } from '../lifecycle/approval/decide-approval.js';
+import type { Clock } from '../lifecycle/ports/clock.js';
 import type { StoredApproval } from './ports/approval-announcer.js';
 import type { RedisKeys } from './redis-keys.js';
 import { replaceHashField } from './replace-hash-field.js';

@@ -1,8 +1,8 @@
 import { isMember } from '../access/access-policy.js';
 import type { AuditAction } from '../jobs/audit-log.js';
 import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
-import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import { recordApprovalClick } from '../jobs/record-approval-click.js';
+import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import type { Actor, ApprovalClick, Decision, ShowDecision } from './cluster-service.js';
 import type { Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';

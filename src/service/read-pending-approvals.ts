@@ -1,7 +1,7 @@
 import { isMember } from '../access/access-policy.js';
-import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import { whyDecideInThread } from '../jobs/why-decide-in-thread.js';
+import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import type { ClusterOverview, PendingApproval } from './cluster-service.js';
 import type { ServiceDeps } from './service-deps.js';
 
