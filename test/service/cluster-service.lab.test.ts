@@ -286,7 +286,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     await endJob('job-1', 'failed');
     await t.redis.del(t.keys.lease('dev'));
     // The claim a killed submit leaves: taken, never settled.
-    expect(await followUpClaim(t, t.keys.rerunOf('job-1')).claim()).toBeUndefined();
+    expect(await followUpClaim(t, 'rerun', 'job-1').claim()).toBeUndefined();
     expect(await t.service.rerun(BOB, { number: '1' })).toEqual({
       code: 'RERUN_REFUSED',
       why: 'already-rerun',
