@@ -7,6 +7,8 @@ import { createMemoryServiceStores } from './memory-service-stores.js';
 export interface ServiceInMemoryOptions {
   readonly groups?: ReadonlyMap<string, readonly string[]>;
   readonly perMinute?: number;
+  /** The clock's time at the start; it moves only when the test advances it. */
+  readonly startAt?: number;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface ServiceInMemoryOptions {
  * a test to arrange and inspect, and a clock the test moves (its sleeps pass at once).
  */
 export function startServiceInMemory(world: WorldConfig, options: ServiceInMemoryOptions = {}) {
-  const clock = createInstantClock();
+  const clock = createInstantClock(options.startAt);
   const stores = createMemoryServiceStores({
     now: clock.now,
     perMinute: options.perMinute ?? 1_000,

@@ -122,6 +122,25 @@ export function describeServiceStoresContract(name: string, start: () => Promise
         expect((await ports.audit.recent(5, (e) => e.action === 'refused')).map((e) => e.who)).toEqual([BOB]);
       }));
 
+    it('audit: a filtered read looks back past the newest entries until it has its count', () =>
+      using(async ({ ports }) => {
+        await ports.audit.record({ at: 1, who: ALICE, action: 'cancel', what: 'up dev', cluster: 'dev' });
+        await ports.audit.record({ at: 2, who: ALICE, action: 'cancel', what: 'cilium dev', cluster: 'dev' });
+        // More than one page of Redis's read (500) of another cluster's entries, newer.
+        for (let i = 0; i < 700; i++) {
+          await ports.audit.record({
+            at: 3 + i,
+            who: BOB,
+            action: 'cancel',
+            what: `prod ${i}`,
+            cluster: 'prod',
+          });
+        }
+        const dev = await ports.audit.recent(5, (entry) => entry.cluster === 'dev');
+        expect(dev.map((e) => e.what)).toEqual(['cilium dev', 'up dev']);
+        expect((await ports.audit.recent(2)).map((e) => e.what)).toEqual(['prod 699', 'prod 698']);
+      }));
+
     it('queue and admission: a repeated delivery and a sender over the limit queue nothing; a delivery seen is seen by every check', () =>
       using(async ({ ports }) => {
         const request = {
