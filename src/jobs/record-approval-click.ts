@@ -13,8 +13,6 @@ const MAX_TRIES = 10;
 const ANNOUNCE_WAIT_MS = 5_000;
 const ANNOUNCE_POLL_MS = 20;
 
-export type { ClickTarget } from './apply-approval-click.js';
-
 /**
  * Applies one click to the stored approval atomically: the rules decide on the record as read, and
  * the new record is written only if the stored one is still exactly that (else read and decide

@@ -1,6 +1,6 @@
 import { isMember } from '../access/access-policy.js';
+import { parseApprovalId } from '../jobs/approval-id.js';
 import type { AuditAction } from '../jobs/audit-log.js';
-import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
 import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import type { Actor, ApprovalClick, Decision, ShowDecision } from './cluster-service.js';
 import type { Refusal } from './refusal.js';

@@ -4,7 +4,7 @@ import { meterBacklog } from '../../src/app/meter-backlog.js';
 import { describeAudit } from '../../src/bot/describe-audit.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { approvalId } from '../../src/jobs/create-redis-approval-desk.js';
+import { approvalId } from '../../src/jobs/approval-id.js';
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { createClusterService, type Decision } from '../../src/service/index.js';
 import { startServiceInMemory } from '../support/cluster-service-in-memory.js';

@@ -1,6 +1,6 @@
+import type { ClickTarget } from '../../jobs/apply-approval-click.js';
 import type { StoredApproval } from '../../jobs/ports/approval-announcer.js';
 import type { StoredApprovalEntry } from '../../jobs/read-stored-approvals.js';
-import type { ClickTarget } from '../../jobs/record-approval-click.js';
 import type { ApprovalClick, ApprovalRules, ClickVerdict } from '../../lifecycle/approval/decide-approval.js';
 import type { Clock } from '../../lifecycle/ports/clock.js';
 
