@@ -64,6 +64,8 @@ export function createClusterLease(redis: Redis, keys: RedisKeys) {
     /** The keys and arguments `HOLDS_LEASE` checks, for a write that only this start may make. */
     fence,
     holder: (cluster: string): Promise<string | null> => redis.get(keys.lease(cluster)),
+    /** Job ids waiting for the lease (`--queue`), first in line first. */
+    waiting: (cluster: string): Promise<string[]> => redis.lrange(keys.waiting(cluster), 0, -1),
   };
 }
 

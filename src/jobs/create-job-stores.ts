@@ -6,9 +6,14 @@ import { createClusterLease } from './cluster-lease.js';
 import { createCommandBatch } from './command-batch.js';
 import { createCommandRateLimit } from './command-rate-limit.js';
 import { createJobQueue } from './create-job-queue.js';
+import { createRedisApprovalBook } from './create-redis-approval-book.js';
+import { createRedisClaims } from './create-redis-claims.js';
+import { createRedisClusterNotes } from './create-redis-cluster-notes.js';
+import { createRedisHomeWatchList } from './create-redis-home-watch-list.js';
 import { createRedisHostKeyPins } from './create-redis-host-key-pins.js';
 import { createJobRecords } from './job-record.js';
 import { createJobFeedReader } from './read-job-feed.js';
+import { createRedisOutboxBacklog } from './read-outbox-backlog.js';
 import type { RedisKeys } from './redis-keys.js';
 import { createThreadStore } from './thread-store.js';
 
@@ -38,6 +43,12 @@ export function createJobStores(
     feed: createJobFeedReader(redis, keys),
     /** Rebuilt nodes' accepted host keys, pinned by every later job (and listed by status). */
     hostKeyPins: createRedisHostKeyPins(redis, keys, audit),
+    /** The rest of what the service reads and writes, each behind its port in src/service/ports. */
+    approvals: createRedisApprovalBook(redis, keys),
+    claims: createRedisClaims(redis, keys),
+    homeWatchList: createRedisHomeWatchList(redis, keys),
+    clusterNotes: createRedisClusterNotes(redis, keys),
+    outboxBacklog: createRedisOutboxBacklog(redis, keys),
   };
 }
 

@@ -1,24 +1,12 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { ApprovalDesk, ApprovalState } from '../lifecycle/ports/approval-desk.js';
+import { approvalId } from './approval-id.js';
 import { approvalReminderTimes } from './approval-reminder-times.js';
 import { type CommandBatch, createCommandBatch } from './command-batch.js';
 import type { ApprovalAnnouncer, StoredApproval } from './ports/approval-announcer.js';
-import { JOB_ID_SOURCE } from './ports/job-id.js';
 import { readStoredApprovals, type StoredApprovalEntry } from './read-stored-approvals.js';
 import type { RedisKeys } from './redis-keys.js';
 import { queueReplaceHashFields, replaceHashField } from './replace-hash-field.js';
-
-/** An approval's id names its job and step, so a click finds the record; the time makes it unique. */
-export function approvalId(jobId: string, stepId: string, at: number): string {
-  return `${jobId}.${stepId}.${at.toString(36)}`;
-}
-
-const APPROVAL_ID = new RegExp(`^(${JOB_ID_SOURCE})\\.([a-z0-9-]+)\\.[a-z0-9]+$`);
-
-export function parseApprovalId(id: string): { jobId: string; stepId: string } | undefined {
-  const match = APPROVAL_ID.exec(id);
-  return match ? { jobId: match[1]!, stepId: match[2]! } : undefined;
-}
 
 export interface RedisApprovalDesk extends ApprovalDesk {
   /**

@@ -1,6 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { RedisKeys } from './redis-keys.js';
+import { requestCancel } from './request-cancel.js';
 
 /** What the bot remembers of a job besides its steps: who asked, where its thread is, how it ended. */
 export interface JobRecord {
@@ -50,6 +51,7 @@ export function createJobRecords(redis: Redis, keys: RedisKeys) {
       const records = await Promise.all(ids.map(get));
       return records.filter((record) => record !== undefined);
     },
+    requestCancel: (jobId: string, userId: string) => requestCancel(redis, keys, jobId, userId),
     /**
      * A record the caller already holds, rewritten on its transaction: the worker running a job is
      * the only writer after the job's record is written (by RECORD_COMMAND), so its copy is the record as it is. KEEPTTL: a

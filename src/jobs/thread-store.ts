@@ -18,22 +18,27 @@ export function createThreadStore(redis: Redis, keys: RedisKeys, alertsChannel: 
         .hget(keys.threadMessages(record.id), THREAD_ROOT)
         .exec()) ?? []) as [[unknown, string | null], [unknown, string | null]];
       if (raw) return { ...(JSON.parse(raw) as JobThread), opened: true, threadTs: threadTs ?? undefined };
-      return {
-        jobId: record.id,
-        channel: record.channel,
-        alertsChannel,
-        cluster: record.command.cluster,
-        threadTs: undefined,
-        opened: false,
-        board: {
-          title: describeCommand(record.command),
-          jobNumber: record.number,
-          requestedBy: record.requestedBy,
-          pageNonce: record.pageNonce,
-          rerunOf: record.rerunOf,
-          steps: [],
-        },
-      };
+      return startedThread(record, alertsChannel);
+    },
+  };
+}
+
+/** The thread of a job never shown: no root message yet, its board the record's. */
+export function startedThread(record: JobRecord, alertsChannel: string): JobThread {
+  return {
+    jobId: record.id,
+    channel: record.channel,
+    alertsChannel,
+    cluster: record.command.cluster,
+    threadTs: undefined,
+    opened: false,
+    board: {
+      title: describeCommand(record.command),
+      jobNumber: record.number,
+      requestedBy: record.requestedBy,
+      pageNonce: record.pageNonce,
+      rerunOf: record.rerunOf,
+      steps: [],
     },
   };
 }

@@ -1,5 +1,4 @@
 import { checkAccess, isMember } from '../access/access-policy.js';
-import { requestCancel } from '../jobs/request-cancel.js';
 import { describeCommand } from '../lifecycle/command/lifecycle-command.js';
 import type { Actor, ClusterService } from './cluster-service.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -20,7 +19,7 @@ export async function cancelJob(
   const allowed =
     actor.userId === record.requestedBy || (await isMember(actor.userId, cluster.approvers, deps.members));
   if (!allowed) return { code: 'NOT_CANCELLER', cluster: cluster.name, number: record.number };
-  await requestCancel(deps.redis, deps.keys, record.id, actor.userId);
+  await deps.records.requestCancel(record.id, actor.userId);
   await deps.queue.promote(record.id);
   await deps.audit.record({
     at: deps.clock.now(),

@@ -1,6 +1,6 @@
 import { checkAccess } from '../access/access-policy.js';
 import { isClusterBotError } from '../errors.js';
-import { type Admission, DELIVERY_DEDUP_SECONDS } from '../jobs/command-rate-limit.js';
+import type { Admission } from '../jobs/command-rate-limit.js';
 import { RECENT_KEPT } from '../jobs/job-record.js';
 import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js';
 import { describePlan } from '../lifecycle/plans/describe-plan.js';
@@ -65,9 +65,7 @@ export function createClusterService(deps: ServiceDeps): ClusterService {
 
   const service: ClusterService = {
     admitCommand,
-    async firstDelivery(key) {
-      return (await deps.redis.set(deps.keys.dedup(key), '1', 'EX', DELIVERY_DEDUP_SECONDS, 'NX')) !== null;
-    },
+    firstDelivery: (key) => deps.claims.firstDelivery(key),
     admit,
     async submit(actor, command, queueIfBusy, admission, rerunOf) {
       const steps = await checkBeforeJob(actor, command, admission);

@@ -1,8 +1,7 @@
 import { isMember } from '../access/access-policy.js';
+import { parseApprovalId } from '../jobs/approval-id.js';
 import type { AuditAction } from '../jobs/audit-log.js';
-import { parseApprovalId } from '../jobs/create-redis-approval-desk.js';
-import { requiredApprovalsOf } from '../jobs/decide-approval.js';
-import { recordApprovalClick } from '../jobs/record-approval-click.js';
+import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import type { Actor, ApprovalClick, Decision, ShowDecision } from './cluster-service.js';
 import type { Refusal } from './refusal.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -46,9 +45,7 @@ export async function decideClick(
     return { code: 'NO_SUCH_APPROVAL' };
   }
   const isApprover = await isMember(actor.userId, cluster.approvers, deps.members);
-  const { verdict, stored } = await recordApprovalClick(
-    deps.redis,
-    deps.keys,
+  const { verdict, stored } = await deps.approvals.applyClick(
     { ...target, approvalId: click.value, messageTs: 'onHome' in click ? undefined : click.messageTs },
     {
       userId: actor.userId,

@@ -1,4 +1,3 @@
-import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import type { Backlog, ClusterBacklog } from './cluster-service.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
 import type { ServiceDeps } from './service-deps.js';
@@ -20,7 +19,7 @@ export async function readBacklog(deps: ServiceDeps): Promise<Backlog> {
       const progress = job.progress;
       const state = progress?.kind !== 'step' ? 'queued' : progress.waiting ? 'waiting' : 'running';
       oldest[state] = Math.max(oldest[state], now - (job.record?.createdAt ?? now));
-      for (const { stored } of await readStoredApprovals(deps.redis, deps.keys, job.id)) {
+      for (const { stored } of await deps.approvals.read(job.id)) {
         if (stored.state.status !== 'pending') continue;
         approvals += 1;
         soonestExpiry = Math.min(soonestExpiry ?? Number.POSITIVE_INFINITY, stored.state.expiresAt);
@@ -36,10 +35,5 @@ export async function readBacklog(deps: ServiceDeps): Promise<Backlog> {
       verifyEveryMs: deps.world.clusters[overview.cluster]?.verifyEveryMs,
     });
   }
-  const outboxes = await deps.redis.smembers(deps.keys.outboxes);
-  const sizes = await Promise.all(outboxes.map((jobId) => deps.redis.llen(deps.keys.outbox(jobId))));
-  return {
-    clusters,
-    outbox: { jobs: outboxes.length, operations: sizes.reduce((sum, size) => sum + size, 0) },
-  };
+  return { clusters, outbox: await deps.outboxBacklog.read() };
 }

@@ -1,7 +1,6 @@
-import { readHostKeyPins } from '../jobs/create-redis-host-key-pins.js';
 import { RECENT_KEPT } from '../jobs/job-record.js';
 import { knownHostsLine } from '../lifecycle/rebuild/known-hosts-entry.js';
-import type { ClusterOverview, FluxSuspended, HostKeyPinNote, LastVerify } from './cluster-service.js';
+import type { ClusterOverview, HostKeyPinNote } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -16,8 +15,8 @@ export async function readClusterOverviews(
   for (const cluster of clusters) {
     const holderId = await deps.clusterLeases.holder(cluster);
     const holderRecord = holderId ? await deps.records.get(holderId) : undefined;
-    const lastRaw = await deps.redis.get(deps.keys.lastVerify(cluster));
-    const fluxRaw = await deps.redis.get(deps.keys.fluxSuspended(cluster));
+    const lastVerify = await deps.clusterNotes.lastVerify(cluster);
+    const fluxSuspended = await deps.clusterNotes.fluxSuspended(cluster);
     const pins = await readHostKeyPinNotes(deps, cluster);
     overviews.push({
       cluster,
@@ -26,14 +25,14 @@ export async function readClusterOverviews(
           ? await summariseJob(holderRecord, deps.threads)
           : { id: holderId }
         : undefined,
-      waiting: await deps.redis.lrange(deps.keys.waiting(cluster), 0, -1),
+      waiting: await deps.clusterLeases.waiting(cluster),
       open: await Promise.all(
         recent
           .filter((record) => record.command.cluster === cluster && !record.outcome)
           .map((record) => summariseJob(record, deps.threads)),
       ),
-      lastVerify: lastRaw ? (JSON.parse(lastRaw) as LastVerify) : undefined,
-      fluxSuspended: fluxRaw ? (JSON.parse(fluxRaw) as FluxSuspended) : undefined,
+      lastVerify,
+      fluxSuspended,
       ...(pins.length > 0 && { hostKeyPins: pins }),
     });
   }
@@ -43,7 +42,7 @@ export async function readClusterOverviews(
 async function readHostKeyPinNotes(deps: ServiceDeps, clusterName: string): Promise<HostKeyPinNote[]> {
   const cluster = deps.world.clusters[clusterName];
   if (!cluster) return [];
-  const kept = await readHostKeyPins(deps.redis, deps.keys, clusterName);
+  const kept = await deps.hostKeyPins.read(clusterName);
   return cluster.nodes.flatMap((node) => {
     const key = kept[node.name];
     if (!key) return [];

@@ -1,4 +1,3 @@
-import type { AlertState } from '../jobs/compare-gate-alerts.js';
 import type { Actor, HomeAnswer, OpenAlert } from './cluster-service.js';
 import { summariseJob } from './job-summary.js';
 import { readClusterOverviews } from './read-cluster-overview.js';
@@ -61,8 +60,6 @@ export async function readHomes(deps: ServiceDeps, actors: readonly Actor[]): Pr
  * drift watch's differences (named `Cilium drift: field (place)`).
  */
 async function readOpenAlerts(deps: ServiceDeps, cluster: string): Promise<OpenAlert[]> {
-  const states = await deps.redis.mget(deps.keys.verifyAlerts(cluster), deps.keys.driftAlerts(cluster));
-  return states.flatMap((raw) =>
-    Object.entries(raw ? (JSON.parse(raw) as AlertState) : {}).map(([gate, alert]) => ({ gate, ...alert })),
-  );
+  const states = await deps.clusterNotes.alertStates(cluster);
+  return states.flatMap((state) => Object.entries(state).map(([gate, alert]) => ({ gate, ...alert })));
 }

@@ -2,7 +2,6 @@ import type { JobRecord } from '../jobs/job-record.js';
 import type { StoredApproval } from '../jobs/ports/approval-announcer.js';
 import type { FeedEvent, FeedLine } from '../jobs/ports/job-feed.js';
 import type { BoardStep } from '../jobs/ports/job-thread.js';
-import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import type { ServiceDeps } from './service-deps.js';
 
 /** Everything a job's page shows but the log: who, what, its steps, its events in time, its approvals. */
@@ -36,7 +35,7 @@ export async function readJobPage(deps: ServiceDeps, jobId: string): Promise<Job
   const [thread, events, stored] = await Promise.all([
     deps.threads.load(record),
     deps.feed.events(jobId),
-    readStoredApprovals(deps.redis, deps.keys, jobId),
+    deps.approvals.read(jobId),
   ]);
   const approvals = stored.map((entry) => entry.stored);
   return {

@@ -1,7 +1,6 @@
 import { isMember } from '../access/access-policy.js';
-import { requiredApprovalsOf } from '../jobs/decide-approval.js';
-import { readStoredApprovals } from '../jobs/read-stored-approvals.js';
 import { whyDecideInThread } from '../jobs/why-decide-in-thread.js';
+import { requiredApprovalsOf } from '../lifecycle/approval/decide-approval.js';
 import type { ClusterOverview, PendingApproval } from './cluster-service.js';
 import type { ServiceDeps } from './service-deps.js';
 
@@ -17,7 +16,7 @@ export async function readPendingApprovals(
   const pending: PendingApproval[] = [];
   for (const job of overview.open) {
     const ownJob = job.record?.requestedBy === userId;
-    for (const { stepId, stored: approval } of await readStoredApprovals(deps.redis, deps.keys, job.id)) {
+    for (const { stepId, stored: approval } of await deps.approvals.read(job.id)) {
       if (approval.state.status !== 'pending') continue;
       const binding = approval.request?.binding;
       pending.push({

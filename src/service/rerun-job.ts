@@ -63,7 +63,7 @@ export async function rerunJob(
   if (command.verb === 'plan') return refused('plan-job');
   if (!record.outcome) return refused('not-ended');
   if (!RERUNNABLE.has(record.outcome)) return refused('not-failed', { outcome: record.outcome });
-  const followUp = followUpClaim(deps, deps.keys.rerunOf(record.id));
+  const followUp = followUpClaim(deps, 'rerun', record.id);
   const holder = await followUp.claim();
   if (holder) return refused('already-rerun', { rerun: holder.number });
   const submitted = await service.submit(actor, command, false, admission, {

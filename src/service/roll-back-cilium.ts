@@ -44,7 +44,7 @@ export async function rollBackCilium(
   if (command.verb !== 'cilium' || command.mode !== undefined)
     return notOffered('not-a-rollout', record.number);
   if (record.outcome !== 'failed') return notOffered('not-failed', record.number);
-  const followUp = followUpClaim(deps, deps.keys.rollbackOf(jobId));
+  const followUp = followUpClaim(deps, 'rollback', jobId);
   const holder = await followUp.claim();
   if (holder) return notOffered('already-rolled-back', holder.number);
   const submitted = await service.submit(

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClickVerdict } from '../../src/jobs/decide-approval.js';
 import { requestCancel } from '../../src/jobs/request-cancel.js';
+import type { ClickVerdict } from '../../src/lifecycle/approval/decide-approval.js';
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { healthyHosts } from '../support/healthy-hosts.js';
 import { labMs } from '../support/lab-time.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalId, parseApprovalId } from '../../src/jobs/create-redis-approval-desk.js';
+import { approvalId, parseApprovalId } from '../../src/jobs/approval-id.js';
 import { isJobId, jobIdOf } from '../../src/jobs/ports/job-id.js';
 import { createJobLinks } from '../../src/web/job-links.js';
 

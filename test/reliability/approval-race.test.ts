@@ -11,10 +11,16 @@ import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLease } from '../../src/jobs/cluster-lease.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
 import { createJobQueue } from '../../src/jobs/create-job-queue.js';
+import { createRedisApprovalBook } from '../../src/jobs/create-redis-approval-book.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
+import { createRedisClaims } from '../../src/jobs/create-redis-claims.js';
+import { createRedisClusterNotes } from '../../src/jobs/create-redis-cluster-notes.js';
+import { createRedisHomeWatchList } from '../../src/jobs/create-redis-home-watch-list.js';
+import { createRedisHostKeyPins } from '../../src/jobs/create-redis-host-key-pins.js';
 import { createJobRecords } from '../../src/jobs/job-record.js';
 import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-store.js';
 import { createJobFeedReader } from '../../src/jobs/read-job-feed.js';
+import { createRedisOutboxBacklog } from '../../src/jobs/read-outbox-backlog.js';
 import { redisKeys } from '../../src/jobs/redis-keys.js';
 import { createThreadStore } from '../../src/jobs/thread-store.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
@@ -78,8 +84,12 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
   };
   const service = createClusterService({
     world,
-    redis,
-    keys,
+    approvals: createRedisApprovalBook(redis, keys),
+    claims: createRedisClaims(redis, keys),
+    homeWatchList: createRedisHomeWatchList(redis, keys),
+    clusterNotes: createRedisClusterNotes(redis, keys),
+    hostKeyPins: createRedisHostKeyPins(redis, keys, audit),
+    outboxBacklog: createRedisOutboxBacklog(redis, keys),
     records,
     threads: createThreadStore(redis, keys, 'C0ALERTS'),
     feed: createJobFeedReader(redis, keys),

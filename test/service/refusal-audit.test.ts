@@ -1,10 +1,10 @@
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createHomeTab } from '../../src/bot/create-home-tab.js';
 import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
-import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
+import { startServiceInMemory } from '../support/cluster-service-in-memory.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 
@@ -16,7 +16,7 @@ const PER_MINUTE = 4;
 const NOW = Date.UTC(2026, 11, 1, 12, 0, 30);
 
 let world: WorldConfig;
-let t: ReturnType<typeof startServiceOnRedis>;
+let t: ReturnType<typeof startServiceInMemory>;
 
 beforeEach(async () => {
   const base = await loadExampleWorld();
@@ -27,20 +27,17 @@ beforeEach(async () => {
       prod: { ...base.clusters.prod!, operators: [BOB] },
     },
   };
-  t = startServiceOnRedis(world, { perMinute: PER_MINUTE, now: () => NOW });
-});
-afterEach(async () => {
-  await t.stop();
+  t = startServiceInMemory(world, { perMinute: PER_MINUTE, startAt: NOW });
 });
 
 const typed = (text: string, userId: string, channelId = 'C0OPS') =>
   handleClusterCommand({ text, userId, channelId }, { service: t.service, world }).then((r) => r.text);
 const refusals = async () =>
-  (await t.audit.recent(50))
+  (await t.audit.trail.recent(50))
     .filter((entry) => entry.action === 'refused' || entry.action === 'click-refused')
     .map(({ who, action, what, cluster, jobId }) => ({ who, action, what, cluster, jobId }));
 
-describe('refusals for want of rights are audited, within the rate limit', { timeout: 30_000 }, () => {
+describe('refusals for want of rights are audited, within the rate limit', () => {
   it('a command: who, what they typed, when and on which cluster', async () => {
     expect(await typed('cilium prod', DAVE)).toMatch(/^⛔ <@U0DAVE> is not an operator of prod/);
     expect(await typed('status', DAVE, 'C0RANDOM')).toMatch(/^⛔ \/cluster is not accepted/);
@@ -60,10 +57,10 @@ describe('refusals for want of rights are audited, within the rate limit', { tim
         jobId: undefined,
       },
     ]);
-    const [latest] = await t.audit.recent(1);
+    const [latest] = await t.audit.trail.recent(1);
     expect(latest!.at).toBe(NOW);
     // Nothing was queued: the refusal took no job number.
-    expect(await t.records.get('job-1')).toBeUndefined();
+    expect(await t.records.store.get('job-1')).toBeUndefined();
   });
 
   it("a workspace member's flood of refused commands adds no more entries than the rate limit lets through", async () => {
@@ -106,11 +103,9 @@ describe('refusals for want of rights are audited, within the rate limit', { tim
         { service: t.service, poster },
       );
     await t.service.submit({ userId: DAVE, channelId: 'C0OPS' }, { verb: 'cilium', cluster: 'dev' }, false);
-    const record = (await t.records.get('job-1'))!;
-    const multi = t.redis.multi();
-    t.records.queueRewrite(multi, { ...record, outcome: 'failed', finishedAt: Date.now() });
-    await multi.exec();
-    await t.redis.del(t.keys.lease('dev'));
+    const record = (await t.records.store.get('job-1'))!;
+    t.records.rewrite({ ...record, outcome: 'failed', finishedAt: NOW });
+    t.leases.free('dev');
 
     expect(await click(BOB, 'job-1')).toMatch(/^⛔ <@U0BOB> is not an operator of dev/);
     expect(await click(DAVE, 'job-9')).toMatch(/^⛔ This button does not belong to a job/);
@@ -135,6 +130,6 @@ describe('refusals for want of rights are audited, within the rate limit', { tim
     for (let i = 0; i < PER_MINUTE + 2; i++) answers.push(await click(DAVE, 'job-8'));
     expect(answers.filter((a) => a.startsWith('⏳ Slow down'))).toHaveLength(3);
     expect(await click(DAVE, 'job-1')).toMatch(/^⏳ Slow down/);
-    expect(await t.records.get('job-2')).toBeUndefined();
+    expect(await t.records.store.get('job-2')).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideApproval } from '../../src/jobs/decide-approval.js';
-import type { ApprovalState } from '../../src/lifecycle/ports/approval-desk.js';
+import { decideApproval } from '../../../src/lifecycle/approval/decide-approval.js';
+import type { ApprovalState } from '../../../src/lifecycle/ports/approval-desk.js';
 
 const pending: ApprovalState = { status: 'pending', id: 'a1', fingerprint: 'f', expiresAt: 1 };
 const prod = { requiredApprovals: 2, allowSelfApproval: false };

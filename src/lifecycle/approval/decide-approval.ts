@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ApprovalState } from '../lifecycle/ports/approval-desk.js';
+import type { ApprovalRequest, ApprovalState } from '../ports/approval-desk.js';
 
 export interface ApprovalRules {
   readonly requiredApprovals: number;

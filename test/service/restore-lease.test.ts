@@ -1,21 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startServiceInMemory } from '../support/cluster-service-in-memory.js';
 import { loadExampleWorld } from '../support/example-world.js';
-import { labMs } from '../support/lab-time.js';
 
 const ALICE = { userId: 'U0ALICE', channelId: 'C0OPS' };
 const BOB = { userId: 'U0BOB', channelId: 'C0OPS' };
 const restore = { verb: 'restore', cluster: 'dev', snapshot: 'etcd-snapshot-k3s-dev-2-1764590400' } as const;
 
-let t: ReturnType<typeof startServiceOnRedis>;
+let t: ReturnType<typeof startServiceInMemory>;
 beforeEach(async () => {
-  t = startServiceOnRedis(await loadExampleWorld());
-});
-afterEach(async () => {
-  await t.stop();
+  t = startServiceInMemory(await loadExampleWorld());
 });
 
-describe('a restore and the cluster lease', { timeout: labMs(30_000) }, () => {
+describe('a restore and the cluster lease', () => {
   it('is refused while another job holds the cluster, naming the holder', async () => {
     expect(await t.service.submit(ALICE, { verb: 'cilium', cluster: 'dev' }, false)).toMatchObject({
       kind: 'queued',

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { describeReply } from '../../src/bot/handle-cluster-command.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import type { HomeAnswer } from '../../src/service/index.js';
-import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
+import { startServiceInMemory } from '../support/cluster-service-in-memory.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
 /** Operates dev only (through the S0DEVOPS group). */
@@ -15,7 +15,7 @@ const ERIN = { userId: 'U0ERIN', channelId: 'C0OPS' };
 /** In access.operators, which both clusters override: may use the bot, operates no cluster. */
 const ALICE = { userId: 'U0ALICE', channelId: 'C0OPS' };
 
-let t: ReturnType<typeof startServiceOnRedis>;
+let t: ReturnType<typeof startServiceInMemory>;
 
 beforeEach(async () => {
   const base = await loadExampleWorld();
@@ -26,16 +26,13 @@ beforeEach(async () => {
       prod: { ...base.clusters.prod!, operators: ['U0BOB', 'U0ERIN'] },
     },
   };
-  t = startServiceOnRedis(world, { groups: new Map([['S0DEVOPS', ['U0DAVE']]]) });
+  t = startServiceInMemory(world, { groups: new Map([['S0DEVOPS', ['U0DAVE']]]) });
   // job-1 holds dev, job-2 waits behind it; job-3 holds prod.
   await t.service.submit(DAVE, { verb: 'cilium', cluster: 'dev' }, false);
   await t.service.submit(DAVE, { verb: 'up', cluster: 'dev' }, true);
   await t.service.submit(BOB, { verb: 'cilium', cluster: 'prod' }, false);
   // A forged Approve button names no job: its audit entry concerns no cluster.
   await t.service.decide(BOB, { decision: 'approve', value: 'forged', messageTs: '1.1' }, async () => {});
-});
-afterEach(async () => {
-  await t.stop();
 });
 
 const clustersOf = (answer: HomeAnswer) =>
@@ -48,7 +45,7 @@ const homeView = (answer: HomeAnswer) =>
     }).blocks,
   );
 
-describe('reads show each person only the clusters they operate', { timeout: 30_000 }, () => {
+describe('reads show each person only the clusters they operate', () => {
   it('status: a dev-only operator sees dev, and is refused prod by name; a prod operator sees prod', async () => {
     expect(await t.service.status(DAVE)).toMatchObject({
       kind: 'status',
@@ -95,7 +92,7 @@ describe('reads show each person only the clusters they operate', { timeout: 30_
     ]);
     // The count is of the person's own entries, looked for further back than the newest `count`.
     for (let i = 0; i < 700; i++) {
-      await t.audit.record({
+      await t.audit.trail.record({
         at: Date.now(),
         who: 'U0BOB',
         action: 'cancel',
