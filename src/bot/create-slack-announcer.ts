@@ -47,6 +47,7 @@ export function createSlackAnnouncer(
         channel: thread.channel,
         threadTs: thread.threadTs,
         broadcast: true,
+        asks: approvalId,
         text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})${who.notify}`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { meterBacklog } from '../../src/app/meter-backlog.js';
-import { describeAudit } from '../../src/bot/describe-audit.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { createRedisApprovalDesk } from '../../src/jobs/create-redis-approval-desk.js';
@@ -9,6 +9,7 @@ import { createRedisThreadOutbox } from '../../src/jobs/create-redis-thread-outb
 import { buildPlan } from '../../src/lifecycle/plans/build-plan.js';
 import { followUpClaim } from '../../src/service/follow-up-claim.js';
 import type { Decision } from '../../src/service/index.js';
+import { describeAudit } from '../../src/wording/describe-audit.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { labMs } from '../support/lab-time.js';
@@ -402,7 +403,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
       ['U0ALICE', 'approve', 'thread'],
     ]);
     const answer = await t.service.audit(ALICE, 2);
-    const lines = ('entries' in answer ? describeAudit(answer.entries) : '').split('\n');
+    const lines = ('entries' in answer ? describeAudit(answer.entries, MRKDWN) : '').split('\n');
     expect(lines[1]).toMatch(
       / <@U0CAROL> approve \(App Home\) \[#1 .*\]: Cilium rollout: approved \(2\/2\)$/,
     );
@@ -434,7 +435,7 @@ describe('the cluster service against Redis', { timeout: labMs(30_000) }, () => 
     await t.service.decide(BOB, { decision: 'approve', ...button }, async () => {});
 
     const answer = await t.service.audit(ALICE, 1);
-    const text = 'entries' in answer ? describeAudit(answer.entries) : '';
+    const text = 'entries' in answer ? describeAudit(answer.entries, MRKDWN) : '';
     expect(text).toContain(`[#1 step ${cilium + 1} approval job-1.${cilium}-cilium.`);
   });
 

@@ -1,9 +1,10 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHomeTab } from '../../src/bot/create-home-tab.js';
-import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { handleClusterCommand } from '../../src/conversation/handle-cluster-command.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
@@ -34,7 +35,9 @@ afterEach(async () => {
 });
 
 const typed = (text: string, userId: string, channelId = 'C0OPS') =>
-  handleClusterCommand({ text, userId, channelId }, { service: t.service, world }).then((r) => r.text);
+  handleClusterCommand({ text, userId, channelId }, { marks: MRKDWN, service: t.service, world }).then(
+    (r) => r.text,
+  );
 const refusals = async () =>
   (await t.audit.recent(50))
     .filter((entry) => entry.action === 'refused' || entry.action === 'click-refused')
