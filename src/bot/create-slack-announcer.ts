@@ -47,7 +47,7 @@ export function createSlackAnnouncer(
         channel: thread.channel,
         threadTs: thread.threadTs,
         broadcast: true,
-        asks: approvalId,
+        asks: { approvalId, request: truncate(text, 2_900) },
         text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})${who.notify}`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },

@@ -1,4 +1,4 @@
-import type { Message, MessagePoster } from '../conversation/message-poster.js';
+import type { MessagePoster } from '../conversation/message-poster.js';
 import type { Redact } from '../log/create-redactor.js';
 import { boardChanges, readBoard } from './board-changes.js';
 import { newTailLines } from './new-tail-lines.js';
@@ -29,11 +29,11 @@ export function createConsolePoster(print: (text: string) => void, redact: Redac
   const poster: MessagePoster = {
     async post(message) {
       const ts = `console.${++next}`;
-      const value = message.asks;
-      // A request's buttons stand under what Slack shows: the command line, commit, preview, who may approve.
-      const text = value === undefined ? message.text : sectionTexts(message);
+      const asks = message.asks;
+      const text = asks === undefined ? message.text : asks.request;
       show(message.threadTs ? indent(text) : `\n${text}`);
-      if (value !== undefined) {
+      if (asks !== undefined) {
+        const value = asks.approvalId;
         const number = approvals.size + 1;
         const request = REQUEST.exec(message.text);
         const answers = request ? `job #${request[2]}, ${request[1]}` : 'this request';
@@ -69,17 +69,3 @@ export function createConsolePoster(print: (text: string) => void, redact: Redac
 }
 
 const indent = (text: string) => `  ↳ ${text}`;
-
-interface Block {
-  readonly type?: unknown;
-  readonly text?: { readonly text?: unknown };
-}
-
-/** The text of a message's section blocks, as Slack lays them out above its buttons. */
-function sectionTexts(message: Message): string {
-  const texts = (message.blocks ?? []).flatMap((block) => {
-    const text = (block as Block | null)?.type === 'section' ? (block as Block).text?.text : undefined;
-    return typeof text === 'string' ? [text] : [];
-  });
-  return texts.length > 0 ? texts.join('\n') : message.text;
-}

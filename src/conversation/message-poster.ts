@@ -9,8 +9,14 @@ export interface Message {
   readonly threadTs?: string | undefined;
   /** A thread reply also shown in the channel (Slack's `reply_broadcast`), for what people must see. */
   readonly broadcast?: boolean | undefined;
-  /** The approval this message asks for: its Approve/Reject answer it (on a terminal, `approve N`). */
-  readonly asks?: string | undefined;
+  /** The approval this message asks for, which its Approve/Reject answer (on a terminal, `approve N`). */
+  readonly asks?: ApprovalAsked | undefined;
+}
+
+export interface ApprovalAsked {
+  readonly approvalId: string;
+  /** The request whole, as the message lays it out above its buttons: the command line, commit, preview, who may approve. */
+  readonly request: string;
 }
 
 /** Where threads, approvals and alerts go: Slack's Web API, or the console's terminal. */

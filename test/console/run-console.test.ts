@@ -79,7 +79,7 @@ describe('runConsole', () => {
     expect(printed).toContain('• `health <node|cluster>`: ');
   });
 
-  it('numbers the approval a message asks for, and approve N decides that approval on that message', async () => {
+  it('prints the request a message asks approval for, numbers it, and approve N decides that approval on that message', async () => {
     const { printed, calls } = await session(
       ['approve 1'],
       () => undefined,
@@ -89,10 +89,11 @@ describe('runConsole', () => {
           channel: 'C0OPS',
           threadTs: '1.0',
           text: '⏸ approval needed for cilium.yml (job #4)',
-          asks: 'job-4.rollout.x',
+          asks: { approvalId: 'job-4.rollout.x', request: '*Approve cilium.yml?* `cilium dev`' },
         });
       },
     );
+    expect(printed).toContain('  ↳ Approve cilium.yml? `cilium dev`\n');
     expect(printed).toContain('answer with: approve 1   or: reject 1   (1 = job #4, cilium.yml)');
     expect(printed).toContain('approve 1 = job #4, cilium.yml');
     const decide = calls.find((call) => call.op === 'decide');
