@@ -47,7 +47,11 @@ export function createSlackAnnouncer(
         channel: thread.channel,
         threadTs: thread.threadTs,
         broadcast: true,
-        asks: { approvalId, request: truncate(text, 2_900) },
+        asks: {
+          approvalId,
+          title: `job #${thread.jobNumber ?? '?'}, ${escapeMrkdwn(request.stepTitle)}`,
+          request: truncate(text, 2_900),
+        },
         text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})${who.notify}`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },

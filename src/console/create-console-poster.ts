@@ -12,9 +12,6 @@ export interface ConsoleApproval {
   readonly answers: string;
 }
 
-/** The announcer's fallback text: `⏸ approval needed for <step> (job #<n>)…`. */
-const REQUEST = /approval needed for (.+?) \(job #(\d+|\?)\)/;
-
 /**
  * The thread's messages, printed to a terminal: the status board, thread events and approval requests
  * as terminal text (mentions as @U…, links as text and address, bold only on a TTY), each approval
@@ -33,12 +30,9 @@ export function createConsolePoster(print: (text: string) => void, redact: Redac
       const text = asks === undefined ? message.text : asks.request;
       show(message.threadTs ? indent(text) : `\n${text}`);
       if (asks !== undefined) {
-        const value = asks.approvalId;
         const number = approvals.size + 1;
-        const request = REQUEST.exec(message.text);
-        const answers = request ? `job #${request[2]}, ${request[1]}` : 'this request';
-        approvals.set(number, { value, channel: message.channel, ts, answers });
-        show(`  ↳ answer with: approve ${number}   or: reject ${number}   (${number} = ${answers})`);
+        approvals.set(number, { value: asks.approvalId, channel: message.channel, ts, answers: asks.title });
+        show(`  ↳ answer with: approve ${number}   or: reject ${number}   (${number} = ${asks.title})`);
       }
       lastText.set(ts, message.text);
       return ts;

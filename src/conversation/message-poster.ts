@@ -15,6 +15,8 @@ export interface Message {
 
 export interface ApprovalAsked {
   readonly approvalId: string;
+  /** The approval in a few words, for a list of several: `job #4, cilium.yml`. */
+  readonly title: string;
   /** The request whole, as the message lays it out above its buttons: the command line, commit, preview, who may approve. */
   readonly request: string;
 }

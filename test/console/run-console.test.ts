@@ -89,7 +89,11 @@ describe('runConsole', () => {
           channel: 'C0OPS',
           threadTs: '1.0',
           text: '⏸ approval needed for cilium.yml (job #4)',
-          asks: { approvalId: 'job-4.rollout.x', request: '*Approve cilium.yml?* `cilium dev`' },
+          asks: {
+            approvalId: 'job-4.rollout.x',
+            title: 'job #4, cilium.yml',
+            request: '*Approve cilium.yml?* `cilium dev`',
+          },
         });
       },
     );
