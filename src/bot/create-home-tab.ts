@@ -5,10 +5,10 @@ import { handleClusterCommand } from '../conversation/handle-cluster-command.js'
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService, HomeAnswer } from '../service/index.js';
+import type { JobPageUrl } from '../wording/job-page-url.js';
 import type { HomePublisher } from './create-home-publisher.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { homeChannel, verifyChannel } from './home-channels.js';
-import type { JobPageUrl } from './job-page-url.js';
 import { MRKDWN } from './mrkdwn.js';
 import { layOutDecision } from './render-decision.js';
 import { type HomeView, renderHome } from './render-home.js';

@@ -60,5 +60,5 @@ function liveStatus(board: BoardState): string {
   return board.steps.some((step) => step.status === 'waiting') ? '⏸ waiting for approval' : 'running';
 }
 
-// The thread's files cut text as the wording does.
+// The thread's files (src/bot/thread) cut text as the wording does.
 export { truncate };
