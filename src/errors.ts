@@ -2,7 +2,7 @@
  * Every failure the bot can explain carries a stable `code` and the underlying `cause`. Its message
  * is one plain sentence for operators (no markup, no secrets); the edge (Slack / console) escapes
  * it, frames it and decides by its code. Refusals before a job exists are not errors: they are
- * typed facts (src/service/refusal.ts), worded only at the edge (src/bot/describe-refusal.ts).
+ * typed facts (src/service/refusal.ts), worded once for every edge (src/wording/describe-refusal.ts).
  */
 export type ErrorCode =
   | 'CONFIG_INVALID'

@@ -1,5 +1,4 @@
 import type { Readable, Writable } from 'node:stream';
-import type { JobPageUrl } from '../bot/job-page-url.js';
 import { listenAddress } from '../config/listen-address.js';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
@@ -11,6 +10,7 @@ import type { Redact } from '../log/create-redactor.js';
 import { createMetrics } from '../metrics/create-metrics.js';
 import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
+import type { JobPageUrl } from '../wording/job-page-url.js';
 import { connectRedis } from './connect-redis.js';
 import { startCore } from './start-core.js';
 

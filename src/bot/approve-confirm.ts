@@ -1,6 +1,6 @@
 import type { PendingApproval } from '../service/index.js';
+import { truncate } from '../wording/truncate.js';
 import type { ConfirmDialog } from './approval-buttons.js';
-import { truncate } from './render-board.js';
 
 /** Slack's limits on a confirmation dialog object: title 100, text 300, each button 30. */
 const TITLE_MAX = 100;

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { WorldConfig } from '../config/world-config.js';
+import { handleApprovalClick } from '../conversation/handle-approval-click.js';
+import { handleClusterCommand } from '../conversation/handle-cluster-command.js';
 import type { Clock } from '../lifecycle/ports/clock.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService, HomeAnswer } from '../service/index.js';
+import type { JobPageUrl } from '../wording/job-page-url.js';
 import type { HomePublisher } from './create-home-publisher.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { handleApprovalClick } from './handle-approval-click.js';
-import { handleClusterCommand } from './handle-cluster-command.js';
 import { homeChannel, verifyChannel } from './home-channels.js';
-import type { JobPageUrl } from './job-page-url.js';
+import { MRKDWN } from './mrkdwn.js';
+import { layOutDecision } from './render-decision.js';
 import { type HomeView, renderHome } from './render-home.js';
 import type { SlackPoster } from './slack-poster.js';
 
@@ -77,7 +79,7 @@ export function createHomeTab(deps: HomeTabDeps) {
       const { text } = known
         ? await handleClusterCommand(
             { text: `verify ${cluster}`, userId, channelId: verifyChannel(world, cluster) },
-            { service, world },
+            { service, world, marks: MRKDWN },
           )
         : { text: '⛔ That button names no cluster of this bot; nothing was run.' };
       await service.watchHome(userId);
@@ -92,7 +94,7 @@ export function createHomeTab(deps: HomeTabDeps) {
     async approvalClicked(userId: string, decision: 'approve' | 'reject', value: string): Promise<void> {
       const answer = await handleApprovalClick(
         { userId, decision, value, channel: homeChannel(world), onHome: true },
-        { service, poster: deps.poster },
+        { service, poster: deps.poster, marks: MRKDWN, layOutDecision },
       );
       await service.watchHome(userId);
       const notice = `*${decision === 'approve' ? 'Approve' : 'Reject'}:* ${answer ?? 'done; the job’s thread shows it.'}`;

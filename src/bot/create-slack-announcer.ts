@@ -2,10 +2,10 @@ import { formatDuration } from '../config/parse-duration.js';
 import type { NotifyApprovers } from '../config/world-config.js';
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { ApprovalRequest } from '../lifecycle/ports/approval-desk.js';
+import { truncate } from '../wording/truncate.js';
 import { approvalButtons } from './approval-buttons.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { isGroup, mention } from './mention.js';
-import { truncate } from './render-board.js';
 import type { SlackPoster } from './slack-poster.js';
 
 /** Where a job's messages go, and its number for people to refer to it. */
@@ -47,6 +47,11 @@ export function createSlackAnnouncer(
         channel: thread.channel,
         threadTs: thread.threadTs,
         broadcast: true,
+        asks: {
+          approvalId,
+          title: `job #${thread.jobNumber ?? '?'}, ${escapeMrkdwn(request.stepTitle)}`,
+          request: truncate(text, 2_900),
+        },
         text: `⏸ approval needed for ${escapeMrkdwn(request.stepTitle)} (job #${thread.jobNumber ?? '?'})${who.notify}`,
         blocks: [
           { type: 'section', text: { type: 'mrkdwn', text: truncate(text, 2_900) } },

@@ -2,19 +2,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type BlockAction, type ButtonAction, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { Env } from '../config/read-env.js';
 import type { WorldConfig } from '../config/world-config.js';
+import { handleApprovalClick } from '../conversation/handle-approval-click.js';
+import { handleClusterCommand } from '../conversation/handle-cluster-command.js';
 import type { Logger } from '../log/create-logger.js';
 import type { ClusterService } from '../service/index.js';
+import type { JobPageUrl } from '../wording/job-page-url.js';
 import { answerHandlerFailure, postToResponseUrl } from './answer-handler-failure.js';
 import { ROLLBACK_ACTION } from './cilium-rollback-offer.js';
 import { type AckFirst, createAckFirst } from './create-ack-first.js';
 import type { HomeTab } from './create-home-tab.js';
 import { APPROVE_ACTION, REJECT_ACTION } from './create-slack-announcer.js';
-import { handleApprovalClick } from './handle-approval-click.js';
-import { handleClusterCommand } from './handle-cluster-command.js';
 import { handleRerunClick } from './handle-rerun-click.js';
 import { handleRollbackClick } from './handle-rollback-click.js';
-import type { JobPageUrl } from './job-page-url.js';
+import { MRKDWN } from './mrkdwn.js';
 import { refuseFutureRequests } from './refuse-future-requests.js';
+import { layOutDecision } from './render-decision.js';
 import { HOME_APPROVAL_ACTIONS, HOME_VERIFY_ACTION } from './render-home.js';
 import { RERUN_ACTION } from './rerun-offer.js';
 import type { SlackPoster } from './slack-poster.js';
@@ -125,7 +127,7 @@ function registerHandlers(app: App, deps: SlackAppDeps, acks: AckFirst): void {
         channelId: command.channel_id,
         deliveryKey: `command:${command.trigger_id}`,
       },
-      deps,
+      { ...deps, marks: MRKDWN },
     );
     if ('code' in reply.reply && reply.reply.code === 'REPEATED_DELIVERY') {
       deps.logger.info({ trigger: command.trigger_id }, 'repeated delivery of a slash command ignored');
@@ -149,7 +151,7 @@ function registerHandlers(app: App, deps: SlackAppDeps, acks: AckFirst): void {
           channel: body.channel?.id ?? body.container?.channel_id ?? '',
           messageTs: body.message?.ts ?? body.container?.message_ts ?? '',
         },
-        deps,
+        { ...deps, marks: MRKDWN, layOutDecision },
       );
       if (answer) await respond({ response_type: 'ephemeral', replace_original: false, text: answer });
     });

@@ -2,10 +2,11 @@ import type { Delivery } from '../delivery/delivery.js';
 import type { ApprovalAnnouncer } from '../jobs/ports/approval-announcer.js';
 import type { GateAlerts, JobReporterFactory } from '../jobs/ports/job-reporting.js';
 import type { ThreadStore } from '../jobs/ports/job-thread.js';
+import { describeAccessRefusal } from '../wording/describe-refusal.js';
 import { type ApprovalPolicy, createSlackAnnouncer, type JobThreadOf } from './create-slack-announcer.js';
 import { createSlackGateAlerts } from './create-slack-gate-alerts.js';
 import { createThreadReporter } from './create-thread-reporter.js';
-import { describeAccessRefusal } from './describe-refusal.js';
+import { MRKDWN } from './mrkdwn.js';
 import type { SlackPoster } from './slack-poster.js';
 
 export interface SlackJobReportingDeps {
@@ -32,7 +33,7 @@ export function createSlackJobReporting(deps: SlackJobReportingDeps): SlackJobRe
       const thread = await deps.threads.load(record);
       const resumed = thread.opened;
       const reporter = createThreadReporter({ delivery: deps.delivery, thread, appendLog: log.append });
-      return { ...reporter, resumed, describeRefusal: describeAccessRefusal };
+      return { ...reporter, resumed, describeRefusal: (refusal) => describeAccessRefusal(refusal, MRKDWN) };
     },
     announcer: createSlackAnnouncer(poster, deps.threadOf, deps.approvalPolicyOf),
     alerts: createSlackGateAlerts(poster, deps.alertsChannel),

@@ -7,8 +7,3 @@
 export function escapeMrkdwn(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
-
-/** For a terminal, which shows mrkdwn as typed: the escaped characters back as they were. */
-export function unescapeMrkdwn(text: string): string {
-  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
-}

@@ -1,5 +1,6 @@
 import type { Actor, ClusterService, Refusal, Submitted } from '../service/index.js';
-import { describeReply } from './handle-cluster-command.js';
+import { describeReply } from '../wording/describe-reply.js';
+import { MRKDWN } from './mrkdwn.js';
 import type { SlackPoster } from './slack-poster.js';
 
 /** A click on a button a job's thread offers (Roll back Cilium, Re-run). */
@@ -31,5 +32,5 @@ export async function handleOfferClick(
   const result = await ask({ userId: click.userId, channelId: click.channel });
   if (!('code' in result) && click.threadTs)
     await deps.poster.post({ channel: click.channel, threadTs: click.threadTs, text: told(result) });
-  return describeReply(result);
+  return describeReply(result, MRKDWN);
 }

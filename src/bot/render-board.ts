@@ -1,5 +1,7 @@
 import { formatDuration } from '../config/parse-duration.js';
 import type { BoardState, BoardStepStatus } from '../jobs/ports/job-thread.js';
+import { OUTCOME } from '../wording/outcome.js';
+import { truncate } from '../wording/truncate.js';
 import { escapeMrkdwn } from './escape-mrkdwn.js';
 import { pageLinkMrkdwn } from './job-page-url.js';
 
@@ -10,14 +12,6 @@ const ICON: Readonly<Record<BoardStepStatus, string>> = {
   succeeded: '✅',
   failed: '❌',
   skipped: '⏭',
-};
-
-export const OUTCOME: Readonly<Record<string, string>> = {
-  succeeded: '✅ succeeded',
-  failed: '❌ failed',
-  rejected: '🚫 rejected',
-  expired: '⌛ approval expired',
-  cancelled: '🛑 cancelled',
 };
 
 /**
@@ -66,6 +60,5 @@ function liveStatus(board: BoardState): string {
   return board.steps.some((step) => step.status === 'waiting') ? '⏸ waiting for approval' : 'running';
 }
 
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+// The thread's files (src/bot/thread) cut text as the wording does.
+export { truncate };

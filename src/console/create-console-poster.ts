@@ -1,5 +1,4 @@
-import { APPROVE_ACTION } from '../bot/create-slack-announcer.js';
-import type { SlackMessage, SlackPoster } from '../bot/slack-poster.js';
+import type { MessagePoster } from '../conversation/message-poster.js';
 import type { Redact } from '../log/create-redactor.js';
 import { boardChanges, readBoard } from './board-changes.js';
 import { newTailLines } from './new-tail-lines.js';
@@ -13,11 +12,8 @@ export interface ConsoleApproval {
   readonly answers: string;
 }
 
-/** The announcer's fallback text: `⏸ approval needed for <step> (job #<n>)…`. */
-const REQUEST = /approval needed for (.+?) \(job #(\d+|\?)\)/;
-
 /**
- * The Slack calls, printed to a terminal: the status board, thread events and approval requests
+ * The thread's messages, printed to a terminal: the status board, thread events and approval requests
  * as terminal text (mentions as @U…, links as text and address, bold only on a TTY), each approval
  * with a short number to answer at the prompt. A board is printed when its state changes (not on
  * its progress ticks), a live output tail as the lines it adds, an approval request as Slack shows it.
@@ -27,19 +23,16 @@ export function createConsolePoster(print: (text: string) => void, redact: Redac
   const approvals = new Map<number, ConsoleApproval>();
   const lastText = new Map<string, string>();
   const show = (text: string) => print(redact(renderForTerminal(text, style)));
-  const poster: SlackPoster = {
+  const poster: MessagePoster = {
     async post(message) {
       const ts = `console.${++next}`;
-      const ids = approvalIds(message);
-      // A request's buttons stand under what Slack shows: the command line, commit, preview, who may approve.
-      const text = ids.length > 0 ? sectionTexts(message) : message.text;
+      const asks = message.asks;
+      const text = asks === undefined ? message.text : asks.request;
       show(message.threadTs ? indent(text) : `\n${text}`);
-      for (const value of ids) {
+      if (asks !== undefined) {
         const number = approvals.size + 1;
-        const request = REQUEST.exec(message.text);
-        const answers = request ? `job #${request[2]}, ${request[1]}` : 'this request';
-        approvals.set(number, { value, channel: message.channel, ts, answers });
-        show(`  ↳ answer with: approve ${number}   or: reject ${number}   (${number} = ${answers})`);
+        approvals.set(number, { value: asks.approvalId, channel: message.channel, ts, answers: asks.title });
+        show(`  ↳ answer with: approve ${number}   or: reject ${number}   (${number} = ${asks.title})`);
       }
       lastText.set(ts, message.text);
       return ts;
@@ -70,34 +63,3 @@ export function createConsolePoster(print: (text: string) => void, redact: Redac
 }
 
 const indent = (text: string) => `  ↳ ${text}`;
-
-interface Block {
-  readonly type?: unknown;
-  readonly text?: { readonly text?: unknown };
-  readonly elements?: unknown;
-}
-
-/** The text of a message's section blocks, as Slack lays them out above its buttons. */
-function sectionTexts(message: SlackMessage): string {
-  const texts = (message.blocks ?? []).flatMap((block) => {
-    const text = (block as Block | null)?.type === 'section' ? (block as Block).text?.text : undefined;
-    return typeof text === 'string' ? [text] : [];
-  });
-  return texts.length > 0 ? texts.join('\n') : message.text;
-}
-
-interface ButtonElement {
-  readonly action_id?: unknown;
-  readonly value?: unknown;
-}
-
-/** The approval ids on a message's Approve buttons (Block Kit `actions` blocks). */
-function approvalIds(message: SlackMessage): string[] {
-  return (message.blocks ?? []).flatMap((block) => {
-    const elements = (block as Block | null)?.elements;
-    if (!Array.isArray(elements)) return [];
-    return (elements as ButtonElement[])
-      .filter((button) => button.action_id === APPROVE_ACTION && typeof button.value === 'string')
-      .map((button) => button.value as string);
-  });
-}

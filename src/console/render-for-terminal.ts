@@ -1,4 +1,4 @@
-import { unescapeMrkdwn } from '../bot/escape-mrkdwn.js';
+import { unescapeMrkdwn } from './unescape-mrkdwn.js';
 
 /** How the terminal shows text: ANSI styles only when stdout is a TTY (a pipe or a log file gets plain text). */
 export interface TerminalStyle {
@@ -28,43 +28,65 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
  * `#ops`, `<url|text>` as `text (url)`, `&amp; &lt; &gt;` decoded (last, so escaped text never turns
  * into a link), code blocks on their own lines and untouched inside; on a TTY, bold and the states
  * (✅ ❌ ⚠) in colour, on anything else no escape codes at all; control characters in the text
- * itself are printed as `\x1b`.
+ * itself are printed as `\x1b`. The threads' messages arrive so (src/bot words them); the console's
+ * own answers are marked for the terminal from the start (terminal-marks.ts).
  */
 export function renderForTerminal(text: string, style: TerminalStyle): string {
   // Remote text's own control characters shown as visible marks before the bot adds its styles,
   // so a node's message cannot clear the screen or forge a line on the operator's terminal.
-  const shown = text.replace(CONTROL, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const shown = showControls(text);
   // Split on the fences: odd parts are code blocks, where nothing is markup.
   const parts = shown.split('```');
   const rendered = parts.map((part, index) => {
     if (index % 2 === 0) return inline(part, style);
     if (index === parts.length - 1) return inline(`\`\`\`${part}`, style); // an unclosed fence is text
-    const body = unescapeMrkdwn(part.replace(/^\n|\n$/g, ''));
-    return `\n${body
-      .split('\n')
-      .map((line) => `    ${line}`)
-      .join('\n')}\n`;
+    return codeBlock(unescapeMrkdwn(part));
   });
-  return rendered
-    .join('')
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/\n+$/, '');
+  return tidyLines(rendered.join(''));
+}
+
+/** A text's control characters as visible marks (`\x1b`): a terminal shows them instead of obeying them. */
+export function showControls(text: string): string {
+  return text.replace(CONTROL, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+export function bold(text: string, style: TerminalStyle): string {
+  return style.tty ? `${BOLD[0]}${text}${BOLD[1]}` : text;
+}
+
+export function code(text: string, style: TerminalStyle): string {
+  return style.tty ? `${CODE[0]}${text}${CODE[1]}` : `\`${text}\``;
+}
+
+/** A code block on its own lines, indented, its text as it came. */
+export function codeBlock(text: string): string {
+  return `\n${text
+    .replace(/^\n|\n$/g, '')
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')}\n`;
+}
+
+/** The states (✅ ❌ ⚠ ⏳) in their colours on a TTY. */
+export function colourStates(text: string, style: TerminalStyle): string {
+  if (!style.tty) return text;
+  let out = text;
+  for (const [mark, colour] of Object.entries(STATE_COLOURS)) {
+    out = out.replaceAll(mark, `${colour}${mark}\u001b[39m`);
+  }
+  return out;
+}
+
+/** At most one blank line in a row (a code block brings its own), and none at the end. */
+export function tidyLines(text: string): string {
+  return text.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '');
 }
 
 function inline(text: string, style: TerminalStyle): string {
   let out = text.replace(ANGLE, (_all, target: string, label: string | undefined) => angle(target, label));
-  out = out.replace(CODE_SPAN, (_all, code: string) =>
-    style.tty ? `${CODE[0]}${code}${CODE[1]}` : `\`${code}\``,
-  );
-  out = out.replace(BOLD_SPAN, (_all, before: string, body: string) =>
-    style.tty ? `${before}${BOLD[0]}${body}${BOLD[1]}` : `${before}${body}`,
-  );
-  if (style.tty) {
-    for (const [mark, colour] of Object.entries(STATE_COLOURS)) {
-      out = out.replaceAll(mark, `${colour}${mark}\u001b[39m`);
-    }
-  }
-  return unescapeMrkdwn(out);
+  out = out.replace(CODE_SPAN, (_all, span: string) => code(span, style));
+  out = out.replace(BOLD_SPAN, (_all, before: string, body: string) => `${before}${bold(body, style)}`);
+  return unescapeMrkdwn(colourStates(out, style));
 }
 
 function angle(target: string, label: string | undefined): string {
@@ -76,6 +98,11 @@ function angle(target: string, label: string | undefined): string {
     const [name, id] = target.slice(1).split('^');
     return `@${name === 'subteam' && id ? id : name}`;
   }
-  if (label === undefined || label === target) return target;
-  return `${label} (${target})`;
+  return link(target, label);
+}
+
+/** A link as its text and its address, or the address alone when it has no other text. */
+export function link(url: string, label: string | undefined): string {
+  if (label === undefined || label === url) return url;
+  return `${label} (${url})`;
 }

@@ -1,20 +1,21 @@
-import { handleApprovalClick } from '../bot/handle-approval-click.js';
-import { handleClusterCommand } from '../bot/handle-cluster-command.js';
-import type { JobPageUrl } from '../bot/job-page-url.js';
-import type { SlackPoster } from '../bot/slack-poster.js';
 import type { WorldConfig } from '../config/world-config.js';
+import { handleApprovalClick } from '../conversation/handle-approval-click.js';
+import { handleClusterCommand } from '../conversation/handle-cluster-command.js';
+import type { MessagePoster } from '../conversation/message-poster.js';
 import type { Redact } from '../log/create-redactor.js';
 import type { ClusterService } from '../service/index.js';
+import { describeHome } from '../wording/describe-home.js';
+import type { JobPageUrl } from '../wording/job-page-url.js';
 import type { ConsoleApproval } from './create-console-poster.js';
 import type { TerminalScreen } from './create-terminal-screen.js';
-import { describeHome } from './describe-home.js';
 import { renderForTerminal, type TerminalStyle } from './render-for-terminal.js';
+import { finishForTerminal, terminalMarks } from './terminal-marks.js';
 
 export interface ConsoleOptions {
   readonly world: WorldConfig;
   readonly service: ClusterService;
   /** The console poster: where the job's threads and approval requests are printed. */
-  readonly poster: SlackPoster;
+  readonly poster: MessagePoster;
   /** The approval request printed as number N, for `approve N`. */
   readonly approval: (number: number) => ConsoleApproval | undefined;
   readonly user: string;
@@ -36,7 +37,10 @@ const ANSWER = /^(approve|reject)\s+(\d+)$/;
 export async function runConsole(options: ConsoleOptions): Promise<void> {
   const { world, screen, user, service, poster, approval } = options;
   const channel = world.slack.commandChannels[0] ?? 'C0CONSOLE';
-  const say = (text: string) => screen.print(options.redact(renderForTerminal(text, options.style)));
+  const marks = terminalMarks(options.style);
+  const print = (text: string) => screen.print(options.redact(text));
+  /** The console's own answers, marked for the terminal by the wording. */
+  const say = (marked: string) => print(finishForTerminal(marked, options.style));
   say(`cluster-bot console as ${user}. Type /cluster help, home, or quit.`);
   screen.prompt();
   for await (const raw of screen.lines()) {
@@ -46,7 +50,8 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
     if (answer) {
       const target = approval(Number(answer[2]));
       // Says which job and step the number answers before the decision is taken.
-      if (target) say(`${answer[1]} ${answer[2]} = ${target.answers}`);
+      // What the number answers is quoted from the request, which the thread worded in mrkdwn.
+      if (target) print(renderForTerminal(`${answer[1]} ${answer[2]} = ${target.answers}`, options.style));
       const reply = target
         ? await handleApprovalClick(
             {
@@ -56,16 +61,16 @@ export async function runConsole(options: ConsoleOptions): Promise<void> {
               channel: target.channel,
               messageTs: target.ts,
             },
-            { service, poster },
+            { service, poster, marks },
           )
         : `no approval number ${answer[2]}`;
       if (reply) say(reply);
     } else if (line === 'home') {
-      say(describeHome(await service.home({ userId: user, channelId: channel }), options.jobPageUrl));
+      say(describeHome(await service.home({ userId: user, channelId: channel }), options.jobPageUrl, marks));
     } else if (line.startsWith('/cluster')) {
       const { text, reply } = await handleClusterCommand(
         { text: line.slice('/cluster'.length), userId: user, channelId: channel },
-        { service, world, jobPageUrl: options.jobPageUrl },
+        { service, world, marks, jobPageUrl: options.jobPageUrl },
       );
       say(text);
       const page =

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRoundTripCounter, type RoundTripCounter } from '../../bench/count-round-trips.js';
-import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { handleClusterCommand } from '../../src/conversation/handle-cluster-command.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
@@ -17,7 +18,7 @@ beforeEach(async () => {
   command = (text, trigger, userId = 'U0ALICE') =>
     handleClusterCommand(
       { text, userId, channelId: 'C0OPS', deliveryKey: `command:${trigger}` },
-      { service: t.service, world },
+      { marks: MRKDWN, service: t.service, world },
     );
   // BullMQ's first add on a connection reads the server's version and writes the queue's meta once.
   await command('verify dev', 'T0');
@@ -81,7 +82,7 @@ describe('the ack of a /cluster command: one script for the bot, then BullMQ’s
       const send = (trigger: string) =>
         handleClusterCommand(
           { text: 'verify dev', userId: 'U0ALICE', channelId: 'C0OPS', deliveryKey: trigger },
-          { service: limited.service, world },
+          { marks: MRKDWN, service: limited.service, world },
         );
       expect((await send('command:L1')).text).toContain('job #1');
       trips.watch(limited.redis);
@@ -105,7 +106,7 @@ describe('the ack of a /cluster command: one script for the bot, then BullMQ’s
       const send = (trigger: string) =>
         handleClusterCommand(
           { text: 'up prod', userId: 'U0BOB', channelId: 'C0OPS', deliveryKey: `command:${trigger}` },
-          { service: limited.service, world: prodForAliceOnly },
+          { marks: MRKDWN, service: limited.service, world: prodForAliceOnly },
         );
       const notOperator = { code: 'NOT_OPERATOR', user: 'U0BOB', cluster: 'prod' };
       expect((await send('R1')).reply).toEqual(notOperator);

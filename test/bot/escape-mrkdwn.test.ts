@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, unescapeMrkdwn } from '../../src/bot/escape-mrkdwn.js';
+import { escapeMrkdwn } from '../../src/bot/escape-mrkdwn.js';
+import { unescapeMrkdwn } from '../../src/console/unescape-mrkdwn.js';
 
 describe('escapeMrkdwn', () => {
   it('escapes &, < and > and nothing else', () => {

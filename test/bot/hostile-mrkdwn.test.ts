@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { describeRequest } from '../../src/bot/create-slack-announcer.js';
 import { createSlackGateAlerts } from '../../src/bot/create-slack-gate-alerts.js';
 import { createThreadReporter } from '../../src/bot/create-thread-reporter.js';
-import { describeStatus } from '../../src/bot/describe-status.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import { renderBoard } from '../../src/bot/render-board.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { SlackPoster } from '../../src/bot/slack-poster.js';
 import { createConsolePoster } from '../../src/console/create-console-poster.js';
-import { describeHome } from '../../src/console/describe-home.js';
-import { renderForTerminal } from '../../src/console/render-for-terminal.js';
+import { finishForTerminal, terminalMarks } from '../../src/console/terminal-marks.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import type { HomeAnswer } from '../../src/service/index.js';
+import { describeHome } from '../../src/wording/describe-home.js';
+import { describeStatus } from '../../src/wording/describe-status.js';
 import { homeCluster } from '../support/home-cluster.js';
 import { createMemoryDelivery } from '../support/memory-delivery.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
@@ -81,7 +82,7 @@ describe('remote text in mrkdwn, on every path the bot posts', () => {
   });
 
   it("`status` shows a last verify's summary and Flux's reason as text", () => {
-    const text = describeStatus([hostileDev]);
+    const text = describeStatus([hostileDev], MRKDWN);
     expect(text).not.toMatch(LIVE);
     expect(text).toContain(`nodes Ready: ${ESCAPED}`);
     expect(text).toContain(`UTC: ${ESCAPED}`);
@@ -97,9 +98,11 @@ describe('remote text in mrkdwn, on every path the bot posts', () => {
   });
 
   it('the console prints hostile text as it was typed: no link made of it, no terminal escape obeyed', async () => {
-    const home = renderForTerminal(
-      describeHome(hostileHome, () => undefined),
-      { tty: true },
+    const home = finishForTerminal(
+      describeHome(hostileHome, () => undefined, terminalMarks({ tty: true })),
+      {
+        tty: true,
+      },
     );
     expect(home).toContain(`nodes Ready: ${HOSTILE}`);
     expect(home).not.toContain('the runbook (http://evil.example)');

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeRefusal } from '../../src/bot/describe-refusal.js';
 import { handleRerunClick } from '../../src/bot/handle-rerun-click.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import { renderBoard } from '../../src/bot/render-board.js';
 import { RERUN_ACTION, rerunOffer } from '../../src/bot/rerun-offer.js';
 import type { BoardState, BoardStep, JobThread } from '../../src/jobs/ports/job-thread.js';
+import { describeRefusal } from '../../src/wording/describe-refusal.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
 
@@ -167,20 +168,22 @@ describe('handleRerunClick', () => {
   });
 
   it('words every refusal: unknown or expired, not ended, not failed, a plan', () => {
-    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'no-such-job', number: '9' })).toBe(
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'no-such-job', number: '9' }, MRKDWN)).toBe(
       '⛔ There is no job #9 (never, or its record expired after the retention), so there is nothing to re-run; nothing was run.',
     );
-    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'no-such-job' })).toBe(
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'no-such-job' }, MRKDWN)).toBe(
       '⛔ This button does not belong to a job; nothing was run.',
     );
-    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'not-ended', number: 4 })).toBe(
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'not-ended', number: 4 }, MRKDWN)).toBe(
       '⛔ Job #4 has not ended; only a failed or cancelled job is re-run. Nothing was run.',
     );
     expect(
-      describeRefusal({ code: 'RERUN_REFUSED', why: 'not-failed', number: 4, outcome: 'succeeded' }),
+      describeRefusal({ code: 'RERUN_REFUSED', why: 'not-failed', number: 4, outcome: 'succeeded' }, MRKDWN),
     ).toBe(
       '⛔ Job #4 succeeded; only a failed or cancelled job is re-run. Nothing was run; ask for the command again to run it anew.',
     );
-    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'plan-job', number: 4 })).toContain('is a `plan`');
+    expect(describeRefusal({ code: 'RERUN_REFUSED', why: 'plan-job', number: 4 }, MRKDWN)).toContain(
+      'is a `plan`',
+    );
   });
 });

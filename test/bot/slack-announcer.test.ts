@@ -107,6 +107,10 @@ describe('an approval request reaches the people who can decide it', () => {
     await announcer.announce('job-4', 'approval-1', REQUEST, Date.UTC(2026, 11, 2, 6, 0));
     const [request, ...direct] = posts;
     expect(request!.text).toBe('⏸ approval needed for cilium.yml (job #4) · <!subteam^S0SRE>');
+    // The console numbers it by this, never by reading Slack's buttons back.
+    expect(request!.asks?.approvalId).toBe('approval-1');
+    expect(request!.asks?.title).toBe('job #4, cilium.yml');
+    expect(JSON.stringify(request!.blocks)).toContain(JSON.stringify(request!.asks?.request));
     expect(JSON.stringify(request!.blocks)).toContain(
       '*Who can approve:* <!subteam^S0SRE> · 2 told by direct message',
     );

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_TEXT } from '../../src/bot/help-text.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import { isVerb, VERBS } from '../../src/commands/verbs.js';
 import { LIFECYCLE_VERBS } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
+import { helpText } from '../../src/wording/help-text.js';
 
 describe('the verb registry', () => {
   it('has every lifecycle verb, and the help names every verb', () => {
     for (const verb of LIFECYCLE_VERBS) expect(isVerb(verb), verb).toBe(true);
-    for (const verb of Object.keys(VERBS)) expect(HELP_TEXT, verb).toContain(`• \`${verb}`);
+    for (const verb of Object.keys(VERBS)) expect(helpText(MRKDWN), verb).toContain(`• \`${verb}`);
   });
 
   it('knows only its own keys', () => {

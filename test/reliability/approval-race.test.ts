@@ -2,11 +2,12 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeAudit } from '../../src/bot/describe-audit.js';
-import { handleApprovalClick } from '../../src/bot/handle-approval-click.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
+import { layOutDecision } from '../../src/bot/render-decision.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
 import { readEnv } from '../../src/config/read-env.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { handleApprovalClick } from '../../src/conversation/handle-approval-click.js';
 import { createAuditLog } from '../../src/jobs/audit-log.js';
 import { createClusterLease } from '../../src/jobs/cluster-lease.js';
 import { createCommandRateLimit } from '../../src/jobs/command-rate-limit.js';
@@ -28,6 +29,7 @@ import type { Plan } from '../../src/lifecycle/plan/plan.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { systemClock } from '../../src/system-clock.js';
+import { describeAudit } from '../../src/wording/describe-audit.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { labMs } from '../support/lab-time.js';
 import { createMemoryKube } from '../support/memory-kube.js';
@@ -156,7 +158,7 @@ function startBot(world: WorldConfig, prefix: string, clock: { now: number | und
     const { approvalId, messageTs } = announced.get(jobId)!;
     return handleApprovalClick(
       { userId, decision, value: value ?? approvalId, channel: 'C0OPS', messageTs },
-      { service, poster },
+      { marks: MRKDWN, layOutDecision, service, poster },
     );
   };
   return {
@@ -332,7 +334,7 @@ describe('approval clicks against real Redis', { timeout: labMs(120_000) }, () =
       },
     ]);
     // What `/cluster audit` shows.
-    expect(describeAudit(trail.slice(2, 3))).toBe(
+    expect(describeAudit(trail.slice(2, 3), MRKDWN)).toBe(
       `Audit trail (newest first):\n• 2026-11-30 12:00:00 UTC <@U0CAROL> reject (thread) [#1 step ${STEP} approval ${approvalId}]: the rollout: rejected`,
     );
     const logged = bot.logLines.filter((line) => line.audit === true && line.action !== 'command');

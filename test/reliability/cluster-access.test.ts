@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import type { ClusterConfig, WorldConfig } from '../../src/config/world-config.js';
+import { handleClusterCommand } from '../../src/conversation/handle-cluster-command.js';
 import { createMetrics } from '../../src/metrics/create-metrics.js';
 import { createClusterService } from '../../src/service/index.js';
 import { systemClock } from '../../src/system-clock.js';
@@ -34,6 +35,7 @@ async function startBot(groups: Map<string, string[]>) {
     handleClusterCommand(
       { text, userId, channelId },
       {
+        marks: MRKDWN,
         world,
         service: createClusterService({
           ...lab,

@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { describeReply } from '../../src/bot/handle-cluster-command.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import type { HomeAnswer } from '../../src/service/index.js';
+import { describeReply } from '../../src/wording/describe-reply.js';
 import { startServiceInMemory } from '../support/cluster-service-in-memory.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
@@ -125,7 +126,7 @@ describe('reads show each person only the clusters they operate', () => {
     expect(await t.service.jobs(ALICE)).toEqual(refusal);
     expect(await t.service.audit(ALICE, 10)).toEqual(refusal);
     expect(await t.service.home(ALICE)).toEqual(refusal);
-    expect(describeReply(refusal as never)).toBe(
+    expect(describeReply(refusal as never, MRKDWN)).toBe(
       "⛔ <@U0ALICE> is an operator of none of this bot's clusters (clusters.<name>.operators, else access.operators in its config), so there is nothing to show.",
     );
     const view = homeView(await t.service.home(ALICE));

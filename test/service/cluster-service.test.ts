@@ -1,12 +1,13 @@
 import { Registry } from 'prom-client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { meterBacklog } from '../../src/app/meter-backlog.js';
-import { describeAudit } from '../../src/bot/describe-audit.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import { renderHome } from '../../src/bot/render-home.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
 import { approvalId } from '../../src/jobs/approval-id.js';
 import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { createClusterService, type Decision } from '../../src/service/index.js';
+import { describeAudit } from '../../src/wording/describe-audit.js';
 import { startServiceInMemory } from '../support/cluster-service-in-memory.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
@@ -383,7 +384,7 @@ describe('the cluster service', () => {
       ['U0ALICE', 'approve', 'thread'],
     ]);
     const answer = await t.service.audit(ALICE, 2);
-    const lines = ('entries' in answer ? describeAudit(answer.entries) : '').split('\n');
+    const lines = ('entries' in answer ? describeAudit(answer.entries, MRKDWN) : '').split('\n');
     expect(lines[1]).toMatch(
       / <@U0CAROL> approve \(App Home\) \[#1 .*\]: Cilium rollout: approved \(2\/2\)$/,
     );
@@ -410,7 +411,7 @@ describe('the cluster service', () => {
     await t.service.decide(BOB, { decision: 'approve', ...button }, async () => {});
 
     const answer = await t.service.audit(ALICE, 1);
-    const text = 'entries' in answer ? describeAudit(answer.entries) : '';
+    const text = 'entries' in answer ? describeAudit(answer.entries, MRKDWN) : '';
     expect(text).toContain(`[#1 step ${cilium + 1} approval job-1.${cilium}-cilium.`);
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeReply } from '../../src/bot/handle-cluster-command.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { describeReply } from '../../src/wording/describe-reply.js';
 import { startServiceOnRedis } from '../support/cluster-service-on-redis.js';
 import { loadExampleWorld } from '../support/example-world.js';
 
@@ -25,7 +26,7 @@ afterEach(async () => {
 describe("a rebuilt node's host key kept by the bot, on real Redis", () => {
   it('is audited with its job, approver and fingerprint, and status says the mounted known_hosts still needs it', async () => {
     expect(await t.service.status(ERIN, 'dev')).toMatchObject({ clusters: [{ cluster: 'dev' }] });
-    expect(describeReply(await t.service.status(ERIN, 'dev'))).not.toContain('host-key pin');
+    expect(describeReply(await t.service.status(ERIN, 'dev'), MRKDWN)).not.toContain('host-key pin');
 
     await t.hostKeyPins.keep('dev', 'k3s-dev-3', {
       ...KEY,
@@ -50,7 +51,7 @@ describe("a rebuilt node's host key kept by the bot, on real Redis", () => {
     ]);
 
     const dev3 = world.clusters.dev!.nodes.find((node) => node.name === 'k3s-dev-3')!;
-    const text = describeReply(await t.service.status(ERIN, 'dev'));
+    const text = describeReply(await t.service.status(ERIN, 'dev'), MRKDWN);
     expect(text).toContain(
       `• ⚠ k3s-dev-3 is reached through the bot's own host-key pin ${KEY.fingerprint} (accepted in job #12 by <@U0BOB>): ` +
         `add \`${dev3.address} ssh-ed25519 ${KEY.publicKey}\` to the mounted known_hosts (and drop its old key)`,

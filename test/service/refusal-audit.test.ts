@@ -1,9 +1,10 @@
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHomeTab } from '../../src/bot/create-home-tab.js';
-import { handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
 import { handleRollbackClick } from '../../src/bot/handle-rollback-click.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { handleClusterCommand } from '../../src/conversation/handle-cluster-command.js';
 import { startServiceInMemory } from '../support/cluster-service-in-memory.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createRecordingPoster } from '../support/recording-poster.js';
@@ -31,7 +32,9 @@ beforeEach(async () => {
 });
 
 const typed = (text: string, userId: string, channelId = 'C0OPS') =>
-  handleClusterCommand({ text, userId, channelId }, { service: t.service, world }).then((r) => r.text);
+  handleClusterCommand({ text, userId, channelId }, { marks: MRKDWN, service: t.service, world }).then(
+    (r) => r.text,
+  );
 const refusals = async () =>
   (await t.audit.trail.recent(50))
     .filter((entry) => entry.action === 'refused' || entry.action === 'click-refused')

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { handleApprovalClick } from '../../src/bot/handle-approval-click.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
+import { layOutDecision } from '../../src/bot/render-decision.js';
 import type { SlackMessage, SlackPoster } from '../../src/bot/slack-poster.js';
+import { handleApprovalClick } from '../../src/conversation/handle-approval-click.js';
 import type { ClusterService, Decision } from '../../src/service/index.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
 
@@ -41,7 +43,7 @@ describe('handleApprovalClick', () => {
   it('asks the service to decide as the clicker, in the channel of the button', async () => {
     const { service, calls } = createFakeClusterService();
     const { poster } = recordingPoster();
-    expect(await handleApprovalClick(CLICK, { service, poster })).toBe(
+    expect(await handleApprovalClick(CLICK, { marks: MRKDWN, layOutDecision, service, poster })).toBe(
       'Your approval is already counted; 1 more needed.',
     );
     expect(calls[0]!.args.slice(0, 2)).toEqual([
@@ -63,7 +65,9 @@ describe('handleApprovalClick', () => {
       }),
     );
     const { poster, posts, updates } = recordingPoster();
-    expect(await handleApprovalClick(CLICK, { service, poster })).toBeUndefined();
+    expect(
+      await handleApprovalClick(CLICK, { marks: MRKDWN, layOutDecision, service, poster }),
+    ).toBeUndefined();
     expect(posts).toEqual([
       {
         channel: 'C0OPS',
@@ -86,7 +90,9 @@ describe('handleApprovalClick', () => {
       }),
     );
     const { poster, updates } = recordingPoster();
-    expect(await handleApprovalClick(CLICK, { service, poster })).toBeUndefined();
+    expect(
+      await handleApprovalClick(CLICK, { marks: MRKDWN, layOutDecision, service, poster }),
+    ).toBeUndefined();
     expect(updates).toMatchObject([
       { channel: 'C0OPS', ts: '5.5', text: '🚫 step rejected by <@U0BOB> at 2026-01-02 03:04:05 UTC' },
     ]);
@@ -114,7 +120,12 @@ describe('handleApprovalClick', () => {
       value: 'job-1.rollout.x',
       channel: 'C0OPS',
     } as const;
-    expect(await handleApprovalClick({ ...home, onHome: true }, { service, poster })).toBeUndefined();
+    expect(
+      await handleApprovalClick(
+        { ...home, onHome: true },
+        { marks: MRKDWN, layOutDecision, service, poster },
+      ),
+    ).toBeUndefined();
     expect(calls[0]!.args[1]).toEqual({ decision: 'approve', value: 'job-1.rollout.x', onHome: true });
     expect(updates).toMatchObject([
       { channel: 'C0THREAD', ts: '7.7', text: expect.stringMatching(/approved by <@U0BOB>/) },
@@ -124,7 +135,7 @@ describe('handleApprovalClick', () => {
   it('answers a refused click in words', async () => {
     const { service } = createFakeClusterService({ decide: async () => ({ code: 'NO_SUCH_APPROVAL' }) });
     const { poster, posts } = recordingPoster();
-    expect(await handleApprovalClick(CLICK, { service, poster })).toBe(
+    expect(await handleApprovalClick(CLICK, { marks: MRKDWN, layOutDecision, service, poster })).toBe(
       '⛔ This button does not match a pending approval; nothing changed.',
     );
     expect(posts).toEqual([]);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeHome } from '../../src/console/describe-home.js';
-import { renderForTerminal } from '../../src/console/render-for-terminal.js';
+import { finishForTerminal, terminalMarks } from '../../src/console/terminal-marks.js';
+import { describeHome } from '../../src/wording/describe-home.js';
 import { homeCluster } from '../support/home-cluster.js';
+
+const PLAIN = { tty: false };
+const MARKS = terminalMarks(PLAIN);
 
 const dev = homeCluster('dev', {
   holder: {
@@ -20,9 +23,9 @@ const dev = homeCluster('dev', {
 
 describe("the console's home", () => {
   it('prints the App Home overview as plain terminal text, with the job page link when there is one', () => {
-    const text = renderForTerminal(
-      describeHome({ kind: 'home', clusters: [dev] }, (id) => `https://bot.example/jobs/${id}`),
-      { tty: false },
+    const text = finishForTerminal(
+      describeHome({ kind: 'home', clusters: [dev] }, (id) => `https://bot.example/jobs/${id}`, MARKS),
+      PLAIN,
     );
     expect(text).toBe(
       [
@@ -36,7 +39,7 @@ describe("the console's home", () => {
   });
 
   it('a refusal instead of cluster data for someone who is not an operator', () => {
-    expect(describeHome({ code: 'NOT_OPERATOR', user: 'U0MALLORY' }, () => undefined)).toMatch(
+    expect(describeHome({ code: 'NOT_OPERATOR', user: 'U0MALLORY' }, () => undefined, MARKS)).toMatch(
       /^⛔ You are not an operator of cluster-bot/,
     );
   });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { describeReply, handleClusterCommand } from '../../src/bot/handle-cluster-command.js';
-import { HELP_TEXT } from '../../src/bot/help-text.js';
+import { MRKDWN } from '../../src/bot/mrkdwn.js';
+import { handleClusterCommand } from '../../src/conversation/handle-cluster-command.js';
 import type { Refusal } from '../../src/service/index.js';
+import { describeReply } from '../../src/wording/describe-reply.js';
+import { helpText } from '../../src/wording/help-text.js';
 import { loadExampleWorld } from '../support/example-world.js';
 import { createFakeClusterService } from '../support/fake-cluster-service.js';
+
+const HELP_TEXT = helpText(MRKDWN);
 
 const record = {
   id: 'job-4',
@@ -19,7 +23,7 @@ describe('handleClusterCommand', () => {
     const { service, calls } = createFakeClusterService();
     const reply = await handleClusterCommand(
       { text: 'up dev --queue', userId: 'U0BOB', channelId: 'C0OPS' },
-      { service, world: await loadExampleWorld() },
+      { marks: MRKDWN, service, world: await loadExampleWorld() },
     );
     expect(reply.text).toBe('Queued as job #1: `up`. Progress goes into its thread.');
     // The command is admitted (rate limit, dedup) in the job's own write, so by submit.
@@ -35,64 +39,73 @@ describe('handleClusterCommand', () => {
 
 describe('describeReply', () => {
   it('words the answers', () => {
-    expect(describeReply({ kind: 'help' })).toBe(HELP_TEXT);
+    expect(describeReply({ kind: 'help' }, MRKDWN)).toBe(HELP_TEXT);
     expect(
-      describeReply({
-        kind: 'queued',
-        jobId: 'job-7',
-        number: 7,
-        cluster: 'dev',
-        command: 'up dev',
-        position: 2,
-      }),
+      describeReply(
+        {
+          kind: 'queued',
+          jobId: 'job-7',
+          number: 7,
+          cluster: 'dev',
+          command: 'up dev',
+          position: 2,
+        },
+        MRKDWN,
+      ),
     ).toBe(
       'Queued as job #7: `up dev`. It waits for dev (position 2 in line). Progress goes into its thread.',
     );
-    expect(describeReply({ kind: 'planned', steps: '1. <x>', number: 3 })).toBe(
+    expect(describeReply({ kind: 'planned', steps: '1. <x>', number: 3 }, MRKDWN)).toBe(
       '```1. &lt;x&gt;```\nChecking it against the infra repo and the cluster as job #3 (nothing is run): its thread lists every refusal it would meet.',
     );
-    expect(describeReply({ kind: 'cancelling', number: 3 })).toBe(
+    expect(describeReply({ kind: 'cancelling', number: 3 }, MRKDWN)).toBe(
       'Cancelling job #3; its thread will say when it stopped.',
     );
-    expect(describeReply({ kind: 'jobs', jobs: [] })).toBe('No jobs yet.');
+    expect(describeReply({ kind: 'jobs', jobs: [] }, MRKDWN)).toBe('No jobs yet.');
     expect(
-      describeReply({
-        kind: 'jobs',
-        jobs: [
-          { id: 'job-4', record, progress: { kind: 'step', index: 2, of: 5, waiting: true } },
-          {
-            id: 'job-3',
-            record: { ...record, number: 3 },
-            progress: { kind: 'ended', outcome: 'succeeded', tookMs: 65_000 },
-          },
-        ],
-      }),
+      describeReply(
+        {
+          kind: 'jobs',
+          jobs: [
+            { id: 'job-4', record, progress: { kind: 'step', index: 2, of: 5, waiting: true } },
+            {
+              id: 'job-3',
+              record: { ...record, number: 3 },
+              progress: { kind: 'ended', outcome: 'succeeded', tookMs: 65_000 },
+            },
+          ],
+        },
+        MRKDWN,
+      ),
     ).toBe(
       'Recent jobs:\n• job #4 (cilium dev) by <@U0ALICE>: step 2/5 (waiting for approval)\n• job #3 (cilium dev) by <@U0ALICE>: succeeded in 1m5s',
     );
-    expect(describeReply({ kind: 'audit', entries: [] })).toBe('The audit trail is empty.');
+    expect(describeReply({ kind: 'audit', entries: [] }, MRKDWN)).toBe('The audit trail is empty.');
   });
 
   it('words the status of each cluster', () => {
     expect(
-      describeReply({
-        kind: 'status',
-        clusters: [
-          {
-            cluster: 'dev',
-            holder: { id: 'job-4', record, progress: { kind: 'queued' } },
-            waiting: ['job-5', 'job-6'],
-            open: [{ id: 'job-4', record, progress: { kind: 'queued' } }],
-            lastVerify: {
-              outcome: 'passed',
-              at: Date.UTC(2026, 0, 2, 3, 4),
-              jobNumber: 0,
-              summary: '<all> ok',
+      describeReply(
+        {
+          kind: 'status',
+          clusters: [
+            {
+              cluster: 'dev',
+              holder: { id: 'job-4', record, progress: { kind: 'queued' } },
+              waiting: ['job-5', 'job-6'],
+              open: [{ id: 'job-4', record, progress: { kind: 'queued' } }],
+              lastVerify: {
+                outcome: 'passed',
+                at: Date.UTC(2026, 0, 2, 3, 4),
+                jobNumber: 0,
+                summary: '<all> ok',
+              },
             },
-          },
-          { cluster: 'prod', waiting: [], open: [] },
-        ],
-      }),
+            { cluster: 'prod', waiting: [], open: [] },
+          ],
+        },
+        MRKDWN,
+      ),
     ).toBe(
       [
         '*dev*',
@@ -179,6 +192,6 @@ describe('describeReply', () => {
       '⛔ you are not an approver; nothing changed.',
     ],
   ])('words %o', (refusal, text) => {
-    expect(describeReply(refusal)).toBe(text);
+    expect(describeReply(refusal, MRKDWN)).toBe(text);
   });
 });

@@ -1,8 +1,12 @@
 import type { ClusterService } from '../service/index.js';
-import { describeRefusal } from './describe-refusal.js';
-import { escapeMrkdwn } from './escape-mrkdwn.js';
-import { renderDecision } from './render-decision.js';
-import type { SlackPoster } from './slack-poster.js';
+import {
+  type DecisionWords,
+  describeCountedApproval,
+  describeDecision,
+} from '../wording/describe-decision.js';
+import { describeRefusal } from '../wording/describe-refusal.js';
+import type { Marks } from '../wording/marks.js';
+import type { MessagePoster } from './message-poster.js';
 
 export type ApprovalClickRequest = {
   readonly userId: string;
@@ -23,19 +27,24 @@ export type ApprovalClickRequest = {
 
 export interface ApprovalClickDeps {
   readonly service: ClusterService;
-  readonly poster: SlackPoster;
+  readonly poster: Pick<MessagePoster, 'post' | 'update'>;
+  /** How the edge marks the thread's messages and the answer. */
+  readonly marks: Marks;
+  /** The edge's own layout of the decided request (Slack's Block Kit); without it, the text alone. */
+  readonly layOutDecision?: ((words: DecisionWords) => readonly unknown[]) | undefined;
 }
 
 /**
- * One Approve/Reject click, from the thread or the App Home, decided by the service. A counted
- * approval goes into the job's thread, a decision replaces the buttons of the approval's message
- * (wherever the click was). Returns the text of an answer to the clicker, or undefined when the
- * thread says it all.
+ * One Approve/Reject click, from the thread or the App Home (or `approve N` at the console), decided
+ * by the service. A counted approval goes into the job's thread, a decision replaces the buttons of
+ * the approval's message (wherever the click was). Returns the text of an answer to the clicker, or
+ * undefined when the thread says it all.
  */
 export async function handleApprovalClick(
   click: ApprovalClickRequest,
   deps: ApprovalClickDeps,
 ): Promise<string | undefined> {
+  const { marks } = deps;
   const result = await deps.service.decide(
     { userId: click.userId, channelId: click.channel },
     {
@@ -45,20 +54,19 @@ export async function handleApprovalClick(
     },
     async (decision) => {
       if (decision.kind === 'counted') {
-        await deps.poster.post({
-          ...decision.thread,
-          text: `👍 <@${decision.userId}> approved ${escapeMrkdwn(decision.step)} (${decision.count}/${decision.required}); ${decision.missing} more needed.`,
-        });
+        await deps.poster.post({ ...decision.thread, text: describeCountedApproval(decision, marks) });
       } else if (decision.stored?.messageTs) {
+        const words = describeDecision(decision.stored, decision.at, marks);
         await deps.poster.update({
           channel: decision.thread.channel,
           ts: decision.stored.messageTs,
-          ...renderDecision(decision.stored, decision.at),
+          text: words.text,
+          blocks: deps.layOutDecision?.(words),
         });
       }
     },
   );
-  if ('code' in result) return describeRefusal(result);
+  if ('code' in result) return describeRefusal(result, marks);
   if (result.kind === 'already-counted')
     return `Your approval is already counted; ${result.missing} more needed.`;
   return undefined;
