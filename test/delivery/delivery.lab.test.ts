@@ -79,12 +79,14 @@ describe('delivery (append, delivered, startDrainer)', () => {
     const process = openDelivery(testPrefix());
     process.startDrainer(recordingSender(sent));
     const { delivery } = process;
-    delivery.append('job-a', ['a1', 'a2']);
-    delivery.append('job-b', ['b1']);
-    delivery.append('job-a', ['a3']);
+    const jobA = delivery.thread('job-a');
+    const jobB = delivery.thread('job-b');
+    jobA.append(['a1', 'a2']);
+    jobB.append(['b1']);
+    jobA.append(['a3']);
     await new Promise((resolve) => setImmediate(resolve));
-    delivery.append('job-b', ['b2', 'b3']);
-    delivery.append('job-a', ['a4'], () => ({ threadTs: undefined }));
+    jobB.append(['b2', 'b3']);
+    jobA.append(['a4'], () => ({ threadTs: undefined }));
 
     await Promise.all([delivery.delivered('job-a'), delivery.delivered('job-b')]);
     expect(opsOf(sent, 'job-a')).toEqual(['a1', 'a2', 'a3', 'a4']);
@@ -95,9 +97,10 @@ describe('delivery (append, delivered, startDrainer)', () => {
     const prefix = testPrefix();
     const sent: Sent = [];
     const worker = openDelivery(prefix);
-    worker.delivery.append('job-1', ['root', 'reply']);
-    worker.delivery.append('job-1', ['final']);
-    await worker.delivery.appended('job-1');
+    const thread = worker.delivery.thread('job-1');
+    thread.append(['root', 'reply']);
+    thread.append(['final']);
+    await thread.appended();
     expect(sent).toEqual([]);
 
     const bot = openDelivery(prefix);
@@ -130,18 +133,81 @@ describe('delivery (append, delivered, startDrainer)', () => {
       };
     };
     const worker = openDelivery(prefix, failingSecond);
-    worker.delivery.append('job-1', ['root']);
-    worker.delivery.append('job-1', ['note 1']);
+    const thread = worker.delivery.thread('job-1');
+    thread.append(['root']);
+    thread.append(['note 1']);
     await waitFor('the first append answered', () => firstAnswered);
     await new Promise((resolve) => setImmediate(resolve));
-    worker.delivery.append('job-1', ['note 2']);
+    thread.append(['note 2']);
     await new Promise((resolve) => setImmediate(resolve));
     secondRefused.release();
 
     const sent: Sent = [];
     worker.startDrainer(recordingSender(sent));
-    await worker.delivery.appended('job-1');
+    await thread.appended();
     await worker.delivery.delivered('job-1');
     expect(opsOf(sent, 'job-1')).toEqual(['root', 'note 1', 'note 2']);
+  });
+  it("a taken-over run's late append never displaces the live run's writer: every message of the live run goes, in order, none given up", async () => {
+    const prefix = testPrefix();
+    const sent: Sent = [];
+    // The first run's process, cut off and taken over: the test sees each of its appends answered.
+    let firstRunAnswered = 0;
+    const counted = (redis: Redis): CommandBatch => {
+      const batch = createCommandBatch(redis);
+      return {
+        async send(fill) {
+          try {
+            return await batch.send(fill);
+          } finally {
+            firstRunAnswered += 1;
+          }
+        },
+      };
+    };
+    // The live run's second append stays on the wire until the first run's late one has landed.
+    let liveSends = 0;
+    let liveFirstAnswered = false;
+    const secondHeld = latch();
+    const holdingSecond = (redis: Redis): CommandBatch => {
+      const batch = createCommandBatch(redis);
+      return {
+        async send(fill) {
+          const call = ++liveSends;
+          if (call === 2) await secondHeld.done;
+          const replies = await batch.send(fill);
+          if (call === 1) liveFirstAnswered = true;
+          return replies;
+        },
+      };
+    };
+
+    const firstProcess = openDelivery(prefix, counted);
+    const firstRun = firstProcess.delivery.thread('job-1');
+    firstRun.append(['root (first run)', 'step 1 (first run)']);
+    await firstRun.appended();
+
+    const liveProcess = openDelivery(prefix, holdingSecond);
+    liveProcess.startDrainer(recordingSender(sent));
+    const liveRun = liveProcess.delivery.thread('job-1');
+    liveRun.append(['step 1 (live run)']);
+    liveRun.append(['step 2 (live run)']);
+    await waitFor("the live run's first append answered", () => liveFirstAnswered);
+
+    // The first run's queued edit reaches Redis late, after the live run's appends began.
+    firstRun.append(['stale tail edit (first run)']);
+    await waitFor("the first run's late append answered", () => firstRunAnswered >= 2);
+    secondHeld.release();
+    liveRun.append(['report (live run)']);
+
+    await liveRun.appended();
+    await liveProcess.delivery.delivered('job-1');
+    expect(opsOf(sent, 'job-1')).toEqual([
+      'root (first run)',
+      'step 1 (first run)',
+      'step 1 (live run)',
+      'step 2 (live run)',
+      'report (live run)',
+    ]);
   });
 });
