@@ -70,6 +70,35 @@ function latch() {
   return { done, release: () => release() };
 }
 
+/**
+ * A process's batches, counting the sends Redis answered; with `holdAt`, that send (from 1) waits
+ * for `hold` before it leaves, `held` once it does.
+ */
+function watchedBatches(holdAt?: number, hold?: ReturnType<typeof latch>) {
+  let sends = 0;
+  const watched = {
+    answered: 0,
+    held: false,
+    batchOf(redis: Redis): CommandBatch {
+      const batch = createCommandBatch(redis);
+      return {
+        async send(fill) {
+          if (++sends === holdAt) {
+            watched.held = true;
+            await hold?.done;
+          }
+          try {
+            return await batch.send(fill);
+          } finally {
+            watched.answered += 1;
+          }
+        },
+      };
+    },
+  };
+  return watched;
+}
+
 const opsOf = (sent: Sent, jobId: string) =>
   sent.filter((entry) => entry.jobId === jobId).map(({ op }) => op);
 
@@ -148,66 +177,51 @@ describe('delivery (append, delivered, startDrainer)', () => {
     await worker.delivery.delivered('job-1');
     expect(opsOf(sent, 'job-1')).toEqual(['root', 'note 1', 'note 2']);
   });
-  it("a taken-over run's late append never displaces the live run's writer: every message of the live run goes, in order, none given up", async () => {
-    const prefix = testPrefix();
-    const sent: Sent = [];
-    // The first run's process, cut off and taken over: the test sees each of its appends answered.
-    let firstRunAnswered = 0;
-    const counted = (redis: Redis): CommandBatch => {
-      const batch = createCommandBatch(redis);
-      return {
-        async send(fill) {
-          try {
-            return await batch.send(fill);
-          } finally {
-            firstRunAnswered += 1;
-          }
-        },
-      };
-    };
-    // The live run's second append stays on the wire until the first run's late one has landed.
-    let liveSends = 0;
-    let liveFirstAnswered = false;
-    const secondHeld = latch();
-    const holdingSecond = (redis: Redis): CommandBatch => {
-      const batch = createCommandBatch(redis);
-      return {
-        async send(fill) {
-          const call = ++liveSends;
-          if (call === 2) await secondHeld.done;
-          const replies = await batch.send(fill);
-          if (call === 1) liveFirstAnswered = true;
-          return replies;
-        },
-      };
-    };
+  // Another process: the first run's worker was cut off from Redis and taken over, its queued
+  // append landing once it is back. The same process: a stalled job handed to it again.
+  it.each([
+    ['another process', false],
+    ['the same process', true],
+  ])(
+    "a taken-over run's late append never displaces the live run's writer (%s): every message of the live run goes, in order, none given up",
+    async (_where, sameProcess) => {
+      const prefix = testPrefix();
+      const sent: Sent = [];
+      // The live run's second append stays on the wire until the first run's late one has landed.
+      const liveSecondHeld = latch();
+      const live = watchedBatches(sameProcess ? 3 : 2, liveSecondHeld);
+      const liveProcess = openDelivery(prefix, live.batchOf);
+      const first = sameProcess ? live : watchedBatches();
+      const firstProcess = sameProcess ? liveProcess : openDelivery(prefix, first.batchOf);
 
-    const firstProcess = openDelivery(prefix, counted);
-    const firstRun = firstProcess.delivery.thread('job-1');
-    firstRun.append(['root (first run)', 'step 1 (first run)']);
-    await firstRun.appended();
+      const firstRun = firstProcess.delivery.thread('job-1');
+      firstRun.append(['root (first run)', 'step 1 (first run)']);
+      await firstRun.appended();
 
-    const liveProcess = openDelivery(prefix, holdingSecond);
-    liveProcess.startDrainer(recordingSender(sent));
-    const liveRun = liveProcess.delivery.thread('job-1');
-    liveRun.append(['step 1 (live run)']);
-    liveRun.append(['step 2 (live run)']);
-    await waitFor("the live run's first append answered", () => liveFirstAnswered);
+      liveProcess.startDrainer(recordingSender(sent));
+      const liveRun = liveProcess.delivery.thread('job-1');
+      // Both in flight at once: the live run's stream is mid-way when the late append lands.
+      liveRun.append(['step 1 (live run)']);
+      liveRun.append(['step 2 (live run)']);
+      const liveFirstAnswered = sameProcess ? 2 : 1;
+      await waitFor("the live run's first append answered", () => live.answered >= liveFirstAnswered);
+      await waitFor("the live run's second append on the wire", () => live.held);
 
-    // The first run's queued edit reaches Redis late, after the live run's appends began.
-    firstRun.append(['stale tail edit (first run)']);
-    await waitFor("the first run's late append answered", () => firstRunAnswered >= 2);
-    secondHeld.release();
-    liveRun.append(['report (live run)']);
+      const answeredBefore = first.answered;
+      firstRun.append(['stale tail edit (first run)']);
+      await waitFor("the first run's late append answered", () => first.answered > answeredBefore);
+      liveSecondHeld.release();
+      liveRun.append(['report (live run)']);
 
-    await liveRun.appended();
-    await liveProcess.delivery.delivered('job-1');
-    expect(opsOf(sent, 'job-1')).toEqual([
-      'root (first run)',
-      'step 1 (first run)',
-      'step 1 (live run)',
-      'step 2 (live run)',
-      'report (live run)',
-    ]);
-  });
+      await liveRun.appended();
+      await liveProcess.delivery.delivered('job-1');
+      expect(opsOf(sent, 'job-1')).toEqual([
+        'root (first run)',
+        'step 1 (first run)',
+        'step 1 (live run)',
+        'step 2 (live run)',
+        'report (live run)',
+      ]);
+    },
+  );
 });
