@@ -50,12 +50,13 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
   const { channel } = thread;
   const { delivery } = deps;
   const state = () => ({ ...thread });
-  // Appended at once, not after the previous append, so a step's thread state leaves with its
-  // checkpoint (the engine hands both over in one tick).
+  // This run's own writer, held as long as the reporter: a run taken over cannot displace its
+  // successor's appends. Appended at once, not after the previous append, so a step's thread
+  // state leaves with its checkpoint (the engine hands both over in one tick).
+  const appends = delivery.thread(thread.jobId);
   const queue = (ops: readonly ThreadOp[], save: boolean) => {
     if (ops.length === 0 && !save) return;
-    delivery.append(
-      thread.jobId,
+    appends.append(
       ops.map((op) => JSON.stringify(op)),
       save ? state : undefined,
     );
@@ -98,7 +99,7 @@ export function createThreadReporter(deps: ThreadReporterDeps): Reporter & {
 
   const flush = async () => {
     live.flush();
-    await delivery.appended(thread.jobId);
+    await appends.appended();
   };
   return {
     flush,

@@ -41,8 +41,8 @@ export interface RunningDrainer {
 }
 
 /**
- * Delivery to Slack, kept in Redis: the surface the edge uses (Delivery: append, appended,
- * delivered) and `startDrainer`, which sends every job's outbox from this process (its own appends
+ * Delivery to Slack, kept in Redis: the surface the edge uses (Delivery: a writer per run's
+ * thread, `thread`, that appends; `delivered`) and `startDrainer`, which sends every job's outbox from this process (its own appends
  * at once, a dead process's once its lease lapses) through the edge's sender. Keys, leases,
  * numbering, takes and the messages' ts stay inside.
  */

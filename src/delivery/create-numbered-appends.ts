@@ -10,33 +10,16 @@ export interface NumberedAppendsOptions {
 }
 
 /**
- * Delivery's appends over `outbox`: one numbered stream per job this process appends to
- * (create-sequenced-appender.ts), kept while it has something to acknowledge or resend and let go
- * once idle, so a long-lived worker keeps none for finished jobs; the job's next append starts a
- * new stream, which the outbox takes from its first number on.
+ * Delivery's appends over `outbox`: each writer (`thread`, one per run's thread reporter) numbers
+ * its appends in a stream of its own (create-sequenced-appender.ts), held as long as the writer.
+ * A stream shared by writers, or dropped while its writer lives, would let a taken-over run's late
+ * append start a stream from 0 that the outbox takes as the job's current one, refusing the live
+ * run's next appends as a gap until they were given up.
  */
 export function createNumberedAppends(outbox: ThreadOutbox, options: NumberedAppendsOptions): Delivery {
-  const appenders = new Map<string, ReturnType<typeof createSequencedAppender>>();
   return {
-    append(jobId, ops, state) {
-      let appender = appenders.get(jobId);
-      if (!appender) {
-        appender = createSequencedAppender(jobId, {
-          outbox,
-          logger: options.logger,
-          retryMs: options.retryMs,
-        });
-        appenders.set(jobId, appender);
-      }
-      appender.append(ops, state);
-      const mine = appender;
-      void mine.settled().then(() => {
-        if (appenders.get(jobId) === mine && mine.idle()) appenders.delete(jobId);
-      });
-    },
-    async appended(jobId) {
-      await appenders.get(jobId)?.settled();
-    },
+    thread: (jobId) =>
+      createSequencedAppender(jobId, { outbox, logger: options.logger, retryMs: options.retryMs }),
     delivered: (jobId) => outbox.delivered(jobId),
   };
 }

@@ -54,7 +54,8 @@ return ARGV[2]`;
 // Appends a job's operations numbered from ARGV[2] in the appender's stream ARGV[1]: the ones
 // already in (a resent or retried append) are skipped, and a gap (an earlier append that never
 // landed) is refused with -1, so the appender resends from there and the list stays in order.
-// A new stream (another process's, or this one's after its last went idle) starts at 0. Returns how many went in.
+// A new stream (another writer's: a later run's, or one whose appends were given up) starts at 0 and
+// is the job's from then on; an older one's later appends are refused as gaps. Returns how many went in.
 const APPEND = `local stream = redis.call('hget', KEYS[1], 'stream')
 local first = tonumber(ARGV[2])
 local nextSeq = 0

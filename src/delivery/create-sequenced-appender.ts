@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log/create-logger.js';
-import type { ThreadState } from './delivery.js';
+import type { ThreadAppends, ThreadState } from './delivery.js';
 import type { ThreadOutbox } from './thread-outbox.js';
 
 export interface SequencedAppenderDeps {
@@ -27,7 +27,7 @@ interface Numbered {
  * acknowledged is resent from the first, in order, with backoff; should that keep failing, the
  * operations are given up loudly and a new stream starts, so the job's later messages still go.
  */
-export function createSequencedAppender(jobId: string, deps: SequencedAppenderDeps) {
+export function createSequencedAppender(jobId: string, deps: SequencedAppenderDeps): ThreadAppends {
   const { outbox, logger } = deps;
   const retryMs = deps.retryMs ?? 200;
   const attempts = deps.attempts ?? 10;
@@ -103,10 +103,8 @@ export function createSequencedAppender(jobId: string, deps: SequencedAppenderDe
       settled = Promise.all([settled, appending]);
     },
     /** Resolves once everything appended so far is in the outbox (or given up). */
-    async settled(): Promise<void> {
+    async appended(): Promise<void> {
       await settled;
     },
-    /** Nothing left to acknowledge or resend: the appender may go, and the next append start a new stream. */
-    idle: (): boolean => unacked.length === 0 && !saveLost && !resending,
   };
 }

@@ -7,19 +7,29 @@
  */
 export interface Delivery {
   /**
-   * Appends `ops` to the job's outbox now (so a step's appends leave with its checkpoint, in the
-   * process's one pipeline) and returns: Redis trouble never fails the caller. With `state`, the
-   * thread's state is saved in the same write. Appends are numbered: a retried one is stored
-   * once, and a failed one is resent, in order, before those after it.
+   * A writer of the job's thread: what one run's thread reporter holds for its whole life. Its
+   * appends are numbered in a stream of its own, so a writer that was taken over (fenced out, or
+   * cut off from Redis and back) can never displace the stream of the run that shows the job now.
    */
-  append(jobId: string, ops: readonly string[], state?: () => ThreadState): void;
-  /** Resolves once everything this process appended for the job is in its outbox (or given up). */
-  appended(jobId: string): Promise<void>;
+  thread(jobId: string): ThreadAppends;
   /**
    * Resolves once the job's outbox is empty (every operation sent, or refused by Slack), or its
    * deadline passed: a hung Slack must not hold the job's worker slot.
    */
   delivered(jobId: string): Promise<void>;
+}
+
+/** One writer's appends to a job's outbox (Delivery.thread). */
+export interface ThreadAppends {
+  /**
+   * Appends `ops` to the job's outbox now (so a step's appends leave with its checkpoint, in the
+   * process's one pipeline) and returns: Redis trouble never fails the caller. With `state`, the
+   * thread's state is saved in the same write. Appends are numbered: a retried one is stored
+   * once, and a failed one is resent, in order, before those after it.
+   */
+  append(ops: readonly string[], state?: () => ThreadState): void;
+  /** Resolves once everything this writer appended is in the job's outbox (or given up). */
+  appended(): Promise<void>;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface ThreadOutbox {
   delivered(jobId: string): Promise<void>;
 }
 
-/** Where appended operations sit: the appender's stream (one per job in a process, while it has appends in flight) and the first one's number in it. */
+/** Where appended operations sit: the appender's stream (one per writer, Delivery.thread, for its life) and the first one's number in it. */
 export interface OutboxSeq {
   readonly stream: string;
   readonly first: number;

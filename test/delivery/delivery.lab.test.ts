@@ -70,6 +70,35 @@ function latch() {
   return { done, release: () => release() };
 }
 
+/**
+ * A process's batches, counting the sends Redis answered; with `holdAt`, that send (from 1) waits
+ * for `hold` before it leaves, `held` once it does.
+ */
+function watchedBatches(holdAt?: number, hold?: ReturnType<typeof latch>) {
+  let sends = 0;
+  const watched = {
+    answered: 0,
+    held: false,
+    batchOf(redis: Redis): CommandBatch {
+      const batch = createCommandBatch(redis);
+      return {
+        async send(fill) {
+          if (++sends === holdAt) {
+            watched.held = true;
+            await hold?.done;
+          }
+          try {
+            return await batch.send(fill);
+          } finally {
+            watched.answered += 1;
+          }
+        },
+      };
+    },
+  };
+  return watched;
+}
+
 const opsOf = (sent: Sent, jobId: string) =>
   sent.filter((entry) => entry.jobId === jobId).map(({ op }) => op);
 
@@ -79,12 +108,14 @@ describe('delivery (append, delivered, startDrainer)', () => {
     const process = openDelivery(testPrefix());
     process.startDrainer(recordingSender(sent));
     const { delivery } = process;
-    delivery.append('job-a', ['a1', 'a2']);
-    delivery.append('job-b', ['b1']);
-    delivery.append('job-a', ['a3']);
+    const jobA = delivery.thread('job-a');
+    const jobB = delivery.thread('job-b');
+    jobA.append(['a1', 'a2']);
+    jobB.append(['b1']);
+    jobA.append(['a3']);
     await new Promise((resolve) => setImmediate(resolve));
-    delivery.append('job-b', ['b2', 'b3']);
-    delivery.append('job-a', ['a4'], () => ({ threadTs: undefined }));
+    jobB.append(['b2', 'b3']);
+    jobA.append(['a4'], () => ({ threadTs: undefined }));
 
     await Promise.all([delivery.delivered('job-a'), delivery.delivered('job-b')]);
     expect(opsOf(sent, 'job-a')).toEqual(['a1', 'a2', 'a3', 'a4']);
@@ -95,9 +126,10 @@ describe('delivery (append, delivered, startDrainer)', () => {
     const prefix = testPrefix();
     const sent: Sent = [];
     const worker = openDelivery(prefix);
-    worker.delivery.append('job-1', ['root', 'reply']);
-    worker.delivery.append('job-1', ['final']);
-    await worker.delivery.appended('job-1');
+    const thread = worker.delivery.thread('job-1');
+    thread.append(['root', 'reply']);
+    thread.append(['final']);
+    await thread.appended();
     expect(sent).toEqual([]);
 
     const bot = openDelivery(prefix);
@@ -130,18 +162,66 @@ describe('delivery (append, delivered, startDrainer)', () => {
       };
     };
     const worker = openDelivery(prefix, failingSecond);
-    worker.delivery.append('job-1', ['root']);
-    worker.delivery.append('job-1', ['note 1']);
+    const thread = worker.delivery.thread('job-1');
+    thread.append(['root']);
+    thread.append(['note 1']);
     await waitFor('the first append answered', () => firstAnswered);
     await new Promise((resolve) => setImmediate(resolve));
-    worker.delivery.append('job-1', ['note 2']);
+    thread.append(['note 2']);
     await new Promise((resolve) => setImmediate(resolve));
     secondRefused.release();
 
     const sent: Sent = [];
     worker.startDrainer(recordingSender(sent));
-    await worker.delivery.appended('job-1');
+    await thread.appended();
     await worker.delivery.delivered('job-1');
     expect(opsOf(sent, 'job-1')).toEqual(['root', 'note 1', 'note 2']);
   });
+  // Another process: the first run's worker was cut off from Redis and taken over, its queued
+  // append landing once it is back. The same process: a stalled job handed to it again.
+  it.each([
+    ['another process', false],
+    ['the same process', true],
+  ])(
+    "a taken-over run's late append never displaces the live run's writer (%s): every message of the live run goes, in order, none given up",
+    async (_where, sameProcess) => {
+      const prefix = testPrefix();
+      const sent: Sent = [];
+      // The live run's second append stays on the wire until the first run's late one has landed.
+      const liveSecondHeld = latch();
+      const live = watchedBatches(sameProcess ? 3 : 2, liveSecondHeld);
+      const liveProcess = openDelivery(prefix, live.batchOf);
+      const first = sameProcess ? live : watchedBatches();
+      const firstProcess = sameProcess ? liveProcess : openDelivery(prefix, first.batchOf);
+
+      const firstRun = firstProcess.delivery.thread('job-1');
+      firstRun.append(['root (first run)', 'step 1 (first run)']);
+      await firstRun.appended();
+
+      liveProcess.startDrainer(recordingSender(sent));
+      const liveRun = liveProcess.delivery.thread('job-1');
+      // Both in flight at once: the live run's stream is mid-way when the late append lands.
+      liveRun.append(['step 1 (live run)']);
+      liveRun.append(['step 2 (live run)']);
+      const liveFirstAnswered = sameProcess ? 2 : 1;
+      await waitFor("the live run's first append answered", () => live.answered >= liveFirstAnswered);
+      await waitFor("the live run's second append on the wire", () => live.held);
+
+      const answeredBefore = first.answered;
+      firstRun.append(['stale tail edit (first run)']);
+      await waitFor("the first run's late append answered", () => first.answered > answeredBefore);
+      liveSecondHeld.release();
+      liveRun.append(['report (live run)']);
+
+      await liveRun.appended();
+      await liveProcess.delivery.delivered('job-1');
+      expect(opsOf(sent, 'job-1')).toEqual([
+        'root (first run)',
+        'step 1 (first run)',
+        'step 1 (live run)',
+        'step 2 (live run)',
+        'report (live run)',
+      ]);
+    },
+  );
 });

@@ -44,12 +44,14 @@ export function createMemoryDelivery(poster: SlackPoster, readLog: () => Promise
     sending = undefined;
   };
   const delivery: Delivery = {
-    append(jobId, ops, state) {
-      if (state) saved.push(structuredClone(state() as JobThread));
-      queued.push(...ops.map((op) => ({ jobId, op })));
-      sending ??= sendAll();
-    },
-    appended: async () => undefined,
+    thread: (jobId) => ({
+      append(ops, state) {
+        if (state) saved.push(structuredClone(state() as JobThread));
+        queued.push(...ops.map((op) => ({ jobId, op })));
+        sending ??= sendAll();
+      },
+      appended: async () => undefined,
+    }),
     async delivered() {
       while (sending) await sending;
     },
