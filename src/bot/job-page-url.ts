@@ -1,6 +1,3 @@
-// The thread's sender (src/bot/thread) names the link's type from here.
-export type { JobPageUrl } from '../wording/job-page-url.js';
-
 /** A job page link in mrkdwn: the URL's `&` escaped as Slack wants inside <…> (it holds no `<`, `>` or `|`). */
 export function pageLinkMrkdwn(url: string, label: string): string {
   return `<${url.replaceAll('&', '&amp;')}|${label}>`;

@@ -59,6 +59,3 @@ export function renderBoard(
 function liveStatus(board: BoardState): string {
   return board.steps.some((step) => step.status === 'waiting') ? '⏸ waiting for approval' : 'running';
 }
-
-// The thread's files (src/bot/thread) cut text as the wording does.
-export { truncate };

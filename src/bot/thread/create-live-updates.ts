@@ -1,4 +1,4 @@
-import { truncate } from '../render-board.js';
+import { truncate } from '../../wording/truncate.js';
 
 const TAIL_LINES = 12;
 

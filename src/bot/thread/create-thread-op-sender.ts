@@ -1,7 +1,7 @@
 import { THREAD_ROOT, type ThreadOpSender } from '../../delivery/delivery.js';
 import type { BoardState } from '../../jobs/ports/job-thread.js';
 import type { Logger } from '../../log/create-logger.js';
-import type { JobPageUrl } from '../job-page-url.js';
+import type { JobPageUrl } from '../../wording/job-page-url.js';
 import { renderBoard } from '../render-board.js';
 import { isSlackRefusal, type SlackPoster } from '../slack-poster.js';
 import { type ThreadOp, tailName } from './thread-op.js';

@@ -1,8 +1,8 @@
 import { formatDuration } from '../../config/parse-duration.js';
 import type { JobThread } from '../../jobs/ports/job-thread.js';
 import type { LifecycleEvent } from '../../lifecycle/ports/reporter.js';
+import { truncate } from '../../wording/truncate.js';
 import { escapeMrkdwn } from '../escape-mrkdwn.js';
-import { truncate } from '../render-board.js';
 
 type Event<T extends LifecycleEvent['type']> = Extract<LifecycleEvent, { type: T }>;
 
