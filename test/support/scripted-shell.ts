@@ -35,7 +35,8 @@ export interface ShellCall {
  * (the lab's tests cover the rest). A detached command is answered as an exec of its argv (the detach
  * protocol is the ssh adapter's, tested on the lab); a detached run is found only where the test put
  * one in `detached` (folder → state). A probe asking for runs started since a time finds only those
- * whose start (epoch ms) the test put in `startedAt`, from that time on.
+ * whose start (epoch ms) the test put in `startedAt`, from that time on; a folder the test put in
+ * `runAs` (root's) is found only when probed under that.
  */
 export function createScriptedShell(
   handler: (call: ShellCall) => ScriptedReply | undefined,
@@ -52,12 +53,14 @@ export function createScriptedShell(
   probes: string[];
   detached: Map<string, DetachedState>;
   startedAt: Map<string, number>;
+  runAs: Map<string, readonly string[]>;
   prunes: Array<{ label: string; root: string; jobFolder: string }>;
 } {
   const calls: ShellCall[] = [];
   const probes: string[] = [];
   const detached = new Map<string, DetachedState>();
   const startedAt = new Map<string, number>();
+  const runAs = new Map<string, readonly string[]>();
   const prunes: Array<{ label: string; root: string; jobFolder: string }> = [];
   const shell = {
     closes: 0,
@@ -68,6 +71,7 @@ export function createScriptedShell(
     probes,
     detached,
     startedAt,
+    runAs,
     prunes,
     async exec(target: SshTarget, request: ExecRequest & { attach?: boolean; folder?: string }) {
       const call: ShellCall = {
@@ -90,9 +94,10 @@ export function createScriptedShell(
       _target: SshTarget,
       folder: string,
       _timeoutMs: number,
-      _runAs?: readonly string[],
+      probedAs: readonly string[] = [],
       startedSince?: number,
     ) => {
+      if (probedAs.join(' ') !== (runAs.get(folder) ?? []).join(' ')) return 'none';
       const started = startedAt.get(folder);
       if (startedSince !== undefined && (started === undefined || started < startedSince)) return 'none';
       return detached.get(folder) ?? 'none';
