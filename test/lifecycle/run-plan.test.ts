@@ -492,8 +492,11 @@ describe('engine: cilium dev with fakes of every port', () => {
         folder: `${DETACHED_ROOT}/job-1/2-cilium`,
       },
     ]);
-    expect(t.reporter.texts()).toContain(
-      '2-cilium worker restarted; following the running `cilium.yml` from line 42',
+    expect(t.reporter.texts()).toEqual(
+      expect.arrayContaining([
+        `2-cilium a worker of a version before folder tags started this step's command in ${DETACHED_ROOT}/job-1/2-cilium on ops, after this job was recorded: it is this job's, followed there`,
+        '2-cilium worker restarted; following the running `cilium.yml` from line 42',
+      ]),
     );
   });
 

@@ -39,7 +39,11 @@ export async function findDetachedRun(ctx: StepContext, place: DetachedPlace): P
   const legacy = legacyFolderOf(ctx, folder);
   if (legacy === undefined || ctx.recordedAt === undefined) return undefined;
   const started = await ctx.shell.probeDetached(target, legacy, timeoutMs, runAs, ctx.recordedAt);
-  return started === 'none' ? undefined : { state: started, folder: legacy };
+  if (started === 'none') return undefined;
+  await ctx.note(
+    `a worker of a version before folder tags started this step's command in ${legacy} on ${target.label}, after this job was recorded: it is this job's, followed there`,
+  );
+  return { state: started, folder: legacy };
 }
 
 export interface DetachedOptions {
