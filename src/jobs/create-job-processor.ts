@@ -81,6 +81,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
       const result = await runPlan(buildPlan(record.command, deps.world), {
         jobId: record.id,
         folderTag: record.folderTag,
+        recordedAt: record.createdAt,
         world: deps.world,
         shell: traceRemoteShell(shell, trace, deps.redact),
         kube: deps.kubeFor(cluster.name),

@@ -20,8 +20,7 @@ export function meterRemoteShell(shell: RemoteShell, metrics: Metrics): RemoteSh
   return {
     exec: (target, request) => shell.exec(target, request).catch(count),
     runDetached: (target, request) => shell.runDetached(target, request).catch(count),
-    probeDetached: (target, folder, timeoutMs, runAs) =>
-      shell.probeDetached(target, folder, timeoutMs, runAs).catch(count),
+    probeDetached: (...probe) => shell.probeDetached(...probe).catch(count),
     pruneDetached: (target, request) => shell.pruneDetached(target, request).catch(count),
     probeHostKey: (target, timeoutMs) => shell.probeHostKey(target, timeoutMs).catch(count),
   };

@@ -90,8 +90,7 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): SshRe
       });
     },
     runDetached: (target, request) => runDetached(shell.exec, target, request),
-    probeDetached: (target, folder, timeoutMs, runAs) =>
-      probeDetached(shell.exec, target, folder, timeoutMs, runAs),
+    probeDetached: (...probe) => probeDetached(shell.exec, ...probe),
     pruneDetached: (target, request) => pruneDetached(shell.exec, target, request),
     probeHostKey,
     close: () => pool.close(),

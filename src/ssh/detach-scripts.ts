@@ -58,9 +58,16 @@ export const START_SCRIPT = [
   'echo started',
 ].join('\n');
 
-/** Args: folder. Prints `none` (never started, or its start cut off before the runner), `running` or `ended`. */
+/**
+ * Args: folder, and optionally a time (epoch seconds). Prints `none` (never started, or its start cut
+ * off before the runner), `running` or `ended`; with a time, also `none` for a run whose runner wrote
+ * its `pid` (written once, at its start) before it, or whose start cannot be read (another's run).
+ */
 export const PROBE_SCRIPT = [
   'cd -- "$1" 2>/dev/null || { echo none; exit 0; }',
+  'if [ -n "$2" ]; then',
+  '  started=$(stat -c %Y pid 2>/dev/null) && [ "$started" -ge "$2" ] || { echo none; exit 0; }',
+  'fi',
   'if [ -f rc ]; then echo ended; elif [ -f pid ]; then echo running; else echo none; fi',
 ].join('\n');
 

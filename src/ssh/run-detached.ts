@@ -207,17 +207,20 @@ async function end(exec: Exec, target: SshTarget, request: DetachedRequest): Pro
   });
 }
 
-/** Reads a detached command's state from its folder. */
+/** Reads a detached command's state from its folder (RemoteShell.probeDetached). */
 export async function probeDetached(
   exec: Exec,
   target: SshTarget,
   folder: string,
   timeoutMs: number,
   runAs?: readonly string[],
+  startedSince?: number,
 ): Promise<DetachedState> {
   let state: DetachedState | undefined;
+  // Whole seconds, as the host's file times are read: a run started within the same second counts.
+  const since = startedSince === undefined ? [] : [String(Math.floor(startedSince / 1000))];
   const result = await exec(target, {
-    argv: detachArgv(PROBE_SCRIPT, [folder], runAs),
+    argv: detachArgv(PROBE_SCRIPT, [folder, ...since], runAs),
     timeoutMs,
     onLine: (line, stream) => {
       if (stream === 'stdout' && (line === 'none' || line === 'running' || line === 'ended')) state = line;

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
@@ -222,6 +222,9 @@ describe('a foreign run of the same job id left its folder on the ops host', () 
       writeFile(join(foreign, 'pid'), '1\n'),
       writeFile(join(foreign, 'rc'), '2\n'),
     ]);
+    // It started an hour before the job was recorded.
+    const anHourBefore = new Date(Date.now() - 3_600_000);
+    await utimes(join(foreign, 'pid'), anHourBefore, anHourBefore);
     return async () => readFile(join(foreign, 'out'), 'utf8');
   }
 
@@ -272,6 +275,54 @@ describe('a foreign run of the same job id left its folder on the ops host', () 
 
       expect(await job.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       await expectOwnRun(job, runsBefore);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a rolling update from the version before folder tags', () => {
+  it(
+    'an old worker started the tagged job’s playbook in the legacy folder and was stopped: the resumed job follows it there, it runs once',
+    async () => {
+      const runsBefore = await ciliumRuns();
+      // The old version ignores the tag the new one recorded: its commands run in `<job>/<step>`.
+      let oldWorker = true;
+      const job = lab.startJob('cilium dev', {
+        jobId: 'job-9',
+        // Its detached commands' folder reaches the host as an argument of the detach scripts.
+        wrapShell: (shell) => ({
+          ...shell,
+          exec: (target, request) =>
+            shell.exec(target, {
+              ...request,
+              argv: oldWorker
+                ? request.argv.map((word) => word.replace(`/${job.jobFolder}/`, '/job-9/'))
+                : request.argv,
+            }),
+        }),
+      });
+      const { running } = await runCiliumToItsReport(job, 8);
+      await killWorker(job, running);
+      const shownBefore = job.reporter.linesOf('2-cilium').length;
+
+      oldWorker = false;
+      job.checkpoints.revive();
+      const resumed = await job.run();
+      await lab.setLab({});
+
+      expect(resumed).toMatchObject({
+        status: 'finished',
+        outcome: 'succeeded',
+        summary: 'all 8 steps done',
+      });
+      expect(await ciliumRuns()).toBe(runsBefore + 1);
+      expect(sinceLastStart(job).flatMap((event) => (event.type === 'note' ? [event.text] : []))).toEqual(
+        expect.arrayContaining([
+          `a worker of a version before folder tags started this step's command in ${folderOf('job-9', '2-cilium')} on ops, after this job was recorded: it is this job's, followed there`,
+          `worker restarted; following the running \`cilium.yml\` from line ${shownBefore + 1}`,
+        ]),
+      );
+      expect(job.reporter.linesOf('2-cilium')).toEqual(await outLines('job-9', '2-cilium'));
     },
     LAB_TEST_TIMEOUT_MS,
   );

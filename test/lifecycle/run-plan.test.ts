@@ -70,6 +70,8 @@ function setup(
     collections?: () => string[];
     /** The job record's folder tag; absent as on a record of a version before tags. */
     folderTag?: string;
+    /** When the job was recorded (epoch ms). */
+    recordedAt?: number;
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
@@ -121,6 +123,7 @@ function setup(
     runPlan(change(buildPlan(command, runWorld)), {
       jobId: 'job-1',
       folderTag: options.folderTag,
+      recordedAt: options.recordedAt,
       world: runWorld,
       shell,
       kube: kube.kube,
@@ -452,15 +455,49 @@ describe('engine: cilium dev with fakes of every port', () => {
     },
   );
 
-  it('an interrupted step never follows a foreign run in the folder its job id alone would name: it starts its own', async () => {
-    const t = setup({ folderTag: '0a1b2c3d4e5f' });
+  const RECORDED_AT = Date.UTC(2026, 11, 6, 8, 0);
+
+  it.each([
+    ['ended', 'with no start time'],
+    ['running', 'started before this job was recorded'],
+  ] as const)(
+    'an interrupted step never follows a foreign run in the folder its job id alone would name: it starts its own (%s, %s)',
+    async (state, how) => {
+      const t = setup({ folderTag: '0a1b2c3d4e5f', recordedAt: RECORDED_AT });
+      await interruptCilium(t);
+      // Another deployment's (or a reset Redis's) job-1 ran cilium.yml on this ops host.
+      t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, state);
+      if (how !== 'with no start time')
+        t.shell.startedAt.set(`${DETACHED_ROOT}/job-1/2-cilium`, RECORDED_AT - 1);
+      expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      expect(t.playbookRuns()).toBe(1);
+      expect(t.shell.calls.filter((call) => call.attach)).toEqual([]);
+      expect(t.reporter.texts().filter((text) => text.includes('worker restarted'))).toEqual([]);
+    },
+  );
+
+  // A rolling update: a worker of the version before tags took this tagged job and started cilium.yml
+  // in the legacy folder, then was stopped; started again in the tagged folder, Cilium rolls out twice.
+  it('an interrupted tagged step follows its run a worker before tags started in the legacy folder after the job was recorded', async () => {
+    const t = setup({ folderTag: '0a1b2c3d4e5f', recordedAt: RECORDED_AT });
     await interruptCilium(t);
-    // Another deployment's (or a reset Redis's) job-1 ran cilium.yml on this ops host.
-    t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, 'ended');
+    t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, 'running');
+    t.shell.startedAt.set(`${DETACHED_ROOT}/job-1/2-cilium`, RECORDED_AT + 60_000);
+    await t.checkpoints.set('_shown:2-cilium', { status: 'running', data: { lines: 41 } });
     expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-    expect(t.playbookRuns()).toBe(1);
-    expect(t.shell.calls.filter((call) => call.attach)).toEqual([]);
-    expect(t.reporter.texts().filter((text) => text.includes('worker restarted'))).toEqual([]);
+    expect(t.playbookRuns()).toBe(0);
+    expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
+      {
+        argv: ['ansible-playbook', '-i', 'inventory/hosts.ini', 'playbooks/cilium.yml'],
+        folder: `${DETACHED_ROOT}/job-1/2-cilium`,
+      },
+    ]);
+    expect(t.reporter.texts()).toEqual(
+      expect.arrayContaining([
+        `2-cilium a worker of a version before folder tags started this step's command in ${DETACHED_ROOT}/job-1/2-cilium on ops, after this job was recorded: it is this job's, followed there`,
+        '2-cilium worker restarted; following the running `cilium.yml` from line 42',
+      ]),
+    );
   });
 
   it('a detached disruptive step interrupted before its command started runs it under its approval', async () => {

@@ -191,6 +191,25 @@ describe('detached remote commands', () => {
     expect(later).toEqual(['second line', 'to stderr']);
   });
 
+  // A tagged job's legacy folder is followed only if its run started after the job was recorded.
+  it('asked for a run started since a time, finds none whose runner wrote its pid before it', async () => {
+    const command = gatedCommand();
+    const recorded = Date.now() - 1_000;
+    await startWithoutFollowing(command.request());
+    const since = (time: number) =>
+      shell.probeDetached(labTarget(lab), command.folder, 10_000, undefined, time);
+    expect(await since(recorded)).toBe('running');
+    // Its pid from a day before: another job's run under the same folder name.
+    const dayBefore = new Date(recorded - 86_400_000);
+    await utimes(join(command.folder, 'pid'), dayBefore, dayBefore);
+    expect(await since(recorded)).toBe('none');
+    expect(await shell.probeDetached(labTarget(lab), command.folder, 10_000)).toBe('running');
+    await command.open();
+    await waitFor('the command to end', async () => (await command.file('rc')) === '3\n' || undefined);
+    expect(await since(recorded)).toBe('none');
+    expect(await since(dayBefore.getTime())).toBe('ended');
+  });
+
   it('claims again a folder whose start was cut off before its runner launched (no pid, no rc)', async () => {
     const command = gatedCommand();
     // A worker killed between the claim and the launch left the folder, and nothing running.

@@ -28,8 +28,7 @@ export function createMortalShell(shell: RemoteShell, death: Promise<void>): Rem
   return {
     exec,
     runDetached: (target, request) => runDetached(exec, target, request),
-    probeDetached: (target, folder, timeoutMs, runAs) =>
-      probeDetached(exec, target, folder, timeoutMs, runAs),
+    probeDetached: (...probe) => probeDetached(exec, ...probe),
     pruneDetached: (target, request) => pruneDetached(exec, target, request),
     probeHostKey: (target, timeoutMs) => shell.probeHostKey(target, timeoutMs),
   };

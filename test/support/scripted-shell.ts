@@ -24,6 +24,8 @@ export interface ShellCall {
   readonly cwd?: string | undefined;
   /** Set on a detached command's re-attach (a follow that starts nothing). */
   readonly attach?: true;
+  /** On a re-attach: the folder of the run it follows. */
+  readonly folder?: string;
 }
 
 /**
@@ -32,7 +34,9 @@ export interface ShellCall {
  * ANSIBLE_CONFIG it is given as its config file, as Ansible does when the repo has its ansible.cfg
  * (the lab's tests cover the rest). A detached command is answered as an exec of its argv (the detach
  * protocol is the ssh adapter's, tested on the lab); a detached run is found only where the test put
- * one in `detached` (folder → state).
+ * one in `detached` (folder → state). A probe asking for runs started since a time finds only those
+ * whose start (epoch ms) the test put in `startedAt`, from that time on; a folder the test put in
+ * `runAs` (root's) is found only when probed under that.
  */
 export function createScriptedShell(
   handler: (call: ShellCall) => ScriptedReply | undefined,
@@ -48,11 +52,15 @@ export function createScriptedShell(
   calls: ShellCall[];
   probes: string[];
   detached: Map<string, DetachedState>;
+  startedAt: Map<string, number>;
+  runAs: Map<string, readonly string[]>;
   prunes: Array<{ label: string; root: string; jobFolder: string }>;
 } {
   const calls: ShellCall[] = [];
   const probes: string[] = [];
   const detached = new Map<string, DetachedState>();
+  const startedAt = new Map<string, number>();
+  const runAs = new Map<string, readonly string[]>();
   const prunes: Array<{ label: string; root: string; jobFolder: string }> = [];
   const shell = {
     closes: 0,
@@ -62,14 +70,16 @@ export function createScriptedShell(
     calls,
     probes,
     detached,
+    startedAt,
+    runAs,
     prunes,
-    async exec(target: SshTarget, request: ExecRequest & { attach?: boolean }) {
+    async exec(target: SshTarget, request: ExecRequest & { attach?: boolean; folder?: string }) {
       const call: ShellCall = {
         target: target.label,
         hostKey: target.hostKey,
         argv: request.argv,
         cwd: request.cwd,
-        ...(request.attach ? { attach: true as const } : {}),
+        ...(request.attach ? { attach: true as const, folder: request.folder } : {}),
       };
       calls.push(call);
       const reply = ansibleVersion(request) ?? handler(call) ?? {};
@@ -80,7 +90,18 @@ export function createScriptedShell(
       return { exitCode: reply.exitCode ?? 0, signal: null, durationMs: 1 };
     },
     runDetached: (target: SshTarget, request: DetachedRequest) => shell.exec(target, request),
-    probeDetached: async (_target: SshTarget, folder: string) => detached.get(folder) ?? 'none',
+    probeDetached: async (
+      _target: SshTarget,
+      folder: string,
+      _timeoutMs: number,
+      probedAs: readonly string[] = [],
+      startedSince?: number,
+    ) => {
+      if (probedAs.join(' ') !== (runAs.get(folder) ?? []).join(' ')) return 'none';
+      const started = startedAt.get(folder);
+      if (startedSince !== undefined && (started === undefined || started < startedSince)) return 'none';
+      return detached.get(folder) ?? 'none';
+    },
     pruneDetached: async (target: SshTarget, request: PruneRequest) => {
       prunes.push({ label: target.label, root: request.root, jobFolder: request.jobFolder });
       return [];

@@ -121,6 +121,8 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
     const approvals = createMemoryApprovalDesk({ timeoutMs: cluster.approvalTimeoutMs });
     const jobId = jobOptions.jobId ?? nextJobId(plan.command.verb);
     const folderTag = randomBytes(6).toString('hex');
+    // Recorded now, as the job queue records it with its tag.
+    const recordedAt = Date.now();
     const checkpoints = createCrashableCheckpoints();
     const reporter = createRecordingReporter();
     // The thread is the job's store too: what a dead worker would still say reaches nobody.
@@ -146,6 +148,7 @@ export async function startLifecycleLab(options: LabWorldOptions = {}): Promise<
       return runPlan(plan, {
         jobId,
         folderTag,
+        recordedAt,
         world: jobWorld,
         shell: createMortalShell(jobOptions.wrapShell?.(shell) ?? shell, checkpoints.death()),
         kube: worker.kubeFor(cluster.name),

@@ -32,7 +32,7 @@ export function traceRemoteShell(
   return {
     exec: (target, request) => traced(target, request, shell.exec),
     runDetached: (target, request) => traced(target, request, shell.runDetached),
-    probeDetached: (target, folder, timeoutMs) => shell.probeDetached(target, folder, timeoutMs),
+    probeDetached: (...probe) => shell.probeDetached(...probe),
     probeHostKey: (target, timeoutMs) => shell.probeHostKey(target, timeoutMs),
     pruneDetached: (target, request) => shell.pruneDetached(target, request),
   };

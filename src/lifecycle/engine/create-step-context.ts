@@ -20,6 +20,11 @@ export interface StepContextSources {
    * job recorded without one (by an older version): its folders keep the bare id.
    */
   readonly folderTag?: string | undefined;
+  /**
+   * When the job was recorded (epoch ms): a run in its legacy folder started before it is a foreign
+   * job's (findDetachedRun). Absent where nothing recorded the job: no legacy run is then followed.
+   */
+  readonly recordedAt?: number | undefined;
   readonly world: WorldConfig;
   readonly shell: RemoteShell;
   readonly kube: KubeGateway;
@@ -82,6 +87,7 @@ export function createStepContext(
   const ctx: StepContext = {
     jobId: deps.jobId,
     folderTag: deps.folderTag,
+    recordedAt: deps.recordedAt,
     stepId: step.id,
     interrupted: resume.interrupted,
     shown: {

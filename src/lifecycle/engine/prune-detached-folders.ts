@@ -32,6 +32,12 @@ export async function pruneDetachedFolders(
   plan: Plan,
   olderThanMinutes: number,
 ): Promise<void> {
+  // The job has settled: a record whose tag cannot name a folder, or facts that cannot be read, leave
+  // its folders to a later job's end (as stale ones), never turn its outcome into a failure.
+  await pruneEveryPlace(deps, plan, olderThanMinutes).catch(() => undefined);
+}
+
+async function pruneEveryPlace(deps: EngineDeps, plan: Plan, olderThanMinutes: number): Promise<void> {
   const cluster = deps.world.clusters[plan.cluster];
   if (!cluster || !plan.steps.some((step) => step.detached)) return;
   const facts = await loadJobFacts(deps.checkpoints);

@@ -25,6 +25,8 @@ export interface StepContext {
   readonly jobId: string;
   /** The job's folder tag (StepContextSources): with its id, it names its detached folders on hosts. */
   readonly folderTag?: string | undefined;
+  /** When the job was recorded (StepContextSources). */
+  readonly recordedAt?: number | undefined;
   readonly stepId: string;
   /** The step was running when its worker stopped: this run resumes it (a detached command is followed again). */
   readonly interrupted: boolean;

@@ -95,12 +95,17 @@ export interface RemoteShell {
    * its whole process group; a lost connection or a dead worker only stops the following.
    */
   runDetached(target: SshTarget, request: DetachedRequest): Promise<ExecResult>;
-  /** Looks at a detached command's folder without touching it (under `runAs`, as DetachedRequest's). */
+  /**
+   * Looks at a detached command's folder without touching it (under `runAs`, as DetachedRequest's).
+   * With `startedSince` (epoch ms), a run whose runner started before it, by the host's clock, or
+   * whose start time cannot be read, is another's: 'none'.
+   */
   probeDetached(
     target: SshTarget,
     folder: string,
     timeoutMs: number,
     runAs?: readonly string[],
+    startedSince?: number,
   ): Promise<DetachedState>;
   /**
    * Removes the folders PruneRequest names, except a step's whose command still runs; resolves with

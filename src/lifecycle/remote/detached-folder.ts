@@ -51,6 +51,18 @@ export function jobFolderName(ctx: JobContext): string {
   return name;
 }
 
+/**
+ * Where a worker of the version before folder tags runs a tagged job's step whose place is `folder`:
+ * the same under the bare `<job>` (that version ignores the tag). Undefined for a job without a tag,
+ * whose folder is that already.
+ */
+export function legacyFolderOf(ctx: FolderContext, folder: string): string | undefined {
+  if (ctx.folderTag === undefined) return undefined;
+  const tagged = `/${jobAndStep(ctx)}`;
+  if (!folder.endsWith(tagged)) return undefined;
+  return `${folder.slice(0, -tagged.length)}/${ctx.jobId}/${ctx.stepId}`;
+}
+
 function jobAndStep(ctx: FolderContext): string {
   const job = jobFolderName(ctx);
   checkSegment('step id', ctx.stepId);

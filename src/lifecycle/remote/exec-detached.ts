@@ -1,10 +1,15 @@
 import type { StepContext } from '../plan/step.js';
 import type { DetachedState, ExecRequest, ExecResult, SshTarget } from '../ports/remote-shell.js';
 import { opsTarget } from '../targets.js';
-import { detachedFolder } from './detached-folder.js';
+import { detachedFolder, legacyFolderOf } from './detached-folder.js';
 
-/** What a resumed step found of its detached command: nothing started, or a run to follow. */
-export type FoundRun = Exclude<DetachedState, 'none'> | undefined;
+/**
+ * What a resumed step found of its detached command: nothing started, or a run to follow and the
+ * folder it runs in (its place's, or the legacy one an older worker started it in).
+ */
+export type FoundRun =
+  | { readonly state: Exclude<DetachedState, 'none'>; readonly folder: string }
+  | undefined;
 
 /** Where a step's detached command runs: the host, its folder there, and what reaching that folder takes. */
 export interface DetachedPlace {
@@ -18,12 +23,27 @@ export function opsPlace(ctx: StepContext): DetachedPlace {
   return { target: opsTarget(ctx.world), folder: detachedFolder(ctx) };
 }
 
-/** A resumed step's run, if its command was started (only an interrupted step has one to look for). */
+/**
+ * A resumed step's run, if its command was started (only an interrupted step has one to look for).
+ * During a rolling update a worker of the version before folder tags may have started this tagged
+ * job's command in the legacy `<job>/<step>`: that run is followed, never started again, but only
+ * one whose runner started after the job was recorded (host and bot clocks agreeing, NTP); an
+ * older one is a foreign job's of the same id, never ours.
+ */
 export async function findDetachedRun(ctx: StepContext, place: DetachedPlace): Promise<FoundRun> {
   if (!ctx.interrupted) return undefined;
   const { target, folder, runAs } = place;
-  const state = await ctx.shell.probeDetached(target, folder, ctx.cluster.timeouts.nodeCommand, runAs);
-  return state === 'none' ? undefined : state;
+  const timeoutMs = ctx.cluster.timeouts.nodeCommand;
+  const state = await ctx.shell.probeDetached(target, folder, timeoutMs, runAs);
+  if (state !== 'none') return { state, folder };
+  const legacy = legacyFolderOf(ctx, folder);
+  if (legacy === undefined || ctx.recordedAt === undefined) return undefined;
+  const started = await ctx.shell.probeDetached(target, legacy, timeoutMs, runAs, ctx.recordedAt);
+  if (started === 'none') return undefined;
+  await ctx.note(
+    `a worker of a version before folder tags started this step's command in ${legacy} on ${target.label}, after this job was recorded: it is this job's, followed there`,
+  );
+  return { state: started, folder: legacy };
 }
 
 export interface DetachedOptions {
@@ -49,9 +69,9 @@ export async function execDetached(
 ): Promise<ExecResult> {
   const counted = options.whole !== true;
   const fromLine = found && counted ? await ctx.shown.read() : 0;
-  if (found === 'running')
+  if (found?.state === 'running')
     await ctx.note(`worker restarted; following the running \`${title}\` from line ${fromLine + 1}`);
-  if (found === 'ended')
+  if (found?.state === 'ended')
     await ctx.note(
       `worker restarted; \`${title}\` ended while no worker followed it; its output from line ${fromLine + 1}`,
     );
@@ -60,7 +80,7 @@ export async function execDetached(
   let markFailure: { readonly error: unknown } | undefined;
   const result = await ctx.shell.runDetached(place.target, {
     ...request,
-    folder: place.folder,
+    folder: found?.folder ?? place.folder,
     runAs: place.runAs,
     fromLine,
     attach: found !== undefined,
