@@ -2,6 +2,7 @@ import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
 import type { Precondition } from '../preconditions/precondition.js';
+import { allInOrder } from './all-in-order.js';
 import { ansibleToolchain } from './ansible-toolchain.js';
 import { bindingFingerprint } from './approval-binding.js';
 import { checkSyntax } from './check-syntax.js';
@@ -90,10 +91,14 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
         spec.hosts === 'read-only' ? undefined : { found: await findDetachedRun(ctx, opsPlace(ctx)) };
       // A run already started was checked before it started: what the repo says now cannot stop it.
       if (!detached?.found) {
-        await requireRepoAnsibleConfig(ctx);
-        await requirePreconditions(ctx, spec.recheck ?? []);
-        if (spec.hosts !== 'read-only')
-          await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
+        const [, , targets] = await allInOrder([
+          requireRepoAnsibleConfig(ctx),
+          requirePreconditions(ctx, spec.recheck ?? []),
+          spec.hosts !== 'read-only'
+            ? proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay)
+            : undefined,
+        ]);
+        if (targets !== undefined) await ctx.progress(targets);
       }
       const options = { report: spec.report, detached };
       const outcome = spec.alongside
@@ -143,9 +148,11 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
   const approval = spec.approval!;
   const commandLine = opsCommandLine(world, repoPaths(world).ansible, argv);
   const current = async (ctx: StepContext) => {
-    await requireCleanCheckout(ctx);
-    const commit = await readRepoCommit(ctx);
-    const toolchain = await ansibleToolchain(ctx);
+    const [, commit, toolchain] = await allInOrder([
+      requireCleanCheckout(ctx),
+      readRepoCommit(ctx),
+      ansibleToolchain(ctx),
+    ]);
     return { commit, commandLine, fingerprint: bindingFingerprint(commit, [...argv, toolchain]) };
   };
   return {
@@ -158,7 +165,6 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
       // Every reason to refuse at once: fixing one only to meet the next is what a refusal must spare.
       let identity: Awaited<ReturnType<typeof current>> | undefined;
       let preflight: string | undefined;
-      let syntaxOk = false;
       const refusals = await collectRefusals([
         async () => {
           identity = await current(ctx);
@@ -166,13 +172,10 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
         () => requireRepoAnsibleConfig(ctx),
         async () => {
           await checkSyntax(ctx, spec.invocation);
-          syntaxOk = true;
+          // --list-hosts of a playbook that does not parse says the same again.
+          if (spec.hosts !== 'read-only')
+            await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay);
         },
-        // --list-hosts of a playbook that does not parse says the same again.
-        async () =>
-          syntaxOk && spec.hosts !== 'read-only'
-            ? proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay)
-            : undefined,
         () => requirePreconditions(ctx, spec.recheck ?? []),
         async () => {
           preflight = await approval.preflight?.(ctx);
