@@ -91,14 +91,10 @@ export function playbookStep(world: WorldConfig, spec: PlaybookStepSpec): Step {
         spec.hosts === 'read-only' ? undefined : { found: await findDetachedRun(ctx, opsPlace(ctx)) };
       // A run already started was checked before it started: what the repo says now cannot stop it.
       if (!detached?.found) {
-        const [, , targets] = await allInOrder([
-          requireRepoAnsibleConfig(ctx),
-          requirePreconditions(ctx, spec.recheck ?? []),
-          spec.hosts !== 'read-only'
-            ? proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay)
-            : undefined,
-        ]);
-        if (targets !== undefined) await ctx.progress(targets);
+        await requireRepoAnsibleConfig(ctx);
+        await requirePreconditions(ctx, spec.recheck ?? []);
+        if (spec.hosts !== 'read-only')
+          await ctx.progress(await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay));
       }
       const options = { report: spec.report, detached };
       const outcome = spec.alongside
