@@ -33,7 +33,7 @@ export interface JobTimeline {
  * Where a job's wall time went, each millisecond counted once, by the first of these that was
  * happening then: an ansible-playbook run that changes things; one that only looks (the bot's
  * `--list-hosts`/`--list-tasks`/`--syntax-check`/`--check` runs); another command on the ops host
- * (reading the repo: cat, git); a command on a node (the verify gates' reads); an SSH connection
+ * (reading the repo: cat, git; Ansible's version and toolchain); a command on a node (the verify gates' reads); an SSH connection
  * being set up; an approval (from the step asking to its resumed start: parking, the buttons, the
  * click, the resume); after the plan finished, the final report reaching Slack; the queue and the
  * run's opening before the first step; the rest after the plan finished; the rest inside a step
@@ -95,6 +95,7 @@ function commandIntervals(commands: readonly RemoteCommandTiming[]): Interval[] 
   });
 }
 
+/** A detached playbook's start and follow are logged as ansible-playbook itself: they are its run. */
 function partOf(command: RemoteCommandTiming): Part {
   if (command.label !== 'ops') return 'nodeCommands';
   if (command.program !== 'ansible-playbook') return 'repoReads';

@@ -328,7 +328,7 @@ function failedRows({ failed }: BenchResult): Row[] {
 const PART_NAMES: Record<Part, string> = {
   playbooks: 'playbooks',
   previews: 'previews (--list-hosts/--list-tasks/--syntax-check/--check)',
-  repoReads: 'repo reads on the ops host',
+  repoReads: 'other commands on the ops host (repo reads, ansible --version, the toolchain)',
   nodeCommands: 'commands on nodes',
   sshConnect: 'SSH connecting',
   approval: 'approvals',

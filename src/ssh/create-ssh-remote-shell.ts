@@ -33,6 +33,20 @@ export interface SshRemoteShell extends RemoteShell {
   close(): Promise<void>;
 }
 
+/** What a "remote command ended" line says ran. */
+interface ShownCommand {
+  readonly program: string | undefined;
+  /** Which run of a program it was (`--list-tasks`, `--check`), never an option's value. */
+  readonly options: readonly string[];
+  /** A step of a detached command's protocol (its start, follow, probe or end), not a run of its own. */
+  readonly detached?: true;
+}
+
+const shownAs = (argv: readonly string[]): ShownCommand => ({
+  program: argv[0],
+  options: argv.filter((word) => word.startsWith('--')).map((word) => word.split('=')[0]!),
+});
+
 const silent: SshLogger = { debug() {}, warn() {} };
 /** OpenSSH's default MaxSessions: more channels on one connection are refused ("open failed"). */
 const MAX_CHANNELS_PER_CONNECTION = 10;
@@ -56,40 +70,51 @@ export function createSshRemoteShell(options: SshRemoteShellOptions = {}): SshRe
   // TERM, the remote prelude's second try and its SIGKILL, plus room for the channel to close.
   const endGraceMs = (END_GRACE_SECONDS + 4) * 1000;
 
+  /** Runs one command; its log line names `shown`, the program an operator would say ran. */
+  async function execShown(
+    target: SshTarget,
+    request: ExecRequest,
+    shown: ShownCommand,
+  ): Promise<ExecResult> {
+    const startedAt = performance.now();
+    const commandLine = wrapInProcessGroup(buildRemoteCommand(request));
+    if (request.signal?.aborted) {
+      throw new ClusterBotError(
+        'CANCELLED',
+        `${request.argv[0]} on ${target.label} was cancelled before it started`,
+        {
+          cause: request.signal.reason,
+          details: { label: target.label, host: target.host, port: target.port },
+        },
+      );
+    }
+    return pool.withChannel(target, request.signal, async ({ client, waitedMs }) => {
+      const outcome = await runCommand(client, commandLine, request, { target, logger, endGraceMs });
+      const durationMs = performance.now() - startedAt;
+      // The wait for its channel apart from the command's: a connection opened for it, or a free slot.
+      logger.debug(
+        {
+          label: target.label,
+          ...shown,
+          exitCode: outcome.exitCode,
+          connectMs: tenths(waitedMs),
+          durationMs: tenths(durationMs),
+        },
+        'remote command ended',
+      );
+      return { ...outcome, durationMs: Math.round(durationMs) };
+    });
+  }
+
   const shell: SshRemoteShell = {
-    async exec(target: SshTarget, request: ExecRequest): Promise<ExecResult> {
-      const startedAt = performance.now();
-      const commandLine = wrapInProcessGroup(buildRemoteCommand(request));
-      if (request.signal?.aborted) {
-        throw new ClusterBotError(
-          'CANCELLED',
-          `${request.argv[0]} on ${target.label} was cancelled before it started`,
-          {
-            cause: request.signal.reason,
-            details: { label: target.label, host: target.host, port: target.port },
-          },
-        );
-      }
-      return pool.withChannel(target, request.signal, async ({ client, waitedMs }) => {
-        const outcome = await runCommand(client, commandLine, request, { target, logger, endGraceMs });
-        const durationMs = performance.now() - startedAt;
-        // The wait for its channel apart from the command's: a connection opened for it, or a free slot.
-        logger.debug(
-          {
-            label: target.label,
-            program: request.argv[0],
-            // Which run of a program it was (`--list-tasks`, `--check`), never an option's value.
-            options: request.argv.filter((word) => word.startsWith('--')).map((word) => word.split('=')[0]),
-            exitCode: outcome.exitCode,
-            connectMs: tenths(waitedMs),
-            durationMs: tenths(durationMs),
-          },
-          'remote command ended',
-        );
-        return { ...outcome, durationMs: Math.round(durationMs) };
-      });
-    },
-    runDetached: (target, request) => runDetached(shell.exec, target, request),
+    exec: (target, request) => execShown(target, request, shownAs(request.argv)),
+    // Its start, follow, probe and end are shell scripts: each is logged as the command it serves.
+    runDetached: (target, request) =>
+      runDetached(
+        (on, step) => execShown(on, step, { ...shownAs(request.argv), detached: true }),
+        target,
+        request,
+      ),
     probeDetached: (...probe) => probeDetached(shell.exec, ...probe),
     pruneDetached: (target, request) => pruneDetached(shell.exec, target, request),
     probeHostKey,

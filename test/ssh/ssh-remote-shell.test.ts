@@ -118,6 +118,30 @@ describe('ssh RemoteShell against a real sshd', () => {
     expect(durationMs - connectMs).toBeGreaterThanOrEqual(200);
   });
 
+  it('logs each step of a detached command as the program it runs, marked detached', async () => {
+    const logged: { details: Record<string, unknown>; message: string }[] = [];
+    const logging = createSshRemoteShell({
+      logger: { debug: (details, message) => logged.push({ details: { ...details }, message }), warn() {} },
+    });
+    const result = await logging.runDetached(labTarget(lab), {
+      argv: ['true', '--list-tasks', '--limit=node-1'],
+      folder: join(scratch, 'detached-logged'),
+      fromLine: 0,
+      attach: false,
+      timeoutMs: 10_000,
+    });
+    expect(result.exitCode).toBe(0);
+    const ended = logged.filter((entry) => entry.message === 'remote command ended');
+    // Its start and its follow at least; none logged as the shell that runs the protocol.
+    expect(ended.length).toBeGreaterThanOrEqual(2);
+    for (const { details } of ended)
+      expect(details).toMatchObject({
+        program: 'true',
+        options: ['--list-tasks', '--limit'],
+        detached: true,
+      });
+  });
+
   it('reports an unreachable port quickly', async () => {
     const closed = labTarget(lab, { port: await closedPort() });
     const startedAt = Date.now();

@@ -1,5 +1,6 @@
 import type { WorldConfig } from '../../config/world-config.js';
 import { ClusterBotError } from '../../errors.js';
+import { allInOrder } from '../all-in-order.js';
 import { type PlaybookInvocation, playbookArgv } from '../ansible/playbook-invocation.js';
 import { bindingFingerprint } from '../approval-binding.js';
 import type { ApprovalPolicy, Step, StepContext } from '../plan/step.js';
@@ -143,9 +144,11 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
   const approval = spec.approval!;
   const commandLine = opsCommandLine(world, repoPaths(world).ansible, argv);
   const current = async (ctx: StepContext) => {
-    await requireCleanCheckout(ctx);
-    const commit = await readRepoCommit(ctx);
-    const toolchain = await ansibleToolchain(ctx);
+    const [, commit, toolchain] = await allInOrder([
+      requireCleanCheckout(ctx),
+      readRepoCommit(ctx),
+      ansibleToolchain(ctx),
+    ]);
     return { commit, commandLine, fingerprint: bindingFingerprint(commit, [...argv, toolchain]) };
   };
   return {
@@ -158,7 +161,6 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
       // Every reason to refuse at once: fixing one only to meet the next is what a refusal must spare.
       let identity: Awaited<ReturnType<typeof current>> | undefined;
       let preflight: string | undefined;
-      let syntaxOk = false;
       const refusals = await collectRefusals([
         async () => {
           identity = await current(ctx);
@@ -166,13 +168,10 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
         () => requireRepoAnsibleConfig(ctx),
         async () => {
           await checkSyntax(ctx, spec.invocation);
-          syntaxOk = true;
+          // --list-hosts of a playbook that does not parse says the same again.
+          if (spec.hosts !== 'read-only')
+            await proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay);
         },
-        // --list-hosts of a playbook that does not parse says the same again.
-        async () =>
-          syntaxOk && spec.hosts !== 'read-only'
-            ? proveTargets(ctx, spec.invocation, spec.hosts, spec.founderPlay)
-            : undefined,
         () => requirePreconditions(ctx, spec.recheck ?? []),
         async () => {
           preflight = await approval.preflight?.(ctx);

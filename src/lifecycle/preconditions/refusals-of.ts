@@ -1,20 +1,20 @@
 import { type ClusterBotError, isClusterBotError } from '../../errors.js';
 
 /**
- * Runs checks that throw their refusal, and collects every refusal instead of stopping at the
- * first; anything but a refusal (a cancel, a bug) still throws.
+ * Runs checks that throw their refusal, all at once (each mostly waits on the ops host), and
+ * collects every refusal, in the checks' order, instead of stopping at the first; anything but a
+ * refusal (a cancel, a bug) still throws, the first in that order.
  */
 export async function collectRefusals(
   checks: readonly (() => Promise<unknown>)[],
 ): Promise<ClusterBotError[]> {
+  const settled = await Promise.allSettled(checks.map(async (check) => check()));
   const refusals: ClusterBotError[] = [];
-  for (const check of checks) {
-    try {
-      await check();
-    } catch (error) {
-      if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
-      refusals.push(error);
-    }
+  for (const result of settled) {
+    if (result.status === 'fulfilled') continue;
+    const error: unknown = result.reason;
+    if (!isClusterBotError(error) || error.code === 'CANCELLED') throw error;
+    refusals.push(error);
   }
   return refusals;
 }
