@@ -5,6 +5,7 @@ import { readRepoText } from '../repo/read-repo-text.js';
 import { opsTarget } from '../targets.js';
 import { ansibleEnv } from './ansible-env.js';
 import { captureRemote } from './capture-remote.js';
+import { readRepoCommit } from './read-repo-commit.js';
 import { repoAnsibleConfig } from './repo-ansible-env.js';
 import { repoPaths } from './repo-paths.js';
 
@@ -15,9 +16,19 @@ const CONFIG_FILE_LINE = /^\s*config file = (.*)$/m;
  * Why Ansible on the ops host would not run with the repo's own ansible.cfg; undefined when it does.
  * ANSIBLE_CONFIG names it, but ansible-core skips a missing ANSIBLE_CONFIG and falls back to the
  * cwd, ~/.ansible.cfg and /etc/ansible: settings nobody approved, beside an inventory the bot never
- * read. Ansible's own word (`ansible --version`, with the env every run gets) is the proof.
+ * read. Ansible's own word (`ansible --version`, with the env every run gets) is the proof. Asked once
+ * per commit a run (before each playbook it is the same answer: the run's ops host, the same Ansible,
+ * the commit's ansible.cfg).
  */
-export async function ansibleConfigProblem(ctx: StepContext): Promise<string | undefined> {
+export function ansibleConfigProblem(ctx: StepContext): Promise<string | undefined> {
+  return ctx.repoFiles.once(
+    `ansible --version on ${opsTarget(ctx.world).label}`,
+    () => readRepoCommit(ctx),
+    () => askAnsible(ctx),
+  );
+}
+
+async function askAnsible(ctx: StepContext): Promise<string | undefined> {
   const expected = repoAnsibleConfig(ctx.world);
   const version = await captureRemote(ctx, opsTarget(ctx.world), ['ansible', '--version'], {
     cwd: repoPaths(ctx.world).ansible,
