@@ -107,6 +107,18 @@ describe('what Ansible answers about the repo, once per commit a run', () => {
     expect(await ask()).toBe('config file = /repo/ansible.cfg (2)');
   });
 
+  it('takes the answer just read afresh at this commit (an approval binding Ansible) instead of asking again', async () => {
+    const repo = opsRepo({});
+    const ops = ansible();
+    const cache = createRepoFileCache(undefined, async () => {});
+    await repo.head(cache)();
+    cache.remember('ansible --version', await ops.version());
+    expect(await cache.once('ansible --version', repo.head(cache), ops.version)).toBe(
+      'config file = /repo/ansible.cfg (1)',
+    );
+    expect(ops.asked()).toBe(1);
+  });
+
   it('keeps nothing for the next run of the job, nor a failed answer', async () => {
     const repo = opsRepo({});
     const ops = ansible();

@@ -24,6 +24,8 @@ export interface RepoFileCache {
    * next run, which asks again too.
    */
   once<T>(key: string, head: () => Promise<string>, load: () => Promise<T>): Promise<T>;
+  /** An answer just read afresh at the commit last seen: the next `once` of its key takes it. */
+  remember(key: string, answer: unknown): void;
   /** HEAD as just read on the ops host. */
   commitSeen(commit: string): void;
   /** HEAD as this run last read it (undefined before its first read): what its steps ran at. */
@@ -72,6 +74,9 @@ export function createRepoFileCache(
         if (answers.get(key) === loading) answers.delete(key);
       });
       return loading;
+    },
+    remember(key, answer) {
+      if (commit !== undefined) answers.set(key, Promise.resolve(answer));
     },
     commit: () => commit,
     commitSeen(seen) {

@@ -2,12 +2,8 @@ import { posix } from 'node:path';
 import type { StepContext } from '../plan/step.js';
 import { ANSIBLE_CONFIG_FILE, INVENTORY_FILE } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { opsTarget } from '../targets.js';
-import { ansibleEnv } from './ansible-env.js';
-import { captureRemote } from './capture-remote.js';
-import { readRepoCommit } from './read-repo-commit.js';
+import { ansibleVersionAtCommit } from './ops-ansible-version.js';
 import { repoAnsibleConfig } from './repo-ansible-env.js';
-import { repoPaths } from './repo-paths.js';
 
 /** `  config file = /home/ops/homelab/infra/ansible/ansible.cfg` (or `= None`) in `ansible --version`. */
 const CONFIG_FILE_LINE = /^\s*config file = (.*)$/m;
@@ -16,24 +12,11 @@ const CONFIG_FILE_LINE = /^\s*config file = (.*)$/m;
  * Why Ansible on the ops host would not run with the repo's own ansible.cfg; undefined when it does.
  * ANSIBLE_CONFIG names it, but ansible-core skips a missing ANSIBLE_CONFIG and falls back to the
  * cwd, ~/.ansible.cfg and /etc/ansible: settings nobody approved, beside an inventory the bot never
- * read. Ansible's own word (`ansible --version`, with the env every run gets) is the proof. Asked once
- * per commit a run (before each playbook it is the same answer: the run's ops host, the same Ansible,
- * the commit's ansible.cfg).
+ * read. Ansible's own word (`ansible --version`, with the env every run gets) is the proof.
  */
-export function ansibleConfigProblem(ctx: StepContext): Promise<string | undefined> {
-  return ctx.repoFiles.once(
-    `ansible --version on ${opsTarget(ctx.world).label}`,
-    () => readRepoCommit(ctx),
-    () => askAnsible(ctx),
-  );
-}
-
-async function askAnsible(ctx: StepContext): Promise<string | undefined> {
+export async function ansibleConfigProblem(ctx: StepContext): Promise<string | undefined> {
   const expected = repoAnsibleConfig(ctx.world);
-  const version = await captureRemote(ctx, opsTarget(ctx.world), ['ansible', '--version'], {
-    cwd: repoPaths(ctx.world).ansible,
-    env: await ansibleEnv(ctx),
-  });
+  const version = await ansibleVersionAtCommit(ctx);
   const named = CONFIG_FILE_LINE.exec(version.stdout)?.[1]?.trim();
   if (named !== undefined && posix.normalize(named) === posix.normalize(expected)) return undefined;
   const reads = named === undefined || named === 'None' ? 'no config file (its defaults)' : named;
