@@ -18,6 +18,8 @@ const LAB_TESTS = [`test/{${LAB_FOLDERS.join(',')}}/**/*.test.ts`, 'test/**/*.la
  * ansible run on the same two cores would be measured too.
  */
 const LAB_ALONE = ['test/reliability/slack-requests.test.ts', 'test/web/job-page-scale.lab.test.ts'];
+/** The processes lab tests start run `src` compiled once per run, not through tsx at every start. */
+const BUILD_FOR_TESTS = 'test/support/build-for-tests.ts';
 
 export default defineConfig({
   test: {
@@ -51,11 +53,18 @@ export default defineConfig({
           // directory and Redis prefix.
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
+          globalSetup: [BUILD_FOR_TESTS],
         },
       },
       {
         extends: true,
-        test: { name: 'lab-alone', include: LAB_ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } },
+        test: {
+          name: 'lab-alone',
+          include: LAB_ALONE,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+          globalSetup: [BUILD_FOR_TESTS],
+        },
       },
     ],
   },

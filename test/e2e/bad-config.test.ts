@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_BUILD_MAIN } from '../support/build-for-tests.js';
 import { labMs } from '../support/lab-time.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,7 +16,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 function start(env: Record<string, string>) {
   // Redis points at a closed port: a bad config must fail before anything connects.
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return spawnSync(process.execPath, [TEST_BUILD_MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', REDIS_URL: 'redis://127.0.0.1:1', PORT: '0', ...env },
     encoding: 'utf8',

@@ -78,3 +78,66 @@ describe('the repo files a job reads, once per commit', () => {
     expect(await cache.read('vars.yml', repo.head(cache), repo.load('vars.yml'))).toBe('x');
   });
 });
+
+describe('what Ansible answers about the repo, once per commit a run', () => {
+  /** `ansible --version` as the ops host answers it, counting the times it is asked. */
+  function ansible() {
+    let asked = 0;
+    return {
+      asked: () => asked,
+      version: async () => {
+        asked += 1;
+        return `config file = /repo/ansible.cfg (${asked})`;
+      },
+    };
+  }
+
+  it('asks once while HEAD stays, reading HEAD every time, and again at a new commit', async () => {
+    const repo = opsRepo({});
+    const ops = ansible();
+    const cache = createRepoFileCache(undefined, async () => {});
+    const ask = () => cache.once('ansible --version', repo.head(cache), ops.version);
+    expect(await Promise.all([ask(), ask()])).toEqual([
+      'config file = /repo/ansible.cfg (1)',
+      'config file = /repo/ansible.cfg (1)',
+    ]);
+    expect(await ask()).toBe('config file = /repo/ansible.cfg (1)');
+    expect(repo.asked.heads).toBe(3);
+    repo.move('c2');
+    expect(await ask()).toBe('config file = /repo/ansible.cfg (2)');
+  });
+
+  it('takes the answer just read afresh at this commit (an approval binding Ansible) instead of asking again', async () => {
+    const repo = opsRepo({});
+    const ops = ansible();
+    const cache = createRepoFileCache(undefined, async () => {});
+    await repo.head(cache)();
+    cache.remember('ansible --version', await ops.version());
+    expect(await cache.once('ansible --version', repo.head(cache), ops.version)).toBe(
+      'config file = /repo/ansible.cfg (1)',
+    );
+    expect(ops.asked()).toBe(1);
+  });
+
+  it('keeps nothing for the next run of the job, nor a failed answer', async () => {
+    const repo = opsRepo({});
+    const ops = ansible();
+    const kept: KeptRepoFiles[] = [];
+    const keep = async (files: KeptRepoFiles) => {
+      kept.push(files);
+    };
+    const first = createRepoFileCache(undefined, keep);
+    await first.once('ansible --version', repo.head(first), ops.version);
+    const lost = async (): Promise<string> => {
+      throw new Error('SSH connection lost');
+    };
+    const second = createRepoFileCache(kept.at(-1), keep);
+    await expect(second.once('ansible --version', repo.head(second), lost)).rejects.toThrow(
+      'SSH connection lost',
+    );
+    expect(await second.once('ansible --version', repo.head(second), ops.version)).toBe(
+      'config file = /repo/ansible.cfg (2)',
+    );
+    expect(kept).toEqual([]);
+  });
+});

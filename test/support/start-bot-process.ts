@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_BUILD_MAIN } from './build-for-tests.js';
 import { freePort } from './free-port.js';
 import { labMs } from './lab-time.js';
 import { REDIS_URL } from './redis-prefix.js';
@@ -20,8 +21,9 @@ export interface BotProcess {
 }
 
 /**
- * Starts the bot as its own process and waits for /healthz on its ops port (every role serves it): `src/main.ts` through tsx, or with
- * `built` the compiled `dist/main.js` exactly as `npm start` runs it (what the benchmark measures).
+ * Starts the bot as its own process and waits for /healthz on its ops port (every role serves it): the
+ * test build of `src` (test/support/build-for-tests.ts), or with `built` the compiled `dist/main.js`
+ * exactly as `npm start` runs it (what the benchmark measures).
  */
 export async function startBotProcess(
   env: Record<string, string>,
@@ -45,7 +47,7 @@ async function startOnFreePorts(
   const opsPort = await freePort();
   // Where the process binds (its HOST): the product's default, loopback, unless the test says.
   const host = env.HOST ?? '127.0.0.1';
-  const entry = options.built ? [...START_FLAGS, 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const entry = options.built ? [...START_FLAGS, 'dist/main.js'] : [TEST_BUILD_MAIN];
   const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {

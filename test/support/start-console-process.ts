@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_BUILD_MAIN } from './build-for-tests.js';
 import { labMs } from './lab-time.js';
 import { REDIS_URL } from './redis-prefix.js';
 
@@ -7,7 +8,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** `npm start` without Slack tokens: the console, typed into through stdin as a person would. */
 export function startConsoleProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [TEST_BUILD_MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { TEST_BUILD_MAIN } from './build-for-tests.js';
 import { labMs } from './lab-time.js';
 import { REDIS_URL } from './redis-prefix.js';
 
@@ -39,7 +40,7 @@ export function terminalLines(raw: string): string[] {
  */
 export function startConsolePty(env: Record<string, string>) {
   // A fixed size (a pty made without a terminal behind it has none), then the console in its place.
-  const command = `stty cols 160 rows 50 && exec '${process.execPath}' --import tsx src/main.ts`;
+  const command = `stty cols 160 rows 50 && exec '${process.execPath}' ${TEST_BUILD_MAIN}`;
   // -q no banner, -f flush each write, -e the command's exit code, -c the command; no typescript file.
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: ROOT,

@@ -30,7 +30,7 @@ export interface SlackLabOptions extends LabWorldOptions {
   readonly socketMode?: boolean;
   /** Run this many worker processes beside a bot-only process (default: one process doing both). */
   readonly workers?: number;
-  /** Run the compiled `dist/main.js` (after `npm run build`) instead of the sources through tsx. */
+  /** Run the compiled `dist/main.js` (after `npm run build`) with `npm start`'s flags instead of the test build. */
   readonly built?: boolean;
   /** The workspace's people by id (users.info answers for them alone); without it, every id exists. */
   readonly slackUsers?: Record<string, { name: string; realName?: string }>;

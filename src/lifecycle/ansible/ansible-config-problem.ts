@@ -1,11 +1,8 @@
 import { posix } from 'node:path';
 import type { StepContext } from '../plan/step.js';
-import { captureRemote } from '../remote/capture-remote.js';
 import { ANSIBLE_CONFIG_FILE, INVENTORY_FILE } from '../repo/read-repo-facts.js';
 import { readRepoText } from '../repo/read-repo-text.js';
-import { repoPaths } from '../repo-paths.js';
-import { opsTarget } from '../targets.js';
-import { ansibleEnv } from './ansible-env.js';
+import { ansibleVersionAtCommit } from './ops-ansible-version.js';
 import { repoAnsibleConfig } from './repo-ansible-env.js';
 
 /** `  config file = /home/ops/homelab/infra/ansible/ansible.cfg` (or `= None`) in `ansible --version`. */
@@ -19,10 +16,7 @@ const CONFIG_FILE_LINE = /^\s*config file = (.*)$/m;
  */
 export async function ansibleConfigProblem(ctx: StepContext): Promise<string | undefined> {
   const expected = repoAnsibleConfig(ctx.world);
-  const version = await captureRemote(ctx, opsTarget(ctx.world), ['ansible', '--version'], {
-    cwd: repoPaths(ctx.world).ansible,
-    env: await ansibleEnv(ctx),
-  });
+  const version = await ansibleVersionAtCommit(ctx);
   const named = CONFIG_FILE_LINE.exec(version.stdout)?.[1]?.trim();
   if (named !== undefined && posix.normalize(named) === posix.normalize(expected)) return undefined;
   const reads = named === undefined || named === 'None' ? 'no config file (its defaults)' : named;

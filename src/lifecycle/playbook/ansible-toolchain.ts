@@ -1,11 +1,12 @@
 import { ansibleEnv } from '../ansible/ansible-env.js';
+import { ANSIBLE_VERSION_ARGV, readAnsibleVersion } from '../ansible/ops-ansible-version.js';
 import type { StepContext } from '../plan/step.js';
 import { captureRemote } from '../remote/capture-remote.js';
 import { repoPaths } from '../repo-paths.js';
 import { opsTarget } from '../targets.js';
 
 const READS = [
-  ['ansible', '--version'],
+  ANSIBLE_VERSION_ARGV,
   ['ansible-config', 'dump', '--only-changed'],
   ['ansible-galaxy', 'collection', 'list'],
 ];
@@ -19,7 +20,11 @@ const READS = [
 export async function ansibleToolchain(ctx: StepContext): Promise<string> {
   const options = { cwd: repoPaths(ctx.world).ansible, env: await ansibleEnv(ctx) };
   const answers = await Promise.all(
-    READS.map((argv) => captureRemote(ctx, opsTarget(ctx.world), argv, options)),
+    READS.map((argv) =>
+      argv === ANSIBLE_VERSION_ARGV
+        ? readAnsibleVersion(ctx)
+        : captureRemote(ctx, opsTarget(ctx.world), argv, options),
+    ),
   );
   return answers
     .map((answer, index) => `${READS[index]!.join(' ')} (exit ${answer.exitCode})\n${answer.stdout}`)

@@ -18,6 +18,14 @@ export interface RepoFileCache {
     head: () => Promise<string>,
     load: () => Promise<string | undefined>,
   ): Promise<string | undefined>;
+  /**
+   * What `load` learns about the repo as the ops host runs it (Ansible's reading of its ansible.cfg),
+   * once per commit a run: `head` reads HEAD each time, so a new commit asks again. Never kept for the
+   * next run, which asks again too.
+   */
+  once<T>(key: string, head: () => Promise<string>, load: () => Promise<T>): Promise<T>;
+  /** An answer just read afresh at the commit last seen: the next `once` of its key takes it. */
+  remember(key: string, answer: unknown): void;
   /** HEAD as just read on the ops host. */
   commitSeen(commit: string): void;
   /** HEAD as this run last read it (undefined before its first read): what its steps ran at. */
@@ -32,6 +40,7 @@ export function createRepoFileCache(
   let headRead: Promise<string> | undefined;
   const files = new Map<string, Promise<string | undefined>>();
   const texts = new Map<string, string | null>();
+  const answers = new Map<string, Promise<unknown>>();
   const cache: RepoFileCache = {
     async read(relPath, head, load) {
       headRead ??= head();
@@ -54,12 +63,28 @@ export function createRepoFileCache(
         throw error;
       }
     },
+    async once<T>(key: string, head: () => Promise<string>, load: () => Promise<T>): Promise<T> {
+      await head();
+      const known = answers.get(key);
+      if (known) return known as Promise<T>;
+      const loading = load();
+      answers.set(key, loading);
+      // A load that failed (a lost connection, a cancel) answered nothing: the next one asks again.
+      loading.catch(() => {
+        if (answers.get(key) === loading) answers.delete(key);
+      });
+      return loading;
+    },
+    remember(key, answer) {
+      if (commit !== undefined) answers.set(key, Promise.resolve(answer));
+    },
     commit: () => commit,
     commitSeen(seen) {
       if (seen === commit) return;
       commit = seen;
       files.clear();
       texts.clear();
+      answers.clear();
       if (kept?.commit !== seen) return;
       for (const [path, text] of Object.entries(kept.files)) {
         texts.set(path, text);

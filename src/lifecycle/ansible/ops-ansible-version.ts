@@ -1,0 +1,35 @@
+import type { StepContext } from '../plan/step.js';
+import { type Captured, captureRemote } from '../remote/capture-remote.js';
+import { readRepoCommit } from '../repo/read-repo-commit.js';
+import { repoPaths } from '../repo-paths.js';
+import { opsTarget } from '../targets.js';
+import { ansibleEnv } from './ansible-env.js';
+
+export const ANSIBLE_VERSION_ARGV = ['ansible', '--version'];
+
+/** `ansible --version` on the ops host, in the repo's ansible folder with the env every run gets: asked now. */
+export async function readAnsibleVersion(ctx: StepContext): Promise<Captured> {
+  const version = await captureRemote(ctx, opsTarget(ctx.world), ANSIBLE_VERSION_ARGV, {
+    cwd: repoPaths(ctx.world).ansible,
+    env: await ansibleEnv(ctx),
+  });
+  ctx.repoFiles.remember(answerKey(ctx), version);
+  return version;
+}
+
+/**
+ * The same answer once per commit a run: the run's one ops host and its Ansible answer alike before
+ * each playbook, and the repo's ansible.cfg is the commit's. The latest read at this commit serves
+ * (an approval's binding reads it afresh just before).
+ */
+export function ansibleVersionAtCommit(ctx: StepContext): Promise<Captured> {
+  return ctx.repoFiles.once(
+    answerKey(ctx),
+    () => readRepoCommit(ctx),
+    () => readAnsibleVersion(ctx),
+  );
+}
+
+function answerKey(ctx: StepContext): string {
+  return `${ANSIBLE_VERSION_ARGV.join(' ')} on ${opsTarget(ctx.world).label}`;
+}
