@@ -318,7 +318,7 @@ describe('a rolling update from the version before folder tags', () => {
       expect(await ciliumRuns()).toBe(runsBefore + 1);
       expect(sinceLastStart(job).flatMap((event) => (event.type === 'note' ? [event.text] : []))).toEqual(
         expect.arrayContaining([
-          `a worker of a version before folder tags started this step's command in ${folderOf('job-9', '2-cilium')} on ops, after this job was recorded: it is this job's, followed there`,
+          `a worker of a version before folder tags started this step's command in ${folderOf('job-9', '2-cilium')} on ops, after this job was recorded (clocks two minutes apart allowed): it is this job's, followed there`,
           `worker restarted; following the running \`cilium.yml\` from line ${shownBefore + 1}`,
         ]),
       );

@@ -6,6 +6,7 @@ import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-st
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
+import { HOST_CLOCK_SKEW_MS } from '../../src/lifecycle/remote/exec-detached.js';
 import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
 import { loadExampleWorld } from '../support/example-world.js';
@@ -468,7 +469,7 @@ describe('engine: cilium dev with fakes of every port', () => {
       // Another deployment's (or a reset Redis's) job-1 ran cilium.yml on this ops host.
       t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, state);
       if (how !== 'with no start time')
-        t.shell.startedAt.set(`${DETACHED_ROOT}/job-1/2-cilium`, RECORDED_AT - 1);
+        t.shell.startedAt.set(`${DETACHED_ROOT}/job-1/2-cilium`, RECORDED_AT - HOST_CLOCK_SKEW_MS - 1_000);
       expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
       expect(t.playbookRuns()).toBe(1);
       expect(t.shell.calls.filter((call) => call.attach)).toEqual([]);
@@ -478,27 +479,33 @@ describe('engine: cilium dev with fakes of every port', () => {
 
   // A rolling update: a worker of the version before tags took this tagged job and started cilium.yml
   // in the legacy folder, then was stopped; started again in the tagged folder, Cilium rolls out twice.
-  it('an interrupted tagged step follows its run a worker before tags started in the legacy folder after the job was recorded', async () => {
-    const t = setup({ folderTag: '0a1b2c3d4e5f', recordedAt: RECORDED_AT });
-    await interruptCilium(t);
-    t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, 'running');
-    t.shell.startedAt.set(`${DETACHED_ROOT}/job-1/2-cilium`, RECORDED_AT + 60_000);
-    await t.checkpoints.set('_shown:2-cilium', { status: 'running', data: { lines: 41 } });
-    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
-    expect(t.playbookRuns()).toBe(0);
-    expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
-      {
-        argv: ['ansible-playbook', '-i', 'inventory/hosts.ini', 'playbooks/cilium.yml'],
-        folder: `${DETACHED_ROOT}/job-1/2-cilium`,
-      },
-    ]);
-    expect(t.reporter.texts()).toEqual(
-      expect.arrayContaining([
-        `2-cilium a worker of a version before folder tags started this step's command in ${DETACHED_ROOT}/job-1/2-cilium on ops, after this job was recorded: it is this job's, followed there`,
-        '2-cilium worker restarted; following the running `cilium.yml` from line 42',
-      ]),
-    );
-  });
+  it.each([
+    ['a minute after the job was recorded', 60_000],
+    ['30 s before it by a host clock running behind the bot’s', -30_000],
+  ])(
+    'an interrupted tagged step follows its run a worker before tags started in the legacy folder %s',
+    async (_when, offsetMs) => {
+      const t = setup({ folderTag: '0a1b2c3d4e5f', recordedAt: RECORDED_AT });
+      await interruptCilium(t);
+      t.shell.detached.set(`${DETACHED_ROOT}/job-1/2-cilium`, 'running');
+      t.shell.startedAt.set(`${DETACHED_ROOT}/job-1/2-cilium`, RECORDED_AT + offsetMs);
+      await t.checkpoints.set('_shown:2-cilium', { status: 'running', data: { lines: 41 } });
+      expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+      expect(t.playbookRuns()).toBe(0);
+      expect(t.shell.calls.filter((call) => call.attach)).toMatchObject([
+        {
+          argv: ['ansible-playbook', '-i', 'inventory/hosts.ini', 'playbooks/cilium.yml'],
+          folder: `${DETACHED_ROOT}/job-1/2-cilium`,
+        },
+      ]);
+      expect(t.reporter.texts()).toEqual(
+        expect.arrayContaining([
+          `2-cilium a worker of a version before folder tags started this step's command in ${DETACHED_ROOT}/job-1/2-cilium on ops, after this job was recorded (clocks two minutes apart allowed): it is this job's, followed there`,
+          '2-cilium worker restarted; following the running `cilium.yml` from line 42',
+        ]),
+      );
+    },
+  );
 
   it('a detached disruptive step interrupted before its command started runs it under its approval', async () => {
     const t = setup();

@@ -24,11 +24,19 @@ export function opsPlace(ctx: StepContext): DetachedPlace {
 }
 
 /**
+ * How far the host's clock (the runner's pid file time) may lag the bot's (the job's record) before a
+ * legacy run of this job is taken for a foreign one. Missing our own run starts its command a second
+ * time, the incident detaching exists to prevent; a foreign run of the same job id and step started
+ * in these two minutes before ours was recorded needs two deployments sharing the ops host at once.
+ */
+export const HOST_CLOCK_SKEW_MS = 120_000;
+
+/**
  * A resumed step's run, if its command was started (only an interrupted step has one to look for).
  * During a rolling update a worker of the version before folder tags may have started this tagged
  * job's command in the legacy `<job>/<step>`: that run is followed, never started again, but only
- * one whose runner started after the job was recorded (host and bot clocks agreeing, NTP); an
- * older one is a foreign job's of the same id, never ours.
+ * one whose runner started after the job was recorded, less HOST_CLOCK_SKEW_MS; an older one is a
+ * foreign job's of the same id, never ours.
  */
 export async function findDetachedRun(ctx: StepContext, place: DetachedPlace): Promise<FoundRun> {
   if (!ctx.interrupted) return undefined;
@@ -38,10 +46,11 @@ export async function findDetachedRun(ctx: StepContext, place: DetachedPlace): P
   if (state !== 'none') return { state, folder };
   const legacy = legacyFolderOf(ctx, folder);
   if (legacy === undefined || ctx.recordedAt === undefined) return undefined;
-  const started = await ctx.shell.probeDetached(target, legacy, timeoutMs, runAs, ctx.recordedAt);
+  const since = ctx.recordedAt - HOST_CLOCK_SKEW_MS;
+  const started = await ctx.shell.probeDetached(target, legacy, timeoutMs, runAs, since);
   if (started === 'none') return undefined;
   await ctx.note(
-    `a worker of a version before folder tags started this step's command in ${legacy} on ${target.label}, after this job was recorded: it is this job's, followed there`,
+    `a worker of a version before folder tags started this step's command in ${legacy} on ${target.label}, after this job was recorded (clocks two minutes apart allowed): it is this job's, followed there`,
   );
   return { state: started, folder: legacy };
 }
