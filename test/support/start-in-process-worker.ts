@@ -80,7 +80,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   };
   const shell = createScriptedShell(options.replies ?? (() => undefined));
   const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
-  /** Each worker with the connection it was given, which BullMQ only duplicates and never closes. */
+  /** Each worker with the connection it was given: BullMQ uses it as is and leaves it open at close(). */
   const workers: { worker: Worker; given: Redis }[] = [];
   const drainers: RunningDrainer[] = [];
   /** The job's only approval as stored. */
@@ -152,9 +152,10 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     },
     async stop() {
       for (const { worker, given } of workers) {
-        // close() quits both of the worker's own connections. No disconnect() after it: that waits for
-        // an 'end' event which an ioredis Cluster already closed (status 'close', no nodes left) never
-        // emits again, so it hung the hook for its whole timeout now and then on the Redis Cluster lab.
+        // close() quits the blocking connection BullMQ duplicated; the given one is ours to disconnect.
+        // Not with worker.disconnect(): on a Redis Cluster the quit one can read 'close' again after
+        // its 'end' (each node's late end re-marks it), and disconnect() then waits for an 'end' that
+        // a Cluster with no nodes left never emits: it hung the hook for its whole timeout now and then.
         await worker.close();
         given.disconnect();
       }
