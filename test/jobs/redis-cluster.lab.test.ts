@@ -18,12 +18,10 @@ let lab: InProcessWorker | undefined;
 beforeAll(async () => {
   cluster = await startRedisCluster();
 }, labMs(30_000));
-// A worker's graceful close on the cluster once took over a minute on a loaded CI (its blocking
-// read ends on its own timeout): the hook waits for it rather than failing the test.
 afterEach(async () => {
   await lab?.stop();
   lab = undefined;
-}, labMs(180_000));
+});
 afterAll(async () => {
   await cluster?.stop();
 });

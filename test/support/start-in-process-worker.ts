@@ -80,7 +80,8 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
   };
   const shell = createScriptedShell(options.replies ?? (() => undefined));
   const dataDir = await mkdtemp(join(tmpdir(), `cb-${name}-`));
-  const workers: Worker[] = [];
+  /** Each worker with the connection it was given: BullMQ uses it as is and leaves it open at close(). */
+  const workers: { worker: Worker; given: Redis }[] = [];
   const drainers: RunningDrainer[] = [];
   /** The job's only approval as stored. */
   const approvalOf = async (jobId: string): Promise<StoredApproval> => {
@@ -143,13 +144,20 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
     /** A worker started now, with the config it loaded now. */
     startWorker(loaded: WorldConfig = world) {
       const processor = processorOf(loaded);
-      const connection = connect();
-      workers.push(new Worker(QUEUE_NAME, processor, { connection, prefix: keys.bullPrefix }));
+      const given = connect();
+      workers.push({
+        worker: new Worker(QUEUE_NAME, processor, { connection: given, prefix: keys.bullPrefix }),
+        given,
+      });
     },
     async stop() {
-      for (const worker of workers) {
+      for (const { worker, given } of workers) {
+        // close() quits the blocking connection BullMQ duplicated; the given one is ours to disconnect.
+        // Not with worker.disconnect(): on a Redis Cluster the quit one can read 'close' again after
+        // its 'end' (each node's late end re-marks it), and disconnect() then waits for an 'end' that
+        // a Cluster with no nodes left never emits: it hung the hook for its whole timeout now and then.
         await worker.close();
-        await worker.disconnect();
+        given.disconnect();
       }
       for (const drainer of drainers) await drainer.stop(Date.now() + 5_000);
       await queue.close();
