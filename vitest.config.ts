@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { labMs } from './test/support/lab-time.js';
+import { LongestFirstSequencer } from './test/support/longest-first-sequencer.js';
 
 /**
  * Projects, so the fast loop (`npm run test:unit`) never waits on the lab:
@@ -27,6 +28,7 @@ export default defineConfig({
     testTimeout: labMs(60_000),
     hookTimeout: labMs(60_000),
     pool: 'forks',
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,
