@@ -42,6 +42,8 @@ export interface SshdOptions {
   readonly aliases?: Readonly<Record<string, string>>;
   /** Channels one connection may have open at once (sshd's MaxSessions); default 100. */
   readonly maxSessions?: number;
+  /** Variables every session gets (sshd's SetEnv), as an ops user's profile might export them. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface SshdLab {
@@ -177,7 +179,10 @@ export async function startSshd(options: SshdOptions = {}): Promise<SshdLab> {
 
   const launch = async (address: string): Promise<void> => {
     const own = perAddress(address);
-    await writeFile(own.config, sshdConfig(port, address, { ...paths, ...own }, options.maxSessions ?? 100));
+    await writeFile(
+      own.config,
+      sshdConfig(port, address, { ...paths, ...own }, options.maxSessions ?? 100, options.env ?? {}),
+    );
     const log = await open(sshdLog, 'a');
     try {
       const child = spawn(SSHD, ['-D', '-e', '-f', own.config], {
@@ -342,6 +347,7 @@ function sshdConfig(
   address: string,
   paths: { hostKey: string; authorizedKeys: string; pid: string; wrapper: string },
   maxSessions: number,
+  env: Readonly<Record<string, string>>,
 ): string {
   return [
     `Port ${port}`,
@@ -360,7 +366,8 @@ function sshdConfig(
     'PrintMotd no',
     'PrintLastLog no',
     // Root's .bashrc starts pyenv (1.5 s per command) unless SHLVL is already set.
-    'SetEnv SHLVL=1',
+    // One line: sshd takes the first SetEnv it reads and ignores the rest.
+    ['SetEnv SHLVL=1', ...Object.entries(env).map(([name, value]) => `${name}=${value}`)].join(' '),
     'MaxStartups 100:30:200',
     `MaxSessions ${maxSessions}`,
     'LogLevel VERBOSE',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
@@ -6,6 +7,7 @@ import { createMemoryCheckpointStore } from '../../src/jobs/memory-checkpoint-st
 import type { LifecycleCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { runPlan } from '../../src/lifecycle/engine/run-plan.js';
 import type { Plan } from '../../src/lifecycle/plan/plan.js';
+import { TOOLCHAIN_STAMP_NAME } from '../../src/lifecycle/playbook/toolchain-stamp.js';
 import { HOST_CLOCK_SKEW_MS } from '../../src/lifecycle/remote/exec-detached.js';
 import { buildPlan } from '../../src/lifecycle/verbs/build-plan.js';
 import { createRedactor } from '../../src/log/create-redactor.js';
@@ -69,6 +71,8 @@ function setup(
     listed?: string[];
     syntaxError?: string;
     collections?: () => string[];
+    /** The ops host's clock and when its toolchain's places last changed (epoch seconds). */
+    toolchainClock?: () => { readonly now: number; readonly changedAt: number };
     /** The job record's folder tag; absent as on a record of a version before tags. */
     folderTag?: string;
     /** When the job was recorded (epoch ms). */
@@ -76,6 +80,7 @@ function setup(
   } = {},
 ) {
   const files = { ...CILIUM_FILES, ...options.files };
+  const collections = () => options.collections?.() ?? ['kubernetes.core 5.0.0'];
   const shell = createScriptedShell((call: ShellCall) => {
     const server = answerK3sServer(call);
     if (server) return server;
@@ -90,7 +95,16 @@ function setup(
       if (args[0] === 'status') return { stdout: options.dirty ?? [] };
       return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
     }
-    if (program === 'ansible-galaxy') return { stdout: options.collections?.() ?? ['kubernetes.core 5.0.0'] };
+    if (program === 'ansible-galaxy') return { stdout: collections() };
+    if (program === 'sh' && args[2] === TOOLCHAIN_STAMP_NAME) {
+      // The ops host's places change with what they hold: here, the collections.
+      const { now, changedAt } = options.toolchainClock?.() ?? {
+        now: 1_800_000_000,
+        changedAt: 1_700_000_000,
+      };
+      const digest = createHash('sha256').update(collections().join('\n')).digest('hex');
+      return { stdout: [digest, String(changedAt), String(now)] };
+    }
     if (program === 'ansible-playbook') {
       if (call.argv.includes('--syntax-check')) {
         return options.syntaxError
@@ -327,10 +341,52 @@ describe('engine: cilium dev with fakes of every port', () => {
     version = '6.0.0';
     expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
     expect(t.approvals.voided).toHaveLength(1);
+    expect(t.approvals.voided[0]!.reason).toBe(
+      'Ansible on the ops host changed since the approval (its version, its settings or its collections)',
+    );
     expect(t.playbookRuns()).toBe(0);
     const reads = t.shell.calls.map((call) => call.argv.join(' '));
     expect(reads).toContain('ansible --version');
     expect(reads).toContain('ansible-config dump --only-changed');
+  });
+
+  const toolchainReads = (t: ReturnType<typeof setup>) =>
+    t.shell.calls.filter((call) => call.argv[0] === 'ansible-galaxy').length;
+  const stamps = (t: ReturnType<typeof setup>) =>
+    t.shell.calls.filter((call) => call.argv[0] === 'sh' && call.argv[3] === TOOLCHAIN_STAMP_NAME);
+
+  it('reads the toolchain whole once: at the resume a stamp of its places shows it unchanged, and the approved run goes on', async () => {
+    const t = setup();
+    await t.run();
+    expect(toolchainReads(t)).toBe(1);
+    t.approvals.approve('2-cilium');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(t.approvals.voided).toHaveLength(0);
+    expect(toolchainReads(t)).toBe(1);
+    expect(t.playbookRuns()).toBe(1);
+    // The stamp lists exactly the places Ansible's own answers named, each as find must take it: absolute.
+    expect(stamps(t).at(-1)!.argv.slice(4)).toEqual([
+      'file:/usr/bin/ansible',
+      'file:/usr/bin/python3',
+      'file:/home/ops/homelab/infra/ansible/ansible.cfg',
+      'package:/usr/lib/python3/dist-packages/ansible',
+      'collections:/home/ops/.ansible/collections/ansible_collections',
+      'collections:/usr/share/ansible/collections/ansible_collections',
+      'import:/usr/lib/python311.zip',
+      'import:/usr/lib/python3.11',
+      'import:/usr/lib/python3.11/lib-dynload',
+      'import:/usr/local/lib/python3.11/dist-packages',
+      'import:/usr/lib/python3/dist-packages',
+      'import:/home/ops/.local/lib/python3.11/site-packages',
+    ]);
+  });
+
+  it('keeps no read its places changed around: one may have landed between the read and its stamp, so the resume reads whole', async () => {
+    const t = setup({ toolchainClock: () => ({ now: 1_800_000_000, changedAt: 1_799_999_999 }) });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(toolchainReads(t)).toBe(2);
   });
 
   it('refuses a disruptive step whose playbook fails --syntax-check, before asking anyone', async () => {

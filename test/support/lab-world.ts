@@ -70,6 +70,8 @@ export interface LabWorldOptions {
    * become really takes the vault's password.
    */
   readonly prodLogin?: 'root' | 'password-sudo';
+  /** Variables the ops host's sessions get (sshd's SetEnv), as the ops user's profile might export them. */
+  readonly opsEnv?: Readonly<Record<string, string>>;
 }
 
 export interface WorldOverrides {
@@ -131,7 +133,7 @@ export async function startLabWorld(options: LabWorldOptions = {}): Promise<LabW
     const prodUser =
       options.prodLogin === 'password-sudo' ? (await ensurePasswordSudoUser()).user : undefined;
     const [ops, nodes, sim, prodSim] = await Promise.all([
-      startSshd({ addresses: ['127.0.0.1'] }),
+      startSshd({ addresses: ['127.0.0.1'], ...(options.opsEnv && { env: options.opsEnv }) }),
       startSshd({
         addresses: Object.values(NODE_ADDRESSES),
         otherLogin: prodUser,

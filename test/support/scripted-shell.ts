@@ -30,9 +30,9 @@ export interface ShellCall {
 
 /**
  * A RemoteShell for unit tests: each exec is answered by the test's handler and recorded; what the
- * handler leaves unanswered succeeds printing nothing. `ansible --version` always names the
+ * handler leaves unanswered succeeds printing nothing. `ansible --version` is Debian 12's, naming the
  * ANSIBLE_CONFIG it is given as its config file, as Ansible does when the repo has its ansible.cfg
- * (the lab's tests cover the rest). A detached command is answered as an exec of its argv (the detach
+ * (the lab's tests cover the rest), and its Python answers with its import path. A detached command is answered as an exec of its argv (the detach
  * protocol is the ssh adapter's, tested on the lab); a detached run is found only where the test put
  * one in `detached` (folder → state). A probe asking for runs started since a time finds only those
  * whose start (epoch ms) the test put in `startedAt`, from that time on; a folder the test put in
@@ -114,9 +114,32 @@ export function createScriptedShell(
   return shell;
 }
 
+/** What Debian 12's ansible-core prints, and what its Python imports from (`sys.path`, the user site). */
 function ansibleVersion(request: ExecRequest): ScriptedReply | undefined {
+  if (request.argv[0] === '/usr/bin/python3' && request.argv[1] === '-c') {
+    return {
+      stdout: [
+        '/usr/lib/python311.zip',
+        '/usr/lib/python3.11',
+        '/usr/lib/python3.11/lib-dynload',
+        '/usr/local/lib/python3.11/dist-packages',
+        '/usr/lib/python3/dist-packages',
+        '/home/ops/.local/lib/python3.11/site-packages',
+      ],
+    };
+  }
   if (request.argv.join(' ') !== 'ansible --version') return undefined;
   return {
-    stdout: ['ansible [core 2.14.18]', `  config file = ${request.env?.ANSIBLE_CONFIG ?? 'None'}`],
+    stdout: [
+      'ansible [core 2.14.18]',
+      `  config file = ${request.env?.ANSIBLE_CONFIG ?? 'None'}`,
+      "  configured module search path = ['/home/ops/.ansible/plugins/modules', '/usr/share/ansible/plugins/modules']",
+      '  ansible python module location = /usr/lib/python3/dist-packages/ansible',
+      '  ansible collection location = /home/ops/.ansible/collections:/usr/share/ansible/collections',
+      '  executable location = /usr/bin/ansible',
+      '  python version = 3.11.2 (main, Apr 28 2025, 14:11:48) [GCC 12.2.0] (/usr/bin/python3)',
+      '  jinja version = 3.1.2',
+      '  libyaml = True',
+    ],
   };
 }

@@ -125,5 +125,9 @@ function describeChanges(approved: BindingIdentity, now: BindingIdentity): strin
   if (approved.commandLine !== now.commandLine) {
     changes.push(`the command line was \`${approved.commandLine}\`, now \`${now.commandLine}\``);
   }
-  return changes.length > 0 ? changes : ['what the approval covers changed'];
+  if (changes.length > 0) return changes;
+  // The same commit and command line: what else the fingerprint binds (the playbook's toolchain) moved.
+  return approved.fingerprint !== now.fingerprint
+    ? ['Ansible on the ops host changed since the approval (its version, its settings or its collections)']
+    : ['what the approval covers changed'];
 }

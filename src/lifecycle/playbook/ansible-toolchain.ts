@@ -1,9 +1,11 @@
 import { ansibleEnv } from '../ansible/ansible-env.js';
 import { ANSIBLE_VERSION_ARGV, readAnsibleVersion } from '../ansible/ops-ansible-version.js';
 import type { StepContext } from '../plan/step.js';
-import { captureRemote } from '../remote/capture-remote.js';
+import { type Captured, captureRemote } from '../remote/capture-remote.js';
 import { repoPaths } from '../repo-paths.js';
 import { opsTarget } from '../targets.js';
+import { ansiblePython, type ToolchainPlaces, toolchainPlaces } from './toolchain-places.js';
+import { stampToolchain } from './toolchain-stamp.js';
 
 const READS = [
   ANSIBLE_VERSION_ARGV,
@@ -11,22 +13,71 @@ const READS = [
   ['ansible-galaxy', 'collection', 'list'],
 ];
 
+/** Python's import path and the user's site folder (which joins it once it exists), a line each. */
+const IMPORT_PATH_PROGRAM =
+  'import site, sys; print("\\n".join([p for p in sys.path if p] + [site.getusersitepackages()]))';
+
+/** The job's last whole read, with the stamp its places had just after it. */
+interface KeptToolchain {
+  readonly stamp: string;
+  readonly places: ToolchainPlaces;
+  readonly text: string;
+}
+
+const KEPT_FACT = 'ansibleToolchain';
+
+/**
+ * A change this close to the read (seconds, beyond the read's own time) may have landed between the
+ * read and the stamp: such a read is not kept, and the next one is whole again.
+ */
+const SETTLE_SECONDS = 2;
+
 /**
  * What runs a playbook besides the commit: Ansible's version (and the config file it names), every
  * setting that config changes from the defaults, and the installed collections with their
  * versions. None of it is in git, so an approval binds it too: upgrading Ansible or a collection
  * between approval and run voids the approval.
+ *
+ * Reading it starts Python three times (half a second each on a small ops host), when an approval is
+ * asked and again when it resumes. So the job keeps its last read with a stamp of every place the
+ * answers come from, and while the stamp is the same the kept read serves; any change there reads it
+ * whole again.
  */
 export async function ansibleToolchain(ctx: StepContext): Promise<string> {
   const options = { cwd: repoPaths(ctx.world).ansible, env: await ansibleEnv(ctx) };
-  const answers = await Promise.all(
-    READS.map((argv) =>
-      argv === ANSIBLE_VERSION_ARGV
-        ? readAnsibleVersion(ctx)
-        : captureRemote(ctx, opsTarget(ctx.world), argv, options),
-    ),
-  );
-  return answers
+  const kept = ctx.facts.get<KeptToolchain>(KEPT_FACT);
+  if (kept && (await stampToolchain(ctx, kept.places, options))?.digest === kept.stamp) return kept.text;
+
+  const startedAt = ctx.clock.now();
+  const version = readAnsibleVersion(ctx);
+  const importPath = version.then((answer) => readImportPath(ctx, answer, options));
+  const [answers, importPathAnswer] = await Promise.all([
+    Promise.all([
+      version,
+      ...READS.slice(1).map((argv) => captureRemote(ctx, opsTarget(ctx.world), argv, options)),
+    ]),
+    importPath,
+  ]);
+  const text = answers
     .map((answer, index) => `${READS[index]!.join(' ')} (exit ${answer.exitCode})\n${answer.stdout}`)
     .join('\n');
+  const places = toolchainPlaces(answers[0]!.stdout, answers[2]!.stdout, importPathAnswer?.stdout ?? '');
+  if (places) {
+    const stamp = await stampToolchain(ctx, places, options);
+    const readSeconds = (ctx.clock.now() - startedAt) / 1_000;
+    if (stamp && stamp.unchangedForSeconds > readSeconds + SETTLE_SECONDS)
+      await ctx.facts.set(KEPT_FACT, { stamp: stamp.digest, places, text } satisfies KeptToolchain);
+  }
+  return text;
+}
+
+/** Python's import path as the Python `ansible --version` names reads it, with the same env. */
+async function readImportPath(
+  ctx: StepContext,
+  version: Captured,
+  options: { cwd: string; env: Record<string, string> },
+): Promise<Captured | undefined> {
+  const python = ansiblePython(version.stdout);
+  if (python === undefined) return undefined;
+  return captureRemote(ctx, opsTarget(ctx.world), [python, '-c', IMPORT_PATH_PROGRAM], options);
 }
