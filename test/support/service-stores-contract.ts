@@ -100,7 +100,12 @@ export function describeServiceStoresContract(name: string, start: () => Promise
         ) => ports.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
         expect(await submit(ALICE, up)).toMatchObject({
           kind: 'queued',
-          record: { id: 'job-1', number: 1 },
+          record: {
+            id: 'job-1',
+            number: 1,
+            pageNonce: expect.stringMatching(/^[\w-]{22}$/),
+            folderTag: expect.stringMatching(/^[0-9a-f]{12}$/),
+          },
           position: 0,
         });
         expect(await ports.clusterLeases.holder('dev')).toBe('job-1');
