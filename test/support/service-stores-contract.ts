@@ -241,6 +241,18 @@ export function describeServiceStoresContract(name: string, start: () => Promise
         expect(JSON.parse(entry!.raw)).toEqual(entry!.stored);
       }));
 
+    it('approvals: of two clicks at once both are counted, and the decision lands once', () =>
+      using(async ({ ports, write }) => {
+        await write.approval('job-1', 'rollout', pendingApproval(60_000));
+        const clicks = await Promise.all(
+          [ALICE, BOB].map((userId) => ports.approvals.applyClick(target, click(userId), RULES, clock)),
+        );
+        expect(clicks.map(({ verdict }) => verdict.kind).sort()).toEqual(['approved', 'counted']);
+        const [entry] = await ports.approvals.read('job-1');
+        expect(entry!.stored.state).toMatchObject({ status: 'approved' });
+        expect([...entry!.stored.approvals!].sort()).toEqual([ALICE, BOB]);
+      }));
+
     it("approvals: a click that comes before its request's message is saved waits for it; one never saved is refused once the wait is over", () =>
       using(async ({ ports, write }) => {
         // Saved, then posted: the click comes before the worker saves the message's ts.
