@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -8,6 +7,7 @@ import type { LifecycleCommand } from '../lifecycle/command/lifecycle-command.js
 import type { AuditLog } from './audit-log.js';
 import type { Admission, CommandRateLimit } from './command-rate-limit.js';
 import type { JobRecord, JobRef } from './job-record.js';
+import { newJobRecord } from './new-job-record.js';
 import { recordCommand } from './record-command.js';
 import type { RedisKeys } from './redis-keys.js';
 import { FLUX_REMINDER_EVERY_MS } from './remind-flux-suspended.js';
@@ -94,18 +94,10 @@ export function createJobQueue(
   return {
     queue,
     async enqueue(request: EnqueueRequest): Promise<EnqueueResult> {
-      const { command, requestedBy, channel } = request;
-      const createdAt = now();
-      const pageNonce = randomBytes(16).toString('base64url');
-      // Its own random value, not a hash of the page nonce: a record of an older version has a page
-      // nonce and must keep its legacy folder names (no tag), and nothing written on hosts others
-      // read is then tied to the page's secret. 6 bytes: only jobs of one id on one host must differ.
-      const folderTag = randomBytes(6).toString('hex');
+      const fresh = newJobRecord(request, now());
       const recorded = await recordCommand(connection, keys, deps, {
         ...request,
-        createdAt,
-        pageNonce,
-        folderTag,
+        ...fresh,
         leaseMs: ENQUEUED_LEASE_MS,
       });
       if (recorded.kind === 'busy') {
@@ -114,19 +106,9 @@ export function createJobQueue(
       }
       if (recorded.kind !== 'queued') return recorded;
       const { id, number, position } = recorded;
-      const record: JobRecord = {
-        id,
-        number,
-        command,
-        requestedBy,
-        channel,
-        createdAt,
-        pageNonce,
-        folderTag,
-        ...(request.rerunOf && { rerunOf: request.rerunOf }),
-      };
+      const record: JobRecord = { id, number, ...fresh };
       try {
-        await addJob(command.verb, id);
+        await addJob(request.command.verb, id);
       } catch (cause) {
         // Every reply lost may still hide an add that landed: then the job exists, and is queued after all.
         if (await queue.getJob(id).catch(() => undefined)) return { kind: 'queued', record, position };

@@ -3,15 +3,12 @@ import type { ApprovalClick, ApprovalRules, ClickVerdict } from '../lifecycle/ap
 import type { Clock } from '../lifecycle/ports/clock.js';
 import { applyApprovalClick, type ClickTarget } from './apply-approval-click.js';
 import type { StoredApproval } from './ports/approval-announcer.js';
+import { readAnnouncedApproval } from './read-announced-approval.js';
 import type { RedisKeys } from './redis-keys.js';
 import { replaceHashField } from './replace-hash-field.js';
 
 // Each lost race means another click changed the record; only a crowd of approvers gets this far.
 const MAX_TRIES = 10;
-// The request is saved, then posted, then its message's ts is saved: a click that comes as the
-// message appears (a quick approver, a slow Redis write) waits this long for the ts to be known.
-const ANNOUNCE_WAIT_MS = 5_000;
-const ANNOUNCE_POLL_MS = 20;
 
 /**
  * Applies one click to the stored approval atomically: the rules decide on the record as read, and
@@ -30,8 +27,10 @@ export async function recordApprovalClick(
 ): Promise<{ verdict: ClickVerdict; stored?: StoredApproval }> {
   const key = keys.approvals(target.jobId);
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    const raw = await readAnnounced(redis, key, target.stepId, clock);
-    const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
+    const { raw, stored } = await readAnnouncedApproval(async () => {
+      const field = await redis.hget(key, target.stepId);
+      return { raw: field, stored: field ? (JSON.parse(field) as StoredApproval) : undefined };
+    }, clock);
     const { verdict, ruled, next } = applyApprovalClick(stored, target, click, rules);
     if (!ruled) return { verdict };
     if (!next) return { verdict, stored: ruled };
@@ -40,21 +39,4 @@ export async function recordApprovalClick(
     }
   }
   return { verdict: { kind: 'refused', reason: 'too many simultaneous clicks, please click again' } };
-}
-
-/** The stored approval, once a pending one has its message's ts (or the wait is over). */
-async function readAnnounced(
-  redis: Redis,
-  key: string,
-  stepId: string,
-  clock: Clock,
-): Promise<string | null> {
-  const deadline = clock.now() + ANNOUNCE_WAIT_MS;
-  for (;;) {
-    const raw = await redis.hget(key, stepId);
-    const stored = raw ? (JSON.parse(raw) as StoredApproval) : undefined;
-    const announcing = stored?.state.status === 'pending' && stored.messageTs === undefined;
-    if (!announcing || clock.now() >= deadline) return raw;
-    await clock.sleep(ANNOUNCE_POLL_MS);
-  }
 }

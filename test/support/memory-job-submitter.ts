@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { EnqueueResult } from '../../src/jobs/create-job-queue.js';
 import type { JobRecord } from '../../src/jobs/job-record.js';
+import { newJobRecord } from '../../src/jobs/new-job-record.js';
 import { jobIdOf } from '../../src/jobs/ports/job-id.js';
 import { describeCommand } from '../../src/lifecycle/command/lifecycle-command.js';
 import { isMutating } from '../../src/lifecycle/verbs/lifecycle-verbs.js';
@@ -27,7 +27,7 @@ export function createMemoryJobSubmitter(deps: {
   const promoted: string[] = [];
   const submitter: JobSubmitter = {
     async enqueue(request): Promise<EnqueueResult> {
-      const { command, requestedBy, channel, rerunOf } = request;
+      const { command, requestedBy, rerunOf } = request;
       if (request.admission) {
         const verdict = await deps.rateLimit.admit(request.admission);
         if (verdict !== 'admitted') return { kind: verdict };
@@ -45,17 +45,7 @@ export function createMemoryJobSubmitter(deps: {
       let position = 0;
       if (holder !== null) position = deps.leases.wait(command.cluster, id);
       else if (isMutating(command)) deps.leases.hold(command.cluster, id);
-      const pageNonce = randomBytes(16).toString('base64url');
-      const record: JobRecord = {
-        id,
-        number,
-        command,
-        requestedBy,
-        channel,
-        createdAt: at,
-        pageNonce,
-        ...(rerunOf && { rerunOf }),
-      };
+      const record: JobRecord = { id, number, ...newJobRecord(request, at) };
       deps.records.add(record);
       await deps.audit.record({ ...entry, action: 'command', what, jobId: id });
       return { kind: 'queued', record, position };

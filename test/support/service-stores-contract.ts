@@ -5,6 +5,7 @@ import type { StoredApproval } from '../../src/jobs/ports/approval-announcer.js'
 import type { LifecycleEvent } from '../../src/lifecycle/ports/reporter.js';
 import type { FluxSuspended, LastVerify } from '../../src/service/cluster-service.js';
 import type { ServiceDeps } from '../../src/service/service-deps.js';
+import { createInstantClock } from './manual-clock.js';
 
 /** The service's stores under test, with what other writers (worker, watches, outboxes) write the way they write it. */
 export interface StoresUnderTest {
@@ -57,6 +58,22 @@ function pendingApproval(expiresAt: number): StoredApproval {
   };
 }
 
+/** pendingApproval as its worker saves it before posting it: no message ts yet. */
+function unannouncedApproval(expiresAt: number): StoredApproval {
+  const { messageTs: _notYet, ...saved } = pendingApproval(expiresAt);
+  return saved;
+}
+
+/** A click on pendingApproval's buttons, on its message. */
+const target = { jobId: 'job-1', stepId: 'rollout', approvalId: 'job-1.rollout.1', messageTs: 'msg-1' };
+const click = (userId: string, at = 1_000) => ({
+  userId,
+  decision: 'approve' as const,
+  isApprover: true,
+  requestedBy: 'U0CAROL',
+  at,
+});
+
 /**
  * What the service relies on of its stores, run against each implementation (Redis in the lab, memory
  * in the unit project), so a unit test on the memory stores tells what the bot on Redis would do.
@@ -83,7 +100,12 @@ export function describeServiceStoresContract(name: string, start: () => Promise
         ) => ports.queue.enqueue({ command, requestedBy, channel: 'C0OPS', queueIfBusy });
         expect(await submit(ALICE, up)).toMatchObject({
           kind: 'queued',
-          record: { id: 'job-1', number: 1 },
+          record: {
+            id: 'job-1',
+            number: 1,
+            pageNonce: expect.stringMatching(/^[\w-]{22}$/),
+            folderTag: expect.stringMatching(/^[0-9a-f]{12}$/),
+          },
           position: 0,
         });
         expect(await ports.clusterLeases.holder('dev')).toBe('job-1');
@@ -187,20 +209,6 @@ export function describeServiceStoresContract(name: string, start: () => Promise
           { stepId: 'rollout', stored: pendingApproval(60_000) },
         ]);
         expect(await ports.approvals.read('job-2')).toEqual([]);
-        const target = {
-          jobId: 'job-1',
-          stepId: 'rollout',
-          approvalId: 'job-1.rollout.1',
-          messageTs: 'msg-1',
-        };
-        const click = (userId: string, at = 1_000) => ({
-          userId,
-          decision: 'approve' as const,
-          isApprover: true,
-          requestedBy: 'U0CAROL',
-          at,
-        });
-
         expect(
           await ports.approvals.applyClick({ ...target, messageTs: 'msg-other' }, click(ALICE), RULES, clock),
         ).toEqual({
@@ -231,6 +239,51 @@ export function describeServiceStoresContract(name: string, start: () => Promise
         const [entry] = await ports.approvals.read('job-1');
         expect(entry!.stored.state).toMatchObject({ status: 'approved', by: [ALICE, BOB] });
         expect(JSON.parse(entry!.raw)).toEqual(entry!.stored);
+      }));
+
+    it('approvals: of two clicks at once both are counted, and the decision lands once', () =>
+      using(async ({ ports, write }) => {
+        await write.approval('job-1', 'rollout', pendingApproval(60_000));
+        const clicks = await Promise.all(
+          [ALICE, BOB].map((userId) => ports.approvals.applyClick(target, click(userId), RULES, clock)),
+        );
+        expect(clicks.map(({ verdict }) => verdict.kind).sort()).toEqual(['approved', 'counted']);
+        const [entry] = await ports.approvals.read('job-1');
+        expect(entry!.stored.state).toMatchObject({ status: 'approved' });
+        expect([...entry!.stored.approvals!].sort()).toEqual([ALICE, BOB]);
+      }));
+
+    it("approvals: a click that comes before its request's message is saved waits for it; one never saved is refused once the wait is over", () =>
+      using(async ({ ports, write }) => {
+        // Saved, then posted: the click comes before the worker saves the message's ts.
+        await write.approval('job-1', 'rollout', unannouncedApproval(60_000));
+        const time = createInstantClock(1_000);
+        let posted = false;
+        const clock = {
+          now: time.now,
+          // The worker saves the ts while the click waits.
+          async sleep(ms: number) {
+            await time.sleep(ms);
+            if (posted) return;
+            posted = true;
+            await write.approval('job-1', 'rollout', pendingApproval(60_000));
+          },
+        };
+        expect(await ports.approvals.applyClick(target, click(ALICE), RULES, clock)).toMatchObject({
+          verdict: { kind: 'counted', approvals: [ALICE] },
+          stored: { messageTs: 'msg-1', approvals: [ALICE] },
+        });
+
+        // The post never came back: nobody saw the request.
+        await write.approval('job-2', 'rollout', unannouncedApproval(60_000));
+        const waited = createInstantClock(1_000);
+        expect(
+          await ports.approvals.applyClick({ ...target, jobId: 'job-2' }, click(ALICE), RULES, waited),
+        ).toEqual({
+          verdict: { kind: 'refused', reason: 'its request was never shown in the job’s thread' },
+        });
+        expect(waited.now()).toBeGreaterThanOrEqual(6_000);
+        expect(await ports.approvals.read('job-2')).toMatchObject([{ stored: unannouncedApproval(60_000) }]);
       }));
 
     it('feed: the log read in pages after a line, its end told once read; the events in order', () =>
