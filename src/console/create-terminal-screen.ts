@@ -1,8 +1,13 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { showForeignControls } from './render-for-terminal.js';
 
 export interface TerminalScreen {
-  /** Prints above the prompt: the line being typed is cleared, the text printed, the prompt and typed text drawn again. */
+  /**
+   * Prints above the prompt: the line being typed is cleared, the text printed, the prompt and typed
+   * text drawn again. The console's one way out: every control character in the text is shown, not
+   * obeyed, but for the console's own styles on a TTY.
+   */
   print(text: string): void;
   /** Shows the prompt for the next line. */
   prompt(): void;
@@ -29,7 +34,8 @@ export function createTerminalScreen(input: Readable, output: Writable, tty: boo
   });
   let prompting = false;
   return {
-    print(text) {
+    print(marked) {
+      const text = showForeignControls(marked, { tty });
       if (!tty || !prompting) {
         output.write(`${text}\n`);
         return;

@@ -5,14 +5,21 @@ export interface TerminalStyle {
   readonly tty: boolean;
 }
 
+const COLOUR_END = '\u001b[39m';
 const BOLD = ['\u001b[1m', '\u001b[22m'] as const;
-const CODE = ['\u001b[36m', '\u001b[39m'] as const;
+const CODE = ['\u001b[36m', COLOUR_END] as const;
 const STATE_COLOURS: Readonly<Record<string, string>> = {
   '✅': '\u001b[32m',
   '❌': '\u001b[31m',
   '⚠': '\u001b[33m',
   '⏳': '\u001b[33m',
 };
+/** The console's own styles, each sequence whole: the only escape sequences it sends a TTY on purpose. */
+const OWN_STYLE = new RegExp(
+  `(${[...new Set([...BOLD, ...CODE, ...Object.values(STATE_COLOURS)])]
+    .map((sequence) => sequence.replace('[', '\\['))
+    .join('|')})`,
+);
 
 /** Slack's `<…>` forms: mentions, channels, special mentions, links; the text part after `|` is optional. */
 const ANGLE = /<([^<>|]*)(?:\|([^<>]*))?>/g;
@@ -50,6 +57,21 @@ export function showControls(text: string): string {
   return text.replace(CONTROL, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
+/**
+ * Everything the console prints, last: each control character shown, save the console's own
+ * styles on a TTY. Whatever path a foreign value took into the text (one that skipped the marks'
+ * `text`), it cannot move the cursor, clear the screen or retitle the terminal; at most it can
+ * turn on one of the console's own colours.
+ */
+export function showForeignControls(text: string, style: TerminalStyle): string {
+  if (!style.tty) return showControls(text);
+  // Split on the own styles: the odd parts are those sequences, kept as they are.
+  return text
+    .split(OWN_STYLE)
+    .map((part, index) => (index % 2 === 1 ? part : showControls(part)))
+    .join('');
+}
+
 export function bold(text: string, style: TerminalStyle): string {
   return style.tty ? `${BOLD[0]}${text}${BOLD[1]}` : text;
 }
@@ -72,7 +94,7 @@ export function colourStates(text: string, style: TerminalStyle): string {
   if (!style.tty) return text;
   let out = text;
   for (const [mark, colour] of Object.entries(STATE_COLOURS)) {
-    out = out.replaceAll(mark, `${colour}${mark}\u001b[39m`);
+    out = out.replaceAll(mark, `${colour}${mark}${COLOUR_END}`);
   }
   return out;
 }
