@@ -119,6 +119,21 @@ describe('what Ansible answers about the repo, once per commit a run', () => {
     expect(ops.asked()).toBe(1);
   });
 
+  it('takes an answer remembered before the run first read HEAD (a resume proving Ansible unchanged), but not past a new commit', async () => {
+    const repo = opsRepo({});
+    const ops = ansible();
+    const cache = createRepoFileCache(undefined, async () => {});
+    cache.remember('ansible --version', 'config file = /repo/ansible.cfg (kept)');
+    expect(await cache.once('ansible --version', repo.head(cache), ops.version)).toBe(
+      'config file = /repo/ansible.cfg (kept)',
+    );
+    expect(ops.asked()).toBe(0);
+    repo.move('c2');
+    expect(await cache.once('ansible --version', repo.head(cache), ops.version)).toBe(
+      'config file = /repo/ansible.cfg (1)',
+    );
+  });
+
   it('keeps nothing for the next run of the job, nor a failed answer', async () => {
     const repo = opsRepo({});
     const ops = ansible();

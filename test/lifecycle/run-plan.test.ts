@@ -359,10 +359,15 @@ describe('engine: cilium dev with fakes of every port', () => {
     const t = setup();
     await t.run();
     expect(toolchainReads(t)).toBe(1);
+    const versionReads = () =>
+      t.shell.calls.filter((call) => call.argv.join(' ') === 'ansible --version').length;
+    const versionReadsAsked = versionReads();
     t.approvals.approve('2-cilium');
     expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
     expect(t.approvals.voided).toHaveLength(0);
     expect(toolchainReads(t)).toBe(1);
+    // The rollout's ansible.cfg check takes the answer the stamp proved too: no Python starts at all.
+    expect(versionReads()).toBe(versionReadsAsked);
     expect(t.playbookRuns()).toBe(1);
     // The stamp lists exactly the places Ansible's own answers named, each as find must take it: absolute.
     expect(stamps(t).at(-1)!.argv.slice(4)).toEqual([

@@ -13,8 +13,13 @@ export async function readAnsibleVersion(ctx: StepContext): Promise<Captured> {
     cwd: repoPaths(ctx.world).ansible,
     env: await ansibleEnv(ctx),
   });
-  ctx.repoFiles.remember(answerKey(ctx), version);
+  rememberAnsibleVersion(ctx, version);
   return version;
+}
+
+/** An answer known to be today's (read afresh, or proven unchanged): this run's next check at the commit takes it. */
+export function rememberAnsibleVersion(ctx: StepContext, version: Captured): void {
+  ctx.repoFiles.remember(answerKey(ctx), version);
 }
 
 /**

@@ -1,5 +1,9 @@
 import { ansibleEnv } from '../ansible/ansible-env.js';
-import { ANSIBLE_VERSION_ARGV, readAnsibleVersion } from '../ansible/ops-ansible-version.js';
+import {
+  ANSIBLE_VERSION_ARGV,
+  readAnsibleVersion,
+  rememberAnsibleVersion,
+} from '../ansible/ops-ansible-version.js';
 import type { StepContext } from '../plan/step.js';
 import { type Captured, captureRemote } from '../remote/capture-remote.js';
 import { repoPaths } from '../repo-paths.js';
@@ -22,6 +26,8 @@ interface KeptToolchain {
   readonly stamp: string;
   readonly places: ToolchainPlaces;
   readonly text: string;
+  /** `ansible --version` as read then. */
+  readonly version: Captured;
 }
 
 const KEPT_FACT = 'ansibleToolchain';
@@ -46,7 +52,11 @@ const SETTLE_SECONDS = 2;
 export async function ansibleToolchain(ctx: StepContext): Promise<string> {
   const options = { cwd: repoPaths(ctx.world).ansible, env: await ansibleEnv(ctx) };
   const kept = ctx.facts.get<KeptToolchain>(KEPT_FACT);
-  if (kept && (await stampToolchain(ctx, kept.places, options))?.digest === kept.stamp) return kept.text;
+  if (kept && (await stampToolchain(ctx, kept.places, options))?.digest === kept.stamp) {
+    // The same places give the same answers: this run's ansible.cfg check takes the kept one too.
+    rememberAnsibleVersion(ctx, kept.version);
+    return kept.text;
+  }
 
   const startedAt = ctx.clock.now();
   const version = readAnsibleVersion(ctx);
@@ -66,7 +76,12 @@ export async function ansibleToolchain(ctx: StepContext): Promise<string> {
     const stamp = await stampToolchain(ctx, places, options);
     const readSeconds = (ctx.clock.now() - startedAt) / 1_000;
     if (stamp && stamp.unchangedForSeconds > readSeconds + SETTLE_SECONDS)
-      await ctx.facts.set(KEPT_FACT, { stamp: stamp.digest, places, text } satisfies KeptToolchain);
+      await ctx.facts.set(KEPT_FACT, {
+        stamp: stamp.digest,
+        places,
+        text,
+        version: answers[0]!,
+      } satisfies KeptToolchain);
   }
   return text;
 }

@@ -24,7 +24,10 @@ export interface RepoFileCache {
    * next run, which asks again too.
    */
   once<T>(key: string, head: () => Promise<string>, load: () => Promise<T>): Promise<T>;
-  /** An answer just read afresh at the commit last seen: the next `once` of its key takes it. */
+  /**
+   * An answer just read afresh (or proven unchanged) at the commit last seen, or, before this run's
+   * first HEAD read, at the one it is about to see: the next `once` of its key takes it.
+   */
   remember(key: string, answer: unknown): void;
   /** HEAD as just read on the ops host. */
   commitSeen(commit: string): void;
@@ -41,6 +44,8 @@ export function createRepoFileCache(
   const files = new Map<string, Promise<string | undefined>>();
   const texts = new Map<string, string | null>();
   const answers = new Map<string, Promise<unknown>>();
+  // Remembered before this run first read HEAD: the commit it is about to see is the one read now.
+  const rememberedEarly = new Map<string, Promise<unknown>>();
   const cache: RepoFileCache = {
     async read(relPath, head, load) {
       headRead ??= head();
@@ -76,15 +81,18 @@ export function createRepoFileCache(
       return loading;
     },
     remember(key, answer) {
-      if (commit !== undefined) answers.set(key, Promise.resolve(answer));
+      (commit === undefined ? rememberedEarly : answers).set(key, Promise.resolve(answer));
     },
     commit: () => commit,
     commitSeen(seen) {
       if (seen === commit) return;
+      const first = commit === undefined;
       commit = seen;
       files.clear();
       texts.clear();
       answers.clear();
+      if (first) for (const [key, answer] of rememberedEarly) answers.set(key, answer);
+      rememberedEarly.clear();
       if (kept?.commit !== seen) return;
       for (const [path, text] of Object.entries(kept.files)) {
         texts.set(path, text);
