@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares this machine for the lab the tests and the demo run on (fresh Debian): Node 24 (through
 # scripts/use-node-24.sh, for this script's npm ci; source that in your shell too), then installs
-# what is missing (Redis, sshd, ansible-core, openssl, git, chromium, sudo, script), makes /run/sshd, starts Redis on
+# what is missing (Redis, sshd, ansible-core, openssl, git, chromium, sudo, script, busybox), makes /run/sshd, starts Redis on
 # 127.0.0.1:6379 unless one answers there, and installs the npm dependencies. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,8 @@ command -v git >/dev/null || need_apt+=(git)
 command -v script >/dev/null || need_apt+=(bsdutils)
 # Prod's lab nodes log in as a user whose sudo asks for the vaulted password (test/lab/password-sudo-user.ts).
 command -v sudo >/dev/null || need_apt+=(sudo)
+# An ops host whose find is BusyBox's (no -printf) takes no toolchain stamp (test/lifecycle/toolchain-stamp.lab.test.ts).
+command -v busybox >/dev/null || need_apt+=(busybox)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   echo "prepare-lab: installing ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

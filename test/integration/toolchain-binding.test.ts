@@ -2,8 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ansibleToolchain } from '../../src/lifecycle/playbook/ansible-toolchain.js';
 import { TOOLCHAIN_STAMP_NAME } from '../../src/lifecycle/playbook/toolchain-stamp.js';
 import { LAB_TEST_TIMEOUT_MS } from '../support/lab-names.js';
+import { labStepContext } from '../support/lab-step-context.js';
+import { createInstantClock } from '../support/manual-clock.js';
 import { type LifecycleLab, startLifecycleLab } from '../support/start-lifecycle-lab.js';
 
 // The ops user's own collections folder, first on Ansible's collections path as a profile might set it:
@@ -58,6 +61,34 @@ describe('an approval binds Ansible on the ops host, and a resume proves it unch
   );
 
   it(
+    'a kept read serves an hour at most, and only as this version of the stamp wrote it',
+    async () => {
+      const clock = createInstantClock(Date.now());
+      const ctx = { ...labStepContext(lab, 'dev'), clock };
+      const reads = () => opsCommands('ansible-galaxy collection list');
+      const readsBefore = await reads();
+      const toolchain = await ansibleToolchain(ctx);
+      expect(toolchain).toMatch(/^[0-9a-f]{64}$/);
+      expect(await ansibleToolchain(ctx)).toBe(toolchain);
+      expect(await reads()).toBe(readsBefore + 1);
+
+      clock.advance(61 * 60_000);
+      expect(await ansibleToolchain(ctx)).toBe(toolchain);
+      expect(await reads()).toBe(readsBefore + 2);
+
+      // A fact another version wrote (its stamp taken by another script) is never compared.
+      const kept = ctx.facts.get<Record<string, unknown>>('ansibleToolchain')!;
+      await ctx.facts.set('ansibleToolchain', { ...kept, stampVersion: 'another script' });
+      expect(await ansibleToolchain(ctx)).toBe(toolchain);
+      expect(await reads()).toBe(readsBefore + 3);
+      await ctx.facts.set('ansibleToolchain', { ...kept, version: undefined });
+      expect(await ansibleToolchain(ctx)).toBe(toolchain);
+      expect(await reads()).toBe(readsBefore + 4);
+    },
+    LAB_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'a collection installed between the approval and its click voids it, naming Ansible, and nothing runs',
     async () => {
       const job = lab.startJob('cilium dev');
@@ -80,7 +111,7 @@ describe('an approval binds Ansible on the ops host, and a resume proves it unch
         {
           id: 'approval-1',
           reason:
-            'Ansible on the ops host changed since the approval (its version, its settings or its collections)',
+            'Ansible on the ops host (its version, its settings or its collections) changed since the approval',
         },
       ]);
       expect(job.approvals.requests[1]!.binding.fingerprint).not.toBe(

@@ -342,7 +342,7 @@ describe('engine: cilium dev with fakes of every port', () => {
     expect(await t.run()).toMatchObject({ status: 'waiting', stepId: '2-cilium' });
     expect(t.approvals.voided).toHaveLength(1);
     expect(t.approvals.voided[0]!.reason).toBe(
-      'Ansible on the ops host changed since the approval (its version, its settings or its collections)',
+      'Ansible on the ops host (its version, its settings or its collections) changed since the approval',
     );
     expect(t.playbookRuns()).toBe(0);
     const reads = t.shell.calls.map((call) => call.argv.join(' '));

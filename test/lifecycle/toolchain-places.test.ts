@@ -40,6 +40,18 @@ describe('the places a toolchain stamp looks at, as Ansible names them', () => {
     });
   });
 
+  it('watches a configured location that is itself an ansible_collections folder there, as Ansible looks', () => {
+    const version = VERSION.replace(
+      'ansible collection location = /home/ops/.ansible/collections:',
+      'ansible collection location = /srv/shared/ansible_collections/:',
+    );
+    expect(toolchainPlaces(version, COLLECTIONS, IMPORT_PATH)?.collections).toEqual([
+      '/srv/shared/ansible_collections',
+      '/usr/share/ansible/collections/ansible_collections',
+      '/usr/lib/python3/dist-packages/ansible_collections',
+    ]);
+  });
+
   it('names none when a path is not absolute (find would take "-delete" for an action), or an answer lacks one', () => {
     expect(
       toolchainPlaces(VERSION.replace('= /usr/bin/ansible', '= -delete'), COLLECTIONS, IMPORT_PATH),

@@ -89,7 +89,7 @@ export async function passApproval(
       if (policy.current && binding) {
         const now = await policy.current(ctx);
         if (now.fingerprint !== binding.fingerprint || state.fingerprint !== binding.fingerprint) {
-          const changes = describeChanges(binding, now);
+          const changes = describeChanges(binding, now, policy.alsoBinds);
           await desk.void(state.id, changes.join('; '));
           return ask({
             warning: `The approved run is not what would run now: ${changes.join('; ')}.`,
@@ -117,7 +117,7 @@ async function endUnrun(
   return { kind: 'end', outcome, summary };
 }
 
-function describeChanges(approved: BindingIdentity, now: BindingIdentity): string[] {
+function describeChanges(approved: BindingIdentity, now: BindingIdentity, alsoBinds?: string): string[] {
   const changes: string[] = [];
   if (approved.commit !== now.commit) {
     changes.push(`the infra repo moved from ${approved.commit?.slice(0, 12)} to ${now.commit?.slice(0, 12)}`);
@@ -126,8 +126,7 @@ function describeChanges(approved: BindingIdentity, now: BindingIdentity): strin
     changes.push(`the command line was \`${approved.commandLine}\`, now \`${now.commandLine}\``);
   }
   if (changes.length > 0) return changes;
-  // The same commit and command line: what else the fingerprint binds (the playbook's toolchain) moved.
-  return approved.fingerprint !== now.fingerprint
-    ? ['Ansible on the ops host changed since the approval (its version, its settings or its collections)']
+  return approved.fingerprint !== now.fingerprint && alsoBinds
+    ? [`${alsoBinds} changed since the approval`]
     : ['what the approval covers changed'];
 }

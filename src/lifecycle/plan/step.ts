@@ -79,6 +79,11 @@ export interface ApprovalPolicy {
   required(ctx: StepContext): Promise<boolean>;
   bind(ctx: StepContext): Promise<ApprovalBinding>;
   /**
+   * What its fingerprint binds besides the commit and command line, in words, for the reason a void
+   * gives when only that moved (a playbook's: Ansible on the ops host).
+   */
+  readonly alsoBinds?: string | undefined;
+  /**
    * What the binding would be now (commit + exact command line), recomputed right before the step
    * runs: any difference voids the approval. Absent when the step is not bound to the repo.
    */

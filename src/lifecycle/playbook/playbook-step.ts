@@ -155,6 +155,7 @@ function playbookApprovalPolicy(world: WorldConfig, spec: PlaybookStepSpec, argv
     reason: approval.reason,
     warning: approval.warning,
     mark: approval.mark ?? '⚠',
+    alsoBinds: 'Ansible on the ops host (its version, its settings or its collections)',
     required: approval.required ?? (async () => true),
     current,
     async bind(ctx) {

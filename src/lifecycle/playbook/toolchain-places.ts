@@ -39,7 +39,7 @@ export function toolchainPlaces(
   const configured = (field('ansible collection location') ?? '')
     .split(':')
     .filter(Boolean)
-    .map((location) => `${location.replace(/\/+$/, '')}/ansible_collections`);
+    .map(collectionsFolder);
   const scanned = collectionList
     .split('\n')
     .flatMap((line) => (line.startsWith('# /') ? [line.slice(2).trim()] : []));
@@ -56,4 +56,10 @@ export function toolchainPlaces(
   };
   const everyPath = Object.values(places).flat();
   return everyPath.every((path) => path.startsWith('/')) && places.importPath.length > 0 ? places : undefined;
+}
+
+/** Ansible looks in a configured location's `ansible_collections`, or in the location itself when it is one. */
+function collectionsFolder(location: string): string {
+  const trimmed = location.replace(/\/+$/, '');
+  return trimmed.endsWith('/ansible_collections') ? trimmed : `${trimmed}/ansible_collections`;
 }
