@@ -146,7 +146,7 @@ async function engineRound(world: WorldConfig, benchRedis: BenchRedis, kind: Rou
     const cpuBefore = process.cpuUsage();
     const jobsPerSec = await drain(connect(), prefix, processor);
     const jobTrips = trips.count();
-    await processor.drainer.stop(Date.now() + DELIVERY_GRACE_MS);
+    await processor.drainer.stop(Date.now() + DELIVERY_GRACE_MS, Date.now() + DELIVERY_GRACE_MS + 5_000);
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     if (kind !== 'counted') return { jobsPerSec, cpuMs };

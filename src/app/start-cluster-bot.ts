@@ -15,6 +15,7 @@ import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServe
 import { connectRedis } from './connect-redis.js';
 import { meterBacklog } from './meter-backlog.js';
 import { meterJobPages } from './meter-job-pages.js';
+import { settledBy, shutdownDeadlines } from './shutdown-deadlines.js';
 import { createSlackClient, slackGroupMembers, slackReadiness, slackUserNames } from './slack-client.js';
 import { startCore } from './start-core.js';
 import { type OpsEndpoints, startOpsServer } from './start-ops-server.js';
@@ -132,12 +133,16 @@ export async function startClusterBot(
 
   return {
     async stop() {
+      const deadlines = shutdownDeadlines(env.SHUTDOWN_GRACE_SECONDS, systemClock.now());
       pages?.stop();
       stopRefreshing.abort();
-      await refreshing;
       await app?.stop();
       pageServer?.close();
-      await core.stop();
+      await core.stop(deadlines);
+      // Waited for after the core: its Redis closed, a round waiting on Redis has failed by now. One
+      // waiting on Slack is left, and the Homes are shown again by the next process's rounds.
+      if (refreshing && !(await settledBy(refreshing, deadlines.giveUpAt)))
+        logger.warn('App Home refresh round not finished (Slack did not answer): left undone');
       budgetRedis.disconnect();
       ops.close();
     },

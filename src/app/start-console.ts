@@ -12,6 +12,7 @@ import { systemClock } from '../system-clock.js';
 import { createJobPages, jobLinksFromEnv, logStreamLimitsFromEnv, startPageServer } from '../web/index.js';
 import type { JobPageUrl } from '../wording/job-page-url.js';
 import { connectRedis } from './connect-redis.js';
+import { shutdownDeadlines } from './shutdown-deadlines.js';
 import { startCore } from './start-core.js';
 
 export interface ConsoleProcessOptions {
@@ -53,6 +54,6 @@ export async function startConsole(options: ConsoleProcessOptions): Promise<void
   } finally {
     pages?.stop();
     server?.close();
-    await core.stop();
+    await core.stop(shutdownDeadlines(options.env.SHUTDOWN_GRACE_SECONDS, systemClock.now()));
   }
 }

@@ -20,6 +20,7 @@ import { systemClock } from '../system-clock.js';
 import { createOtlpTracing } from '../tracing/create-otlp-tracing.js';
 import { type JobTracing, NO_TRACING } from '../tracing/job-tracing.js';
 import { createRunShells, type RunShells } from './create-run-shells.js';
+import type { ShutdownDeadlines } from './shutdown-deadlines.js';
 import { startWorker } from './start-worker.js';
 
 export interface CoreOptions {
@@ -41,8 +42,11 @@ export interface Core {
   /** The only way a transport reaches the queue, the records and the audit trail. */
   readonly service: ClusterService;
   readonly redis: Redis;
-  /** Stops taking jobs and sending threads; after the grace period, leaves what is left to another process. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and sending threads; after the grace period, leaves what is left to another
+   * process. Done by `giveUpAt` even when Redis does not answer.
+   */
+  stop(deadlines: ShutdownDeadlines): Promise<void>;
 }
 
 /** The transport-independent part of the process: Redis, the queue, the worker, the job layer. */
@@ -84,21 +88,21 @@ export async function startCore(options: CoreOptions): Promise<Core> {
       members: options.members,
       clock: systemClock,
     }),
-    async stop() {
-      const graceOver = systemClock.now() + env.SHUTDOWN_GRACE_SECONDS * 1_000;
+    async stop({ graceOver, giveUpAt }) {
       const jobsLetGo = worker ? await worker.stop() : true;
       // The runs still going after the grace lose their connections now (detached commands go on).
       await shells.closeAll();
       // The runs that ended or let go have ended their spans: they leave before the process does.
       await tracing.shutdown().catch((error: Error) => logger.warn({ err: error }, 'traces not sent'));
       // Threads keep going out for what is left of the grace period; the rest waits for another process.
-      await drainer.stop(graceOver);
+      await drainer.stop(graceOver, giveUpAt);
       if (!jobsLetGo) {
         // Not waiting for the steps: their SSH connections were closed above (ending the remote
         // commands that are not detached) and the jobs' BullMQ locks lapse, so another worker picks them up.
         redis.disconnect();
         return;
       }
+      // Not bounded: it sends Redis nothing, BullMQ quits no connection it was given (this one, disconnected next).
       await stores.queue.close();
       redis.disconnect();
     },

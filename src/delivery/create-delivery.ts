@@ -36,8 +36,9 @@ export interface RunningDrainer {
   /**
    * Keeps sending until everything this process holds is out or `deadline` (epoch ms) passes, then
    * lets go of its leases: another process sends the rest, repeating at most the call in flight.
+   * Redis not answering by `giveUpAt`, the leases are left to lapse.
    */
-  stop(deadline: number): Promise<void>;
+  stop(deadline: number, giveUpAt: number): Promise<void>;
 }
 
 /**

@@ -129,9 +129,10 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
     /**
      * Keeps sending until everything this process holds is out or `deadline` (epoch ms) passes,
      * then lets go of its leases: another process sends the rest, repeating at most the operation
-     * that was in flight.
+     * that was in flight. A release Redis has not answered by `giveUpAt` is given up (its lease
+     * lapses, and another process takes the outbox then), saying so.
      */
-    async stop(deadline: number): Promise<void> {
+    async stop(deadline: number, giveUpAt: number): Promise<void> {
       clearInterval(scanning);
       const graceOver = sleep(Math.max(0, deadline - Date.now()), undefined, { ref: false });
       await Promise.race([Promise.all(sending.values()), graceOver]);
@@ -139,8 +140,16 @@ export function createOutboxDrainer(options: OutboxDrainerOptions) {
       // A call on the wire gets a moment to finish and leave the list; one still waiting for its
       // turn in Slack's budget then was never sent, and is the next process's to send.
       await Promise.race([Promise.all(sending.values()), sleep(LAST_CALL_MS, undefined, { ref: false })]);
+      const late = sleep(Math.max(0, giveUpAt - Date.now()), false, { ref: false });
       await Promise.all(
-        [...sending.keys()].map((jobId) => store.release(jobId, owner).catch(warn('release'))),
+        [...sending.keys()].map(async (jobId) => {
+          const released = store.release(jobId, owner).then(() => true, warn('release'));
+          if ((await Promise.race([released, late])) === false)
+            logger.warn(
+              { jobId, leaseMs },
+              `outbox: job ${jobId}'s lease not released (Redis did not answer): it lapses, then another process sends the rest`,
+            );
+        }),
       );
     },
   };

@@ -100,6 +100,7 @@ export function createJobProcessor(deps: JobProcessorDeps) {
         signal: run.signal,
         redact: deps.redact,
         pruneDetachedOlderThanMinutes: STALE_DETACHED_MINUTES,
+        log: run.logger,
         rerunOf: record.rerunOf && (await readRerunSource(deps, record.rerunOf)),
       });
       // Taken over meanwhile: the start that holds the lease now reports and settles the job.

@@ -41,9 +41,9 @@ function openDelivery(prefix: string, batchOf: (redis: Redis) => CommandBatch = 
     appendRetryMs: 20,
     drain: { leaseMs: 600, scanMs: 100, retryMs: 20 },
   });
-  const drainers: { stop(deadline: number): Promise<void> }[] = [];
+  const drainers: { stop(deadline: number, giveUpAt: number): Promise<void> }[] = [];
   cleanup.push(async () => {
-    for (const drainer of drainers) await drainer.stop(Date.now());
+    for (const drainer of drainers) await drainer.stop(Date.now(), Date.now() + 5_000);
     redis.disconnect();
   });
   return {

@@ -144,7 +144,7 @@ function startProcess(prefix: string, poster: SlackPoster, options: ProcessOptio
     deliveredWithinMs: options.deliveredWithinMs,
   });
   cleanup.push(async () => {
-    await drainer.stop(Date.now());
+    await drainer.stop(Date.now(), Date.now() + 5_000);
     redis.disconnect();
   });
   return { redis, store, drainer, recorded, released };
@@ -229,7 +229,7 @@ describe('thread outbox in Redis', () => {
     // The third on the wire as the grace period ends; Slack answers it during the last moment
     // (a timer after the grace period's, so after the process stopped taking new operations).
     await waitFor('the third message on the wire', () => third.arrived);
-    const stopping = first.drainer.stop(Date.now());
+    const stopping = first.drainer.stop(Date.now(), Date.now() + 5_000);
     setTimeout(third.release, 100);
     await stopping;
     expect(accepted).toHaveLength(3);

@@ -7,7 +7,9 @@ import type { ApprovalDesk } from '../../src/lifecycle/ports/approval-desk.js';
 import type { CheckpointStore } from '../../src/lifecycle/ports/checkpoint-store.js';
 import type { KubeGateway } from '../../src/lifecycle/ports/kube-gateway.js';
 import type { KubeconfigKeeper } from '../../src/lifecycle/ports/kubeconfig-keeper.js';
+import type { OperatorLog } from '../../src/lifecycle/ports/operator-log.js';
 import type { RemoteShell } from '../../src/lifecycle/ports/remote-shell.js';
+import type { Redact } from '../../src/log/create-redactor.js';
 import { createInstantClock } from './manual-clock.js';
 import { createMemoryApprovalDesk } from './memory-approval-desk.js';
 import { createMemoryKube } from './memory-kube.js';
@@ -29,6 +31,9 @@ export interface StepsRun {
   readonly checkpoints?: CheckpointStore;
   /** Prune the job's detached folders at its end, as the job processor has the engine do. */
   readonly pruneDetachedOlderThanMinutes?: number;
+  /** Where the engine tells the operator what the thread does not say (a prune that failed). */
+  readonly log?: OperatorLog;
+  readonly redact?: Redact;
   /** Default: JOB_FOLDER_TAG. Undefined: a job recorded by a version before folder tags. */
   readonly folderTag?: string | undefined;
 }
@@ -55,6 +60,8 @@ export async function runSteps(run: StepsRun) {
       reporter,
       signal: new AbortController().signal,
       pruneDetachedOlderThanMinutes: run.pruneDetachedOlderThanMinutes,
+      log: run.log,
+      redact: run.redact,
     },
   );
   return { result, reporter };

@@ -159,7 +159,7 @@ export async function startInProcessWorker(name: string, options: InProcessWorke
         await worker.close();
         given.disconnect();
       }
-      for (const drainer of drainers) await drainer.stop(Date.now() + 5_000);
+      for (const drainer of drainers) await drainer.stop(Date.now() + 5_000, Date.now() + 10_000);
       await queue.close();
       redis.disconnect();
       await rm(dataDir, { recursive: true, force: true });

@@ -49,12 +49,21 @@ export async function startOwnRedis() {
     const running = server;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
+    // A paused server takes its SIGTERM only once it runs again.
+    running.kill('SIGCONT');
     running.kill('SIGTERM');
     await exited;
   };
   await start();
   return {
     url,
+    /** Stops answering, its connections left open: a Redis hung, or cut off by the network. */
+    pause() {
+      server?.kill('SIGSTOP');
+    },
+    resume() {
+      server?.kill('SIGCONT');
+    },
     async restart() {
       await stop();
       await start();

@@ -25,7 +25,7 @@ export const STALE_DETACHED_MINUTES = 7 * 24 * 60;
  * keeps it (redacted) for its retention; the folders hold it unredacted, on hosts others use. Other
  * jobs' folders left untouched longer than `olderThanMinutes` go too (their own end could not reach
  * the host). A step whose command still runs is never removed. Pruning never fails the job: a host
- * it cannot reach is pruned by a later job's end.
+ * it cannot reach is pruned by a later job's end, and the operator reads in the log which and why.
  */
 export async function pruneDetachedFolders(
   deps: EngineDeps,
@@ -34,7 +34,9 @@ export async function pruneDetachedFolders(
 ): Promise<void> {
   // The job has settled: a record whose tag cannot name a folder, or facts that cannot be read, leave
   // its folders to a later job's end (as stale ones), never turn its outcome into a failure.
-  await pruneEveryPlace(deps, plan, olderThanMinutes).catch(() => undefined);
+  await pruneEveryPlace(deps, plan, olderThanMinutes).catch((error: unknown) =>
+    warnNotPruned(deps, undefined, error),
+  );
 }
 
 async function pruneEveryPlace(deps: EngineDeps, plan: Plan, olderThanMinutes: number): Promise<void> {
@@ -55,6 +57,18 @@ async function pruneEveryPlace(deps: EngineDeps, plan: Plan, olderThanMinutes: n
     ]);
   }
   await Promise.all(
-    places.map(([target, prune]) => deps.shell.pruneDetached(target, prune).catch(() => undefined)),
+    places.map(([target, prune]) =>
+      deps.shell
+        .pruneDetached(target, prune)
+        .catch((error: unknown) => warnNotPruned(deps, target.label, error)),
+    ),
+  );
+}
+
+/** The operator's word that a host (undefined: every one) keeps the job's folders for now. */
+function warnNotPruned(deps: EngineDeps, host: string | undefined, error: unknown): void {
+  deps.log?.warn(
+    { host, reason: error instanceof Error ? error.message : String(error) },
+    `job ${deps.jobId}'s detached folders not pruned${host ? ` on ${host}` : ''}; a later job's end removes them once stale`,
   );
 }

@@ -5,13 +5,13 @@ import type { EngineDeps } from './run-plan.js';
 
 /**
  * The engine's ports as they must be seen from outside: everything it reports, stores (step
- * records, job facts, approval requests with their check-mode preview) or asks about is redacted
+ * records, job facts, approval requests with their check-mode preview), logs or asks about is redacted
  * value by value before it leaves, and each step's output lines through a line redactor of its own.
  */
 export function redactingDeps(deps: EngineDeps): EngineDeps {
   const redact: Redact | undefined = deps.redact;
   if (!redact) return deps;
-  const { reporter, approvals, checkpoints } = deps;
+  const { reporter, approvals, checkpoints, log } = deps;
   const perStep = new Map<string, (line: string) => string>();
   return {
     ...deps,
@@ -35,6 +35,9 @@ export function redactingDeps(deps: EngineDeps): EngineDeps {
     checkpoints: {
       get: (stepId) => checkpoints.get(stepId),
       set: (stepId, record) => checkpoints.set(stepId, redactValue(record, redact)),
+    },
+    log: log && {
+      warn: (fields, message) => log.warn(redactValue(fields, redact), redact(message)),
     },
   };
 }

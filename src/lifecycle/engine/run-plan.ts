@@ -2,6 +2,7 @@ import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import type { Plan } from '../plan/plan.js';
 import type { ApprovalDesk } from '../ports/approval-desk.js';
 import type { CheckpointStore, StepRecord } from '../ports/checkpoint-store.js';
+import type { OperatorLog } from '../ports/operator-log.js';
 import type { LifecycleEvent, PlanOutcome, StepFailure } from '../ports/reporter.js';
 import { createRepoFileCache, type KeptRepoFiles } from '../repo/repo-file-cache.js';
 import { passApproval } from './approval-gate.js';
@@ -24,6 +25,8 @@ export interface EngineDeps extends StepContextSources {
    * and any other job's older than this (prune-detached-folders.ts). Absent: they stay.
    */
   readonly pruneDetachedOlderThanMinutes?: number | undefined;
+  /** Where a prune that failed is told (it never fails the job). Absent: nobody hears of it. */
+  readonly log?: OperatorLog | undefined;
   /** The failed job this one re-runs: the steps it did that may be carried over are skipped (carry-over.ts). */
   readonly rerunOf?: RerunSource | undefined;
 }

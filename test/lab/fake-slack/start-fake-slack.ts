@@ -38,7 +38,8 @@ export interface FakeSlackOptions extends DirectoryOptions, Partial<SlackIdentit
 
 export type ResponseUrlFor = Omit<ResponseUrlTarget, 'id' | 'createdAt' | 'uses'>;
 
-export interface FakeSlack extends Pick<FaultInjector, 'failNext' | 'stormRateLimit' | 'setLatency'> {
+export interface FakeSlack
+  extends Pick<FaultInjector, 'failNext' | 'stormRateLimit' | 'setLatency' | 'holdCalls'> {
   /** `http://127.0.0.1:PORT/api/`: give it to WebClient / Bolt as slackApiUrl. */
   readonly apiUrl: string;
   readonly baseUrl: string;
@@ -194,6 +195,8 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     readRequestBody(req)
       .then(async (raw) => {
         if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+        const [, area, method] = url.pathname.split('/');
+        if (area === 'api' && method) await faults.untilReleased(method);
         writeReply(res, await route(req, url, raw));
       })
       .catch((error: unknown) => writeReply(res, { status: 500, body: String(error) }));
@@ -245,6 +248,7 @@ export async function startFakeSlack(options: FakeSlackOptions): Promise<FakeSla
     failNext: (method, failure) => faults.failNext(method, failure),
     stormRateLimit: (method, storm) => faults.stormRateLimit(method, storm),
     setLatency: (ms) => faults.setLatency(ms),
+    holdCalls: (method) => faults.holdCalls(method),
     reset() {
       state.reset();
       faults.reset();
