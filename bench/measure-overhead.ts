@@ -60,7 +60,10 @@ export async function measureOverhead(redis: BenchRedis): Promise<OverheadFigure
   const feed = connectRedis(readEnv({ REDIS_URL, ...lab.processEnv }));
   try {
     const warmUp = await runUpDev(lab);
-    const playbookLines = (await lab.ops.commands()).filter((line) => line.includes('ansible-playbook'));
+    // The runs of ansible-playbook, not every line naming it (the toolchain stamp's script does).
+    const playbookLines = (await lab.ops.commands()).filter((line) =>
+      / ansible-playbook -i /.test(` ${line}`),
+    );
     const script = join(lab.processEnv.DATA_DIR!, 'up-dev-by-hand.sh');
     const timings = join(lab.processEnv.DATA_DIR!, 'up-dev-by-hand.times');
     await writeFile(script, shellScript(lab, playbookLines, timings));

@@ -9,6 +9,7 @@ import { founderAgrees } from '../../src/lifecycle/preconditions/founder-agrees.
 import { founderInCluster } from '../../src/lifecycle/preconditions/founder-in-cluster.js';
 import { nodesInInventory } from '../../src/lifecycle/preconditions/nodes-in-inventory.js';
 import { notTheFounder } from '../../src/lifecycle/preconditions/not-the-founder.js';
+import { preconditionsStep } from '../../src/lifecycle/preconditions/preconditions-step.js';
 import { productionServers } from '../../src/lifecycle/preconditions/production-servers.js';
 import { groupMembers, parseInventory } from '../../src/lifecycle/repo/parse-inventory.js';
 import { readRepoFacts } from '../../src/lifecycle/repo/read-repo-facts.js';
@@ -21,6 +22,7 @@ import { createMemoryKube } from '../support/memory-kube.js';
 import { createMemoryKubeconfigs } from '../support/memory-kubeconfigs.js';
 import { opsRepoFiles } from '../support/ops-repo-files.js';
 import { createScriptedShell, type ScriptedReply, type ShellCall } from '../support/scripted-shell.js';
+import { waitFor } from '../support/wait-for.js';
 
 // The lab's miniature of the operators' repo: the real layout, read as the ops host would serve it.
 const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
@@ -45,6 +47,8 @@ interface ContextOptions {
   readonly apiDown?: boolean;
   /** How the nodes answer the bot's own SSH commands. */
   readonly nodes?: (call: ShellCall) => ScriptedReply | undefined;
+  /** Each read of a repo file waits until this command (its argv, joined) was asked. */
+  readonly readsWaitFor?: string;
 }
 
 function contextFor(
@@ -56,9 +60,13 @@ function contextFor(
   Object.assign(files, changes);
   const readFiles = opsRepoFiles(files);
   // What Ansible answers for a template it cannot render either (the ad-hoc debug the bot falls back to).
+  const asked = () =>
+    waitFor(`${options.readsWaitFor} asked`, () =>
+      shell.calls.some((call) => call.argv.join(' ') === options.readsWaitFor),
+    );
   const shell = createScriptedShell(
     (call) =>
-      readFiles(call) ??
+      withHold(readFiles(call), options.readsWaitFor === undefined ? undefined : asked) ??
       options.nodes?.(call) ??
       (call.argv[0] === 'ansible'
         ? {
@@ -93,6 +101,10 @@ function contextFor(
     note: async () => undefined,
     gateFailed: async () => undefined,
   };
+}
+
+function withHold(reply: ScriptedReply | undefined, hold: (() => Promise<unknown>) | undefined) {
+  return reply && hold ? { ...reply, hold: hold().then(() => undefined) } : reply;
 }
 
 function kubeOf(down: boolean) {
@@ -134,6 +146,12 @@ describe('the inventory as Ansible reads it', () => {
 });
 
 describe('preconditions read from the infra repo', () => {
+  it("asks Ansible which ansible.cfg it reads while the repo's files are still being read: that check needs none of them", async () => {
+    const ctx = contextFor('dev', {}, { readsWaitFor: 'ansible --version' });
+    const step = preconditionsStep('1-preconditions', 'dev', []);
+    expect(await step.run(ctx)).toMatchObject({ status: 'succeeded' });
+  });
+
   it('the founder is the member of k3s_primary_group: dev from group_vars/all.yml, prod from its vars.yml', async () => {
     expect(await problems('dev', founderAgrees)).toEqual([]);
     expect(await problems('prod', founderAgrees)).toEqual([]);

@@ -19,6 +19,7 @@ import { createMemoryApprovalDesk } from '../support/memory-approval-desk.js';
 import { createMemoryKube } from '../support/memory-kube.js';
 import { createRecordingReporter } from '../support/recording-reporter.js';
 import { createScriptedShell, type ShellCall } from '../support/scripted-shell.js';
+import { waitFor } from '../support/wait-for.js';
 
 const lab = (path: string) => readFileSync(new URL(`../lab/infra-repo/${path}`, import.meta.url), 'utf8');
 const CILIUM_FILES: Record<string, string> = {
@@ -71,6 +72,8 @@ function setup(
     listed?: string[];
     syntaxError?: string;
     collections?: () => string[];
+    /** What each git command waits for, if anything. */
+    gitWaits?: () => Promise<unknown> | undefined;
     /** The ops host's clock and when its toolchain's places last changed (epoch seconds). */
     toolchainClock?: () => { readonly now: number; readonly changedAt: number };
     /** The job record's folder tag; absent as on a record of a version before tags. */
@@ -92,8 +95,9 @@ function setup(
         : { stdout: files[path]!.split('\n') };
     }
     if (program === 'git') {
-      if (args[0] === 'status') return { stdout: options.dirty ?? [] };
-      return { stdout: [options.commit?.() ?? 'a'.repeat(40)] };
+      const hold = options.gitWaits?.()?.then(() => undefined);
+      if (args[0] === 'status') return { stdout: options.dirty ?? [], hold };
+      return { stdout: [options.commit?.() ?? 'a'.repeat(40)], hold };
     }
     if (program === 'ansible-galaxy') return { stdout: collections() };
     if (program === 'sh' && args[2] === TOOLCHAIN_STAMP_NAME) {
@@ -384,6 +388,17 @@ describe('engine: cilium dev with fakes of every port', () => {
       'import:/usr/lib/python3/dist-packages',
       'import:/home/ops/.local/lib/python3.11/site-packages',
     ]);
+  });
+
+  it('stamps the toolchain at the resume without waiting for any repo read (its variables need none)', async () => {
+    let stamped: Promise<unknown> | undefined;
+    const t = setup({ gitWaits: () => stamped });
+    await t.run();
+    t.approvals.approve('2-cilium');
+    const before = stamps(t).length;
+    stamped = waitFor('the resume stamping the toolchain', () => stamps(t).length > before);
+    expect(await t.run()).toMatchObject({ status: 'finished', outcome: 'succeeded' });
+    expect(toolchainReads(t)).toBe(1);
   });
 
   it('keeps no read its places changed around: one may have landed between the read and its stamp, so the resume reads whole', async () => {

@@ -9,10 +9,14 @@ import { repoAnsibleEnv } from './repo-ansible-env.js';
  * password file when it has one.
  */
 export async function ansibleEnv(ctx: StepContext): Promise<Record<string, string>> {
+  return { ...ansibleSettingsEnv(ctx), ...(await clusterKubeconfigEnv(ctx)) };
+}
+
+/** The ANSIBLE_* part of it, known without reading the repo: everything but the cluster's kubeconfig. */
+export function ansibleSettingsEnv(ctx: StepContext): Record<string, string> {
   const vault = ctx.cluster.vaultPasswordFile;
   return {
     ...repoAnsibleEnv(ctx.world),
-    ...(await clusterKubeconfigEnv(ctx)),
     ...(vault !== undefined && { ANSIBLE_VAULT_PASSWORD_FILE: vault }),
   };
 }

@@ -3,15 +3,18 @@ import { type Captured, captureRemote } from '../remote/capture-remote.js';
 import { readRepoCommit } from '../repo/read-repo-commit.js';
 import { repoPaths } from '../repo-paths.js';
 import { opsTarget } from '../targets.js';
-import { ansibleEnv } from './ansible-env.js';
+import { ansibleSettingsEnv } from './ansible-env.js';
 
 export const ANSIBLE_VERSION_ARGV = ['ansible', '--version'];
 
-/** `ansible --version` on the ops host, in the repo's ansible folder with the env every run gets: asked now. */
+/**
+ * `ansible --version` on the ops host, in the repo's ansible folder with the ANSIBLE_* env every run
+ * gets (the cluster's KUBECONFIG changes nothing it prints, and needs the repo read): asked now.
+ */
 export async function readAnsibleVersion(ctx: StepContext): Promise<Captured> {
   const version = await captureRemote(ctx, opsTarget(ctx.world), ANSIBLE_VERSION_ARGV, {
     cwd: repoPaths(ctx.world).ansible,
-    env: await ansibleEnv(ctx),
+    env: ansibleSettingsEnv(ctx),
   });
   rememberAnsibleVersion(ctx, version);
   return version;

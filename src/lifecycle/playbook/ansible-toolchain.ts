@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ansibleEnv } from '../ansible/ansible-env.js';
+import { ansibleEnv, ansibleSettingsEnv } from '../ansible/ansible-env.js';
 import {
   ANSIBLE_VERSION_ARGV,
   readAnsibleVersion,
@@ -57,15 +57,17 @@ const KEPT_FOR_MS = 60 * 60_000;
  * serves; any change there, or a host that cannot take a stamp, reads it whole again.
  */
 export async function ansibleToolchain(ctx: StepContext): Promise<string> {
-  const options = { cwd: repoPaths(ctx.world).ansible, env: await ansibleEnv(ctx) };
+  // The stamp lists the ANSIBLE_* variables alone (not KUBECONFIG): it needs no repo read to start.
+  const stampOptions = { cwd: repoPaths(ctx.world).ansible, env: ansibleSettingsEnv(ctx) };
   const kept = keptToolchain(ctx);
-  if (kept && (await stampToolchain(ctx, kept.places, options))?.digest === kept.stamp) {
+  if (kept && (await stampToolchain(ctx, kept.places, stampOptions))?.digest === kept.stamp) {
     // The same places give the same answers: this run's ansible.cfg check takes the kept one too.
     rememberAnsibleVersion(ctx, kept.version);
     return kept.toolchain;
   }
 
   const startedAt = ctx.clock.now();
+  const options = { ...stampOptions, env: await ansibleEnv(ctx) };
   const version = readAnsibleVersion(ctx);
   const importPath = version.then((answer) => readImportPath(ctx, answer, options));
   const [answers, importPathAnswer] = await Promise.all([
@@ -84,7 +86,7 @@ export async function ansibleToolchain(ctx: StepContext): Promise<string> {
     .digest('hex');
   const places = toolchainPlaces(answers[0]!.stdout, answers[2]!.stdout, importPathAnswer?.stdout ?? '');
   if (places) {
-    const stamp = await stampToolchain(ctx, places, options);
+    const stamp = await stampToolchain(ctx, places, stampOptions);
     const readSeconds = (ctx.clock.now() - startedAt) / 1_000;
     if (stamp && stamp.unchangedForSeconds > readSeconds + SETTLE_SECONDS) {
       await ctx.facts.set(KEPT_FACT, {

@@ -10,3 +10,10 @@ export interface Precondition {
   readonly label: string;
   check(ctx: StepContext, repo: RepoFacts): Promise<readonly string[]>;
 }
+
+/** A rule the ops host answers alone: it starts at once, beside the reading of the repo's files. */
+export interface HostPrecondition {
+  readonly label: string;
+  readonly readsRepo: false;
+  check(ctx: StepContext): Promise<readonly string[]>;
+}

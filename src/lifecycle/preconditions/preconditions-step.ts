@@ -1,9 +1,9 @@
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
 import { ansibleConfigProblem } from '../ansible/ansible-config-problem.js';
 import type { Step, StepContext } from '../plan/step.js';
-import { type RepoFacts, readRepoFacts } from '../repo/read-repo-facts.js';
+import { readRepoFacts } from '../repo/read-repo-facts.js';
 import { ansibleConfigPinned } from './ansible-config-pinned.js';
-import type { Precondition } from './precondition.js';
+import type { HostPrecondition, Precondition } from './precondition.js';
 
 /**
  * Everything a plan needs to be true before it changes anything, checked against the infra repo as
@@ -27,7 +27,10 @@ export function preconditionsStep(id: string, cluster: string, planChecks: reado
 }
 
 /** Runs the checks now and refuses with every failure; each is also shown as progress. */
-export async function requirePreconditions(ctx: StepContext, checks: readonly Precondition[]): Promise<void> {
+export async function requirePreconditions(
+  ctx: StepContext,
+  checks: readonly (Precondition | HostPrecondition)[],
+): Promise<void> {
   if (checks.length === 0) return;
   await refuseWith(ctx, await failuresOf(ctx, checks));
 }
@@ -55,13 +58,24 @@ async function refuseWith(ctx: StepContext, failures: readonly string[]): Promis
   }
 }
 
-async function failuresOf(ctx: StepContext, checks: readonly Precondition[]): Promise<string[]> {
-  let repo: RepoFacts;
-  try {
-    repo = await readRepoFacts(ctx);
-  } catch (error) {
-    if (isClusterBotError(error, 'CANCELLED')) throw error;
-    return [`cannot read the infra repo: ${(error as Error).message}`];
+async function failuresOf(
+  ctx: StepContext,
+  checks: readonly (Precondition | HostPrecondition)[],
+): Promise<string[]> {
+  const repoRead = readRepoFacts(ctx).then(
+    (repo) => ({ repo }),
+    (error: unknown) => ({ error }),
+  );
+  const answers = checks.map((check) =>
+    'readsRepo' in check
+      ? check.check(ctx)
+      : repoRead.then((read) => ('repo' in read ? check.check(ctx, read.repo) : [])),
+  );
+  const read = await repoRead;
+  if ('error' in read) {
+    await Promise.allSettled(answers);
+    if (isClusterBotError(read.error, 'CANCELLED')) throw read.error;
+    return [`cannot read the infra repo: ${(read.error as Error).message}`];
   }
-  return (await Promise.all(checks.map((check) => check.check(ctx, repo)))).flat();
+  return (await Promise.all(answers)).flat();
 }
