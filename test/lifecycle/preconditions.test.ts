@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorldConfig } from '../../src/config/world-config.js';
+import { ClusterBotError } from '../../src/errors.js';
 import { parseListHosts } from '../../src/lifecycle/ansible/parse-list-hosts.js';
 import type { StepContext } from '../../src/lifecycle/plan/step.js';
 import { isFirstRun } from '../../src/lifecycle/plans/cluster-formed.js';
@@ -47,8 +48,8 @@ interface ContextOptions {
   readonly apiDown?: boolean;
   /** How the nodes answer the bot's own SSH commands. */
   readonly nodes?: (call: ShellCall) => ScriptedReply | undefined;
-  /** Each read of a repo file waits until this command (its argv, joined) was asked. */
-  readonly readsWaitFor?: string;
+  /** Each read of a repo file waits until the commands asked so far make this true. */
+  readonly readsWaitFor?: (asked: readonly string[]) => boolean;
 }
 
 function contextFor(
@@ -61,8 +62,8 @@ function contextFor(
   const readFiles = opsRepoFiles(files);
   // What Ansible answers for a template it cannot render either (the ad-hoc debug the bot falls back to).
   const asked = () =>
-    waitFor(`${options.readsWaitFor} asked`, () =>
-      shell.calls.some((call) => call.argv.join(' ') === options.readsWaitFor),
+    waitFor('the commands a read waits for', () =>
+      options.readsWaitFor?.(shell.calls.map((call) => call.argv.join(' '))),
     );
   const shell = createScriptedShell(
     (call) =>
@@ -147,9 +148,49 @@ describe('the inventory as Ansible reads it', () => {
 
 describe('preconditions read from the infra repo', () => {
   it("asks Ansible which ansible.cfg it reads while the repo's files are still being read: that check needs none of them", async () => {
-    const ctx = contextFor('dev', {}, { readsWaitFor: 'ansible --version' });
+    const ctx = contextFor('dev', {}, { readsWaitFor: (asked) => asked.includes('ansible --version') });
     const step = preconditionsStep('1-preconditions', 'dev', []);
     expect(await step.run(ctx)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('a cancel met by one check is a cancel, though the repo read failed otherwise meanwhile', async () => {
+    let heads = 0;
+    const ctx = contextFor(
+      'dev',
+      {},
+      {
+        nodes: (call) =>
+          call.argv.join(' ') === 'git rev-parse HEAD'
+            ? ++heads === 1
+              ? { error: new Error('git: dubious ownership') }
+              : { error: new ClusterBotError('CANCELLED', 'cancelled by U0ALICE') }
+            : undefined,
+      },
+    );
+    const step = preconditionsStep('1-preconditions', 'dev', []);
+    await expect(step.run(ctx)).rejects.toMatchObject({ code: 'CANCELLED' });
+  });
+
+  it('a check failing while the repo is still being read fails the step with its error, and nothing goes unhandled', async () => {
+    let heads = 0;
+    const ctx = contextFor(
+      'dev',
+      {},
+      {
+        // The repo's reading learns HEAD once the ansible.cfg check's own HEAD read lost the connection.
+        nodes: (call) =>
+          call.argv.join(' ') === 'git rev-parse HEAD'
+            ? ++heads === 1
+              ? {
+                  stdout: ['a'.repeat(40)],
+                  hold: waitFor('the second HEAD read', () => heads >= 2).then(() => undefined),
+                }
+              : { error: new Error('SSH connection to ops lost') }
+            : undefined,
+      },
+    );
+    const step = preconditionsStep('1-preconditions', 'dev', []);
+    await expect(step.run(ctx)).rejects.toThrow('SSH connection to ops lost');
   });
 
   it('the founder is the member of k3s_primary_group: dev from group_vars/all.yml, prod from its vars.yml', async () => {

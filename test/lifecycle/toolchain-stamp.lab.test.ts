@@ -56,6 +56,7 @@ async function writeCollection(folder: string, namespace: string, name: string, 
 
 async function stamp(extraEnv: Record<string, string> = {}) {
   const answer = await run(toolchainStampArgv(places)[0]!, toolchainStampArgv(places).slice(1), {
+    cwd: root,
     env: { ...env, ...extraEnv },
   }).then(
     ({ stdout }) => ({ exitCode: 0, stdout: stdout.trimEnd() }),
@@ -119,11 +120,14 @@ describe('the toolchain stamp, taken by its script on real files', () => {
     expect(after!.digest).not.toBe(before!.digest);
   });
 
-  it('is not taken where find cannot list (BusyBox has no -printf) or meets a loop: the read is whole then', async () => {
+  it('is not taken where find cannot list (BusyBox has no -printf), PATH is relative, or find meets a loop: the read is whole then', async () => {
     const busybox = join(root, 'busybox-bin');
     await mkdir(busybox);
     await symlink('/usr/bin/busybox', join(busybox, 'find'));
     expect(await stamp({ PATH: `${busybox}:${env.PATH}` })).toBeUndefined();
+
+    // PATH finding an ansible program by a relative path: which file runs depends on the cwd.
+    expect(await stamp({ PATH: `bin:${env.PATH}` })).toBeUndefined();
 
     expect(await stamp()).toBeDefined();
     await symlink(

@@ -1,4 +1,5 @@
 import { ClusterBotError, isClusterBotError } from '../../errors.js';
+import { allInOrder } from '../all-in-order.js';
 import { clusterIdentityProblems } from '../ansible/cluster-identity-problems.js';
 import { CILIUM } from '../gates/gate.js';
 import type { Step, StepContext, StepResult } from '../plan/step.js';
@@ -50,16 +51,25 @@ function liveReadFailure(planning: boolean, problems: string[], notChecked: stri
 }
 
 async function preflight(ctx: StepContext, { planning }: { planning: boolean }): Promise<StepResult> {
-  const { texts, values, marked } = await readCiliumFiles(ctx);
+  // Reads of the repo, the ops host and the API, each waiting on none of the others: at once, in order.
+  const [{ texts, values, marked }, [render, fluxApiHost], fluxSource, identityProblems, foreignProblems] =
+    await allInOrder([
+      readCiliumFiles(ctx),
+      checkApiHostRender(ctx).then(
+        async (render) => [render, await checkFluxApiHost(ctx, render.rendered)] as const,
+      ),
+      checkFluxSource(ctx),
+      clusterIdentityProblems(ctx),
+      foreignNodesProblems(ctx),
+    ]);
   const parity = chooseParityFields(marked);
-  const render = await checkApiHostRender(ctx);
-  const found = [render, await checkFluxApiHost(ctx, render.rendered), await checkFluxSource(ctx)];
+  const found = [render, fluxApiHost, fluxSource];
   const problems: string[] = [];
   const notChecked = found.flatMap((findings) => findings.notChecked);
   const unreadable = liveReadFailure(planning, problems, notChecked);
   problems.push(
-    ...(await clusterIdentityProblems(ctx)),
-    ...(await foreignNodesProblems(ctx)),
+    ...identityProblems,
+    ...foreignProblems,
     ...checkCiliumParity(values, parity.fields),
     ...found.flatMap((findings) => findings.problems),
     ...(await checkVersions(ctx, texts.helmrelease, unreadable)),

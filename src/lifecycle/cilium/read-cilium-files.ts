@@ -1,4 +1,5 @@
 import { ClusterBotError } from '../../errors.js';
+import { allInOrder } from '../all-in-order.js';
 import type { StepContext } from '../plan/step.js';
 import { captureRemoteOrFail } from '../remote/capture-remote.js';
 import { readRepoText } from '../repo/read-repo-text.js';
@@ -35,7 +36,7 @@ export async function readCiliumFiles(
   at: 'checkout' | 'HEAD' = 'checkout',
 ): Promise<CiliumFiles> {
   const paths = repoPaths(ctx.world);
-  const read = (path: string) =>
+  const readAt = (path: string) =>
     at === 'HEAD'
       ? captureRemoteOrFail(
           ctx,
@@ -54,8 +55,11 @@ export async function readCiliumFiles(
   const texts = {} as Record<ValuesSource, string>;
   const values = {} as Record<ValuesSource, Record<string, unknown>>;
   const marked = {} as Record<ValuesSource, string[]>;
-  for (const [source, path] of Object.entries(files) as [ValuesSource, string][]) {
-    texts[source] = await read(path);
+  const sources = Object.entries(files) as [ValuesSource, string][];
+  // Read at once; a missing or broken file is still named in the files' order.
+  const read = await allInOrder(sources.map(([, path]) => readAt(path)));
+  for (const [index, [source, path]] of sources.entries()) {
+    texts[source] = read[index]!;
     marked[source] = parityFieldsOf(texts[source], source === 'helmrelease' ? undefined : '');
     try {
       values[source] = readCiliumValues(source, texts[source]);

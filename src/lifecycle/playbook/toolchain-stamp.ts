@@ -12,18 +12,24 @@ import type { ToolchainPlaces } from './toolchain-places.js';
  * then the newest change time and the host's clock follow. A package install or upgrade renames a
  * dist-info folder and replaces files; a collection install writes its folder and MANIFEST.json; a
  * missing place is listed as find's error. Anything else find says (no -printf, a loop, no
- * permission) means the places cannot be known unchanged: no stamp.
+ * permission), a tool missing, or a program PATH finds by a relative path means the places cannot
+ * be known unchanged: no stamp.
  */
 const STAMP_SCRIPT = `steering=$(env | grep -E '^(ANSIBLE_|PYTHON|PATH=|HOME=|LANG=|LC_)')
 export LC_ALL=C
 find / -maxdepth 0 -printf '' 2>/dev/null || exit 3
+for tool in grep sort sha256sum cut awk date; do command -v "$tool" >/dev/null || exit 3; done
 f='%C@ %i %s %T@ %y %m %p\\n'
 listing=$(
   { printf '%s\\n' "$steering"
     for program in ansible ansible-config ansible-galaxy ansible-playbook; do
       found=$(command -v "$program") || found="no $program"
       printf 'runs %s\\n' "$found"
-      case $found in /*) find -L "$found" -maxdepth 0 -printf "$f" 2>&1 ;; esac
+      case $found in
+        /*) find -L "$found" -maxdepth 0 -printf "$f" 2>&1 ;;
+        "no $program") ;;
+        *) printf 'relative %s\\n' "$found" ;;
+      esac
     done
     for place do
       path=\${place#*:}
@@ -37,6 +43,7 @@ listing=$(
   } | sort
 )
 if printf '%s\\n' "$listing" | grep '^find: ' | grep -qv ': No such file or directory$'; then exit 4; fi
+if printf '%s\\n' "$listing" | grep -q '^relative '; then exit 5; fi
 printf '%s\\n' "$listing" | sha256sum | cut -d ' ' -f 1
 printf '%s\\n' "$listing" | awk '/^[0-9]/ { if ($1 + 0 > newest) newest = $1 + 0 } END { printf "%d\\n", newest }'
 date +%s`;

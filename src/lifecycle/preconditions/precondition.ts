@@ -11,7 +11,10 @@ export interface Precondition {
   check(ctx: StepContext, repo: RepoFacts): Promise<readonly string[]>;
 }
 
-/** A rule the ops host answers alone: it starts at once, beside the reading of the repo's files. */
+/**
+ * A rule that needs none of the repo's facts (it may read HEAD, or a file of its own when it fails):
+ * it starts at once, beside the reading of the repo's files.
+ */
 export interface HostPrecondition {
   readonly label: string;
   readonly readsRepo: false;

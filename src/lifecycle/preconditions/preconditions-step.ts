@@ -62,20 +62,31 @@ async function failuresOf(
   ctx: StepContext,
   checks: readonly (Precondition | HostPrecondition)[],
 ): Promise<string[]> {
-  const repoRead = readRepoFacts(ctx).then(
-    (repo) => ({ repo }),
+  // Every promise is handled the moment it exists: a host check failing while the repo is still
+  // being read must not go unhandled (it would end the process).
+  const repoRead = settled(readRepoFacts(ctx));
+  const answers = checks.map((check) =>
+    settled(
+      'readsRepo' in check
+        ? check.check(ctx)
+        : repoRead.then((read) => ('value' in read ? check.check(ctx, read.value) : [])),
+    ),
+  );
+  const [read, ...results] = await Promise.all([repoRead, ...answers]);
+  const cancelled = [read, ...results].find(
+    (result) => 'error' in result && isClusterBotError(result.error, 'CANCELLED'),
+  );
+  if (cancelled && 'error' in cancelled) throw cancelled.error;
+  if ('error' in read) return [`cannot read the infra repo: ${(read.error as Error).message}`];
+  return results.flatMap((result) => {
+    if ('error' in result) throw result.error;
+    return result.value;
+  });
+}
+
+function settled<T>(promise: Promise<T>): Promise<{ readonly value: T } | { readonly error: unknown }> {
+  return promise.then(
+    (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  const answers = checks.map((check) =>
-    'readsRepo' in check
-      ? check.check(ctx)
-      : repoRead.then((read) => ('repo' in read ? check.check(ctx, read.repo) : [])),
-  );
-  const read = await repoRead;
-  if ('error' in read) {
-    await Promise.allSettled(answers);
-    if (isClusterBotError(read.error, 'CANCELLED')) throw read.error;
-    return [`cannot read the infra repo: ${(read.error as Error).message}`];
-  }
-  return (await Promise.all(answers)).flat();
 }
