@@ -104,6 +104,19 @@ function contextFor(
   };
 }
 
+/** The first `git rev-parse HEAD` (the repo's reading) answered by `first`, every later one by `then`. */
+function headReads(
+  first: (heads: () => number) => ScriptedReply,
+  then: () => ScriptedReply,
+): (call: ShellCall) => ScriptedReply | undefined {
+  let heads = 0;
+  return (call) => {
+    if (call.argv.join(' ') !== 'git rev-parse HEAD') return undefined;
+    heads += 1;
+    return heads === 1 ? first(() => heads) : then();
+  };
+}
+
 function withHold(reply: ScriptedReply | undefined, hold: (() => Promise<unknown>) | undefined) {
   return reply && hold ? { ...reply, hold: hold().then(() => undefined) } : reply;
 }
@@ -154,17 +167,14 @@ describe('preconditions read from the infra repo', () => {
   });
 
   it('a cancel met by one check is a cancel, though the repo read failed otherwise meanwhile', async () => {
-    let heads = 0;
     const ctx = contextFor(
       'dev',
       {},
       {
-        nodes: (call) =>
-          call.argv.join(' ') === 'git rev-parse HEAD'
-            ? ++heads === 1
-              ? { error: new Error('git: dubious ownership') }
-              : { error: new ClusterBotError('CANCELLED', 'cancelled by U0ALICE') }
-            : undefined,
+        nodes: headReads(
+          () => ({ error: new Error('git: dubious ownership') }),
+          () => ({ error: new ClusterBotError('CANCELLED', 'cancelled by U0ALICE') }),
+        ),
       },
     );
     const step = preconditionsStep('1-preconditions', 'dev', []);
@@ -172,21 +182,18 @@ describe('preconditions read from the infra repo', () => {
   });
 
   it('a check failing while the repo is still being read fails the step with its error, and nothing goes unhandled', async () => {
-    let heads = 0;
+    // The repo's reading learns HEAD once the ansible.cfg check's own HEAD read lost the connection.
     const ctx = contextFor(
       'dev',
       {},
       {
-        // The repo's reading learns HEAD once the ansible.cfg check's own HEAD read lost the connection.
-        nodes: (call) =>
-          call.argv.join(' ') === 'git rev-parse HEAD'
-            ? ++heads === 1
-              ? {
-                  stdout: ['a'.repeat(40)],
-                  hold: waitFor('the second HEAD read', () => heads >= 2).then(() => undefined),
-                }
-              : { error: new Error('SSH connection to ops lost') }
-            : undefined,
+        nodes: headReads(
+          (heads) => ({
+            stdout: ['a'.repeat(40)],
+            hold: waitFor('the second HEAD read', () => heads() >= 2).then(() => undefined),
+          }),
+          () => ({ error: new Error('SSH connection to ops lost') }),
+        ),
       },
     );
     const step = preconditionsStep('1-preconditions', 'dev', []);

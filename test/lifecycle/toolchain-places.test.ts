@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { toolchainPlaces } from '../../src/lifecycle/playbook/toolchain-places.js';
+import { debianAnsibleVersion } from '../support/scripted-shell.js';
 
-const VERSION = [
-  'ansible [core 2.14.18]',
-  '  config file = /home/ops/homelab/infra/ansible/ansible.cfg',
-  "  configured module search path = ['/home/ops/.ansible/plugins/modules', '/usr/share/ansible/plugins/modules']",
-  '  ansible python module location = /usr/lib/python3/dist-packages/ansible',
-  '  ansible collection location = /home/ops/.ansible/collections:/usr/share/ansible/collections',
-  '  executable location = /usr/bin/ansible',
-  '  python version = 3.11.2 (main, Apr 28 2025, 14:11:48) [GCC 12.2.0] (/usr/bin/python3)',
-  '  jinja version = 3.1.2',
-  '  libyaml = True',
-].join('\n');
+const VERSION = debianAnsibleVersion('/home/ops/homelab/infra/ansible/ansible.cfg').join('\n');
 const COLLECTIONS = [
   '',
   '# /usr/lib/python3/dist-packages/ansible_collections',

@@ -129,17 +129,20 @@ function ansibleVersion(request: ExecRequest): ScriptedReply | undefined {
     };
   }
   if (request.argv.join(' ') !== 'ansible --version') return undefined;
-  return {
-    stdout: [
-      'ansible [core 2.14.18]',
-      `  config file = ${request.env?.ANSIBLE_CONFIG ?? 'None'}`,
-      "  configured module search path = ['/home/ops/.ansible/plugins/modules', '/usr/share/ansible/plugins/modules']",
-      '  ansible python module location = /usr/lib/python3/dist-packages/ansible',
-      '  ansible collection location = /home/ops/.ansible/collections:/usr/share/ansible/collections',
-      '  executable location = /usr/bin/ansible',
-      '  python version = 3.11.2 (main, Apr 28 2025, 14:11:48) [GCC 12.2.0] (/usr/bin/python3)',
-      '  jinja version = 3.1.2',
-      '  libyaml = True',
-    ],
-  };
+  return { stdout: debianAnsibleVersion(request.env?.ANSIBLE_CONFIG ?? 'None') };
+}
+
+/** `ansible --version` of Debian 12's ansible-core for the ops user, reading `configFile`. */
+export function debianAnsibleVersion(configFile: string): string[] {
+  return [
+    'ansible [core 2.14.18]',
+    `  config file = ${configFile}`,
+    "  configured module search path = ['/home/ops/.ansible/plugins/modules', '/usr/share/ansible/plugins/modules']",
+    '  ansible python module location = /usr/lib/python3/dist-packages/ansible',
+    '  ansible collection location = /home/ops/.ansible/collections:/usr/share/ansible/collections',
+    '  executable location = /usr/bin/ansible',
+    '  python version = 3.11.2 (main, Apr 28 2025, 14:11:48) [GCC 12.2.0] (/usr/bin/python3)',
+    '  jinja version = 3.1.2',
+    '  libyaml = True',
+  ];
 }
